@@ -1,0 +1,70 @@
+"""backgammon: the complete open backgammon system.
+
+``import backgammon as bg`` gives the everyday names:
+
+>>> import backgammon as bg
+>>> position = bg.Position.initial()
+>>> plays = position.legal_plays((3, 1))
+>>> len(plays), str(bg.Play.parse("8/5 6/5", position, (3, 1)))
+(16, '8/5 6/5')
+
+Heavier features live in subpackages: :mod:`backgammon.rules`,
+:mod:`backgammon.notation`, and (as they arrive) formats, engine, analysis and apps.
+"""
+
+from backgammon.errors import (
+    AmbiguousPlayError,
+    BackgammonError,
+    EngineError,
+    IllegalActionError,
+    IllegalPlayError,
+    InvalidIdError,
+    InvalidNotationError,
+    InvalidPositionError,
+    MatchFileError,
+)
+from backgammon.rules.dice import (
+    ALL_ROLLS,
+    DiceSource,
+    Roll,
+    ScriptedDice,
+    SecureDice,
+    SeededDice,
+)
+from backgammon.rules.game import Game, OpeningRoll, Outcome, WinKind
+from backgammon.rules.match_state import MatchState
+from backgammon.rules.play import Play, PlayList, Step
+from backgammon.rules.position import Position
+from backgammon.rules.variant import Variant, get_variant
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALL_ROLLS",
+    "AmbiguousPlayError",
+    "BackgammonError",
+    "DiceSource",
+    "EngineError",
+    "Game",
+    "IllegalActionError",
+    "IllegalPlayError",
+    "InvalidIdError",
+    "InvalidNotationError",
+    "InvalidPositionError",
+    "MatchFileError",
+    "MatchState",
+    "OpeningRoll",
+    "Outcome",
+    "Play",
+    "PlayList",
+    "Position",
+    "Roll",
+    "ScriptedDice",
+    "SecureDice",
+    "SeededDice",
+    "Step",
+    "Variant",
+    "WinKind",
+    "__version__",
+    "get_variant",
+]

@@ -1,0 +1,1 @@
+"""Match analysis: not built yet (issue 7)."""

@@ -1,0 +1,1 @@
+"""Applications built on the library: the command line and the terminal game."""

@@ -1,0 +1,80 @@
+"""Simple baseline players: a random mover and a hand-written heuristic.
+
+They need no training and no data, so they serve as the terminal game's opponent
+until the neural engine arrives, and as fixed yardsticks for strength benchmarks.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from backgammon.rules.dice import Roll, RollLike
+from backgammon.rules.play import Play
+from backgammon.rules.position import Position
+
+__all__ = ["HeuristicPlayer", "Player", "RandomPlayer", "heuristic_score"]
+
+
+class Player(Protocol):
+    """Anything that picks a play for a position and roll."""
+
+    def choose(self, position: Position, roll: RollLike) -> Play:
+        """Return one of ``position.legal_plays(roll)`` (the no-move play if empty)."""
+        ...
+
+
+class RandomPlayer:
+    """Picks a legal play uniformly at random, reproducibly from a seed."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self._random = random.Random(seed)
+
+    def choose(self, position: Position, roll: RollLike) -> Play:
+        """A random legal play (the no-move play when nothing can move)."""
+        plays = position.legal_plays(roll)
+        if not plays:
+            return Play.no_move(position)
+        return plays[self._random.randrange(len(plays))]
+
+
+_POINT_VALUE = (0, 1.0, 1.5, 2.0, 3.0, 3.5, 4.0, 3.5, 1.5, 1.0, 0.5, 0.5, 0.5)
+
+
+def heuristic_score(result: Position) -> float:
+    """A hand-made score of a position just after the mover played (higher is better
+    for the mover): pips, hits, made points, exposed blots and checkers off."""
+    player, opponent = result.player, result.opponent
+    my_pips, their_pips = result.pip_counts()
+    score = (their_pips - my_pips) * 0.1 + player[0] * 1.5
+    if result.is_race():
+        return score + sum(player[point] * point * point for point in range(1, 7)) * -0.01
+    score += opponent[25] * 4.0
+    for point in range(1, 13):
+        if player[point] >= 2:
+            score += _POINT_VALUE[point]
+    # The opponent's point i is our point 25 - i; it moves toward our 24-point, so it
+    # threatens our blots above it. Checkers on its bar enter on our points 1..6.
+    attackers = [25 - i for i in range(1, 25) if opponent[i]]
+    if opponent[25]:
+        attackers.append(0)
+    for point in range(1, 25):
+        if player[point] != 1:
+            continue
+        shots = sum(1 for attacker in attackers if 0 < point - attacker <= 12)
+        if shots:
+            score -= 1.0 + (2.0 if point <= 6 else 0.5) + 0.2 * min(shots, 6)
+    if player[25]:
+        score -= 3.0 * player[25]
+    return score
+
+
+class HeuristicPlayer:
+    """Picks the play with the best :func:`heuristic_score`; ties go to the first."""
+
+    def choose(self, position: Position, roll: RollLike) -> Play:
+        """The best play by the heuristic (the no-move play when nothing can move)."""
+        plays = position.legal_plays(Roll.coerce(roll))
+        if not plays:
+            return Play.no_move(position)
+        return max(plays, key=lambda play: heuristic_score(play.position))

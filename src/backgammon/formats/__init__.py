@@ -1,0 +1,1 @@
+"""Match files (Jellyfish .mat, GNU Backgammon SGF): not built yet (issue 3)."""

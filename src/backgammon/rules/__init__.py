@@ -1,0 +1,31 @@
+"""The rules of backgammon: positions, dice, legal plays, games and match state."""
+
+from backgammon.rules.dice import (
+    ALL_ROLLS,
+    DiceSource,
+    Roll,
+    ScriptedDice,
+    SecureDice,
+    SeededDice,
+)
+from backgammon.rules.play import Play, PlayList, Step, legal_plays, parse_play
+from backgammon.rules.position import Position
+from backgammon.rules.variant import STANDARD, Variant, get_variant
+
+__all__ = [
+    "ALL_ROLLS",
+    "STANDARD",
+    "DiceSource",
+    "Play",
+    "PlayList",
+    "Position",
+    "Roll",
+    "ScriptedDice",
+    "SecureDice",
+    "SeededDice",
+    "Step",
+    "Variant",
+    "get_variant",
+    "legal_plays",
+    "parse_play",
+]

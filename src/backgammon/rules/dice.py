@@ -1,0 +1,197 @@
+"""Dice: rolls, the 21 distinct rolls with their weights, and pluggable dice sources.
+
+Chance is explicit. A :class:`Roll` is an ordered pair of dice. Dice come from a
+:class:`DiceSource` that the caller owns: :class:`SeededDice` (reproducible),
+:class:`ScriptedDice` (a fixed list, for tests and replays) or :class:`SecureDice`
+(the operating system's cryptographic generator). There is no module-level RNG.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Protocol, TypeAlias, runtime_checkable
+
+from backgammon.errors import InvalidNotationError
+
+__all__ = [
+    "ALL_ROLLS",
+    "DiceSource",
+    "Roll",
+    "RollLike",
+    "ScriptedDice",
+    "SecureDice",
+    "SeededDice",
+    "roll_weight",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Two dice as rolled, in order (``Roll(6, 2)`` and ``Roll(2, 6)`` differ only in
+    order; :meth:`normalized` puts the higher die first).
+
+    >>> Roll(3, 1).moves
+    (3, 1)
+    >>> Roll(4, 4).moves
+    (4, 4, 4, 4)
+    >>> str(Roll.parse("6-2"))
+    '6-2'
+    """
+
+    first: int
+    second: int
+
+    def __post_init__(self) -> None:
+        for die in (self.first, self.second):
+            if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+                raise ValueError(f"a die shows 1..6, got {die!r}")
+
+    @classmethod
+    def parse(cls, text: str) -> Roll:
+        """Parse ``"6-2"``, ``"62"``, ``"6 2"`` or ``"6,2"``.
+
+        Raises:
+            InvalidNotationError: if ``text`` is not two dice of 1..6.
+        """
+        match = re.fullmatch(r"\s*([1-6])\s*[-/, ]?\s*([1-6])\s*", text)
+        if match is None:
+            raise InvalidNotationError(f"invalid roll {text!r}: expected two dice like '6-2'")
+        return cls(int(match.group(1)), int(match.group(2)))
+
+    @classmethod
+    def coerce(cls, roll: RollLike) -> Roll:
+        """Accept a :class:`Roll`, a pair of ints like ``(3, 1)``, or text like ``"3-1"``.
+
+        Raises:
+            ValueError: if it is not two dice of 1..6.
+        """
+        if isinstance(roll, Roll):
+            return roll
+        if isinstance(roll, str):
+            return cls.parse(roll)
+        try:
+            first, second = roll
+        except (TypeError, ValueError):
+            raise ValueError(f"a roll is two dice like (3, 1), got {roll!r}") from None
+        return cls(first, second)
+
+    @property
+    def high(self) -> int:
+        """The higher die."""
+        return max(self.first, self.second)
+
+    @property
+    def low(self) -> int:
+        """The lower die."""
+        return min(self.first, self.second)
+
+    @property
+    def is_double(self) -> bool:
+        """True when both dice show the same number."""
+        return self.first == self.second
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        """The numbers to play: four of a double, else the two dice as rolled."""
+        if self.is_double:
+            return (self.first,) * 4
+        return (self.first, self.second)
+
+    def normalized(self) -> Roll:
+        """The same roll with the higher die first."""
+        return Roll(self.high, self.low)
+
+    @property
+    def weight(self) -> Fraction:
+        """The probability of this roll regardless of order: 1/36 a double, else 2/36."""
+        return roll_weight(self)
+
+    def __iter__(self) -> Iterator[int]:
+        yield self.first
+        yield self.second
+
+    def __str__(self) -> str:
+        return f"{self.first}-{self.second}"
+
+
+RollLike: TypeAlias = Roll | tuple[int, int] | str
+
+
+def roll_weight(roll: Roll) -> Fraction:
+    """The probability of ``roll`` when order does not matter."""
+    return Fraction(1, 36) if roll.is_double else Fraction(2, 36)
+
+
+ALL_ROLLS: tuple[Roll, ...] = tuple(
+    Roll(high, low) for high in range(1, 7) for low in range(1, high + 1)
+)
+"""The 21 distinct rolls, higher die first; weigh them with :attr:`Roll.weight`."""
+
+
+@runtime_checkable
+class DiceSource(Protocol):
+    """Anything that rolls dice: one call, one roll of two dice."""
+
+    def roll(self) -> Roll:
+        """Roll two dice."""
+        ...
+
+
+class SeededDice:
+    """Reproducible dice from a seed: the same seed gives the same sequence.
+
+    >>> a, b = SeededDice(7), SeededDice(7)
+    >>> [a.roll() for _ in range(5)] == [b.roll() for _ in range(5)]
+    True
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def roll(self) -> Roll:
+        """Roll two dice."""
+        return Roll(self._random.randint(1, 6), self._random.randint(1, 6))
+
+
+class SecureDice:
+    """Dice from the operating system's cryptographically secure generator."""
+
+    def roll(self) -> Roll:
+        """Roll two dice."""
+        return Roll(secrets.randbelow(6) + 1, secrets.randbelow(6) + 1)
+
+
+class ScriptedDice:
+    """Dice that replay a fixed list of rolls, then raise when it runs out.
+
+    >>> dice = ScriptedDice(["3-1", (6, 6)])
+    >>> dice.roll(), dice.roll()
+    (Roll(first=3, second=1), Roll(first=6, second=6))
+    """
+
+    def __init__(self, rolls: Iterable[RollLike]) -> None:
+        self._rolls = [Roll.coerce(roll) for roll in rolls]
+        self._next = 0
+
+    @property
+    def remaining(self) -> int:
+        """How many scripted rolls are left."""
+        return len(self._rolls) - self._next
+
+    def roll(self) -> Roll:
+        """Return the next scripted roll.
+
+        Raises:
+            IndexError: when every scripted roll has been used.
+        """
+        if self._next >= len(self._rolls):
+            raise IndexError(f"the dice script ran out after {len(self._rolls)} rolls")
+        roll = self._rolls[self._next]
+        self._next += 1
+        return roll

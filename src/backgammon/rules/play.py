@@ -1,0 +1,318 @@
+"""Steps and plays: the value objects of a turn, and legal-play generation.
+
+A :class:`Step` moves one checker by one die. A :class:`Play` is a whole turn: its
+steps and the resulting :class:`~backgammon.rules.position.Position`, seen from the
+side that moved (not flipped). Plays with the same resulting position are one play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from backgammon.errors import AmbiguousPlayError, IllegalPlayError
+from backgammon.notation.play_text import (
+    BAR_POINT,
+    OFF_POINT,
+    format_point,
+    format_steps,
+    parse_play_text,
+)
+from backgammon.rules.dice import Roll, RollLike
+from backgammon.rules.movegen import STEP_FIELDS, generate_plays
+from backgammon.rules.position import Position
+
+__all__ = ["Play", "PlayList", "Step", "legal_plays", "parse_play"]
+
+_SLOTS = 26
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One checker moved by one die.
+
+    Attributes:
+        source: the point it leaves (1..24, 25 = the bar), in the mover's numbering.
+        die: the number played.
+        hit: whether it hit an opposing blot where it landed.
+    """
+
+    source: int
+    die: int
+    hit: bool = False
+
+    @property
+    def destination(self) -> int:
+        """Where it lands: 1..24, or 0 when it is borne off."""
+        return max(self.source - self.die, 0)
+
+    def __str__(self) -> str:
+        star = "*" if self.hit else ""
+        return f"{format_point(self.source)}/{format_point(self.destination)}{star}"
+
+
+class Play:
+    """A whole turn: the steps played and the resulting position.
+
+    ``position`` is seen from the side that moved (call ``flip()`` for the next
+    turn). ``str(play)`` is the canonical notation, which :meth:`parse` reads back.
+
+    >>> start = Position.initial()
+    >>> play = Play.parse("8/5 6/5", start, (3, 1))
+    >>> str(play)
+    '8/5 6/5'
+    >>> play.position.at(5)
+    2
+    """
+
+    __slots__ = ("_code", "position")
+
+    _code: bytes
+    position: Position
+
+    def __init__(self, steps: Iterable[Step], position: Position) -> None:
+        """Build a play from its steps and resulting position (no legality check; use
+        :func:`legal_plays` or :meth:`parse` for validated plays)."""
+        code = bytearray()
+        for step in steps:
+            code.extend((step.source, step.die, int(step.hit)))
+        _set_code(self, bytes(code))
+        _set_position(self, position)
+
+    @classmethod
+    def no_move(cls, position: Position) -> Play:
+        """The empty play of a turn in which no checker can move."""
+        return cls((), position)
+
+    @classmethod
+    def parse(cls, text: str, position: Position, roll: RollLike) -> Play:
+        """Resolve move notation to the one legal play it describes.
+
+        See :func:`parse_play`.
+        """
+        return parse_play(text, position, roll)
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The steps in the order they were played."""
+        code = self._code
+        return tuple(
+            Step(code[index], code[index + 1], bool(code[index + 2]))
+            for index in range(0, len(code), STEP_FIELDS)
+        )
+
+    @property
+    def dice_used(self) -> int:
+        """How many dice the play uses (0 to 4)."""
+        return len(self._code) // STEP_FIELDS
+
+    @property
+    def hits(self) -> tuple[int, ...]:
+        """The points (mover's numbering) where a blot was hit, in play order."""
+        code = self._code
+        return tuple(
+            max(code[index] - code[index + 1], 0)
+            for index in range(0, len(code), STEP_FIELDS)
+            if code[index + 2]
+        )
+
+    def is_no_move(self) -> bool:
+        """True for the empty play of a turn where nothing could move."""
+        return not self._code
+
+    def pips(self) -> int:
+        """The pips the play moved (a bear-off counts the checker's distance to off)."""
+        code = self._code
+        return sum(
+            code[index] - max(code[index] - code[index + 1], 0)
+            for index in range(0, len(code), STEP_FIELDS)
+        )
+
+    def notation(self, roll: RollLike | None = None) -> str:
+        """The canonical notation; with ``roll``, dice that were not played are marked
+        ``Ø`` (``"13/8 Ø"``) and the text starts with the roll (``"6-5: 13/8 Ø"``)."""
+        steps = self.steps
+        triples = [(step.source, step.destination, step.hit) for step in steps]
+        double = len(steps) > 2 or (len(steps) == 2 and steps[0].die == steps[1].die)
+        if roll is None:
+            return format_steps(triples, double=double)
+        dice = Roll.coerce(roll)
+        unplayable = len(dice.moves) - self.dice_used
+        body = format_steps(triples, double=double, unplayable=unplayable if triples else 0)
+        return f"{dice.high}-{dice.low}: {body}"
+
+    def __str__(self) -> str:
+        return self.notation()
+
+    def __repr__(self) -> str:
+        return f"<Play {self.notation()} -> {self.position.position_id}>"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Play):
+            return self.position == other.position and self._code == other._code
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.position, self._code))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Play is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_play, (self._code, self.position))
+
+
+_set_code = Play.__dict__["_code"].__set__
+_set_position = Play.__dict__["position"].__set__
+_set_position_data = Position.__dict__["_data"].__set__
+_new = object.__new__
+
+
+def _rebuild_play(code: bytes, position: Position) -> Play:
+    play = _new(Play)
+    _set_code(play, code)
+    _set_position(play, position)
+    return play
+
+
+class PlayList(list[Play]):
+    """The legal plays of one position and roll (a plain list with its context).
+
+    Attributes:
+        start: the position the plays are made from.
+        roll: the roll being played.
+    """
+
+    __slots__ = ("roll", "start")
+
+    def __init__(self, start: Position, roll: Roll, plays: Iterable[Play] = ()) -> None:
+        super().__init__(plays)
+        self.start = start
+        self.roll = roll
+
+    def find(self, text: str) -> Play:
+        """The play that ``text`` describes (see :func:`parse_play`)."""
+        return _resolve(text, self.start, self.roll, self)
+
+
+def legal_plays(position: Position, roll: RollLike) -> PlayList:
+    """Every legal play of ``roll`` from ``position``, one per resulting position.
+
+    The list is empty when no checker can move.
+
+    Raises:
+        ValueError: if ``roll`` is not two dice of 1..6.
+    """
+    dice = Roll.coerce(roll)
+    board = np.frombuffer(position._data, dtype=np.uint8)
+    results, steps, counts = generate_plays(board, dice.first, dice.second)
+    plays = PlayList(position, dice)
+    n = results.shape[0]
+    if n == 0:
+        return plays
+    result_bytes = results.tobytes()
+    step_bytes = steps.tobytes()
+    row = steps.shape[1]
+    append = plays.append
+    offset = 0
+    code_offset = 0
+    for count in counts.tolist():
+        result = _new(Position)
+        _set_position_data(result, result_bytes[offset : offset + 52])
+        play = _new(Play)
+        _set_code(play, step_bytes[code_offset : code_offset + count * STEP_FIELDS])
+        _set_position(play, result)
+        append(play)
+        offset += 52
+        code_offset += row
+    return plays
+
+
+def parse_play(text: str, position: Position, roll: RollLike) -> Play:
+    """Resolve move notation such as ``"13/7*/5"`` to exactly one legal play.
+
+    ``text`` may start with the roll (``"6-2: 13/7*/5"``), which must then match
+    ``roll``. ``"Ø"`` (or an empty move list) means no move and is legal only when no
+    checker can move.
+
+    Raises:
+        InvalidNotationError: if ``text`` is not move notation.
+        IllegalPlayError: if it describes no legal play of ``roll`` here.
+        AmbiguousPlayError: if it fits more than one legal play.
+        ValueError: if ``roll`` is not two dice of 1..6.
+    """
+    dice = Roll.coerce(roll)
+    return _resolve(text, position, dice, legal_plays(position, dice))
+
+
+def _hit_points(play: Play) -> frozenset[int]:
+    return frozenset(play.hits)
+
+
+def _resolve(text: str, position: Position, dice: Roll, plays: PlayList) -> Play:
+    parsed = parse_play_text(text)
+    if parsed.roll is not None and sorted(parsed.roll) != sorted((dice.first, dice.second)):
+        raise IllegalPlayError(
+            f"{text!r} is written for {parsed.roll[0]}-{parsed.roll[1]}, but the roll is {dice}"
+        )
+    if not parsed.moves:
+        if not plays:
+            return Play.no_move(position)
+        raise IllegalPlayError(f"{text!r}: a play is possible with {dice} (for example {plays[0]})")
+    own = list(position._data[:_SLOTS])
+    starred: set[int] = set()
+    waypoints: set[int] = set()
+    for move in parsed.moves:
+        start, end = move.path[0], move.path[-1]
+        own[start] -= move.repeat
+        own[end] += move.repeat
+        if own[start] < 0:
+            where = "the bar" if start == BAR_POINT else f"point {start}"
+            raise IllegalPlayError(
+                f"{text!r}: not enough of your checkers on {where} for that play"
+            )
+        starred.update(point for point, hit in zip(move.path, move.hits, strict=True) if hit)
+        waypoints.update(move.path[1:-1])
+    target = bytes(own)
+    candidates = [play for play in plays if play.position._data[:_SLOTS] == target]
+    if not candidates:
+        if not plays:
+            raise IllegalPlayError(f"{text!r}: no checker can move with {dice}; play 'Ø'")
+        raise IllegalPlayError(
+            f"{text!r} is not a legal play of {dice} here" + _hint(position, dice, plays)
+        )
+    if waypoints:
+        candidates = [
+            play for play in candidates if waypoints <= {step.destination for step in play.steps}
+        ] or candidates
+    if len(candidates) > 1:
+        exact = [play for play in candidates if _hit_points(play) == starred]
+        if len(exact) == 1:
+            return exact[0]
+        covering = [play for play in candidates if starred <= _hit_points(play)]
+        if len(covering) == 1:
+            return covering[0]
+        options = ", ".join(str(play) for play in candidates)
+        raise AmbiguousPlayError(f"{text!r} fits several legal plays of {dice}: {options}")
+    chosen = candidates[0]
+    missing = starred - _hit_points(chosen)
+    missing.discard(OFF_POINT)
+    if missing:
+        raise IllegalPlayError(
+            f"{text!r}: there is no blot to hit on {', '.join(map(str, sorted(missing)))}"
+        )
+    return chosen
+
+
+def _hint(position: Position, dice: Roll, plays: PlayList) -> str:
+    if position.player_bar and all(play.dice_used for play in plays):
+        return " (checkers on the bar must enter first)"
+    most = max(play.dice_used for play in plays)
+    if most == len(dice.moves):
+        return (
+            f" (all {most} dice can be played)" if dice.is_double else " (both dice can be played)"
+        )
+    return f" (at most {most} of the dice can be played)"
