@@ -433,3 +433,16 @@ def test_module_imports_nothing_from_the_package_but_errors() -> None:
         for alias in node.names
     }
     assert {name for name in imported if name.startswith("backgammon")} == {"backgammon.errors"}
+
+
+def test_position_from_fibs_board_matches_reference_positions() -> None:
+    import json
+    from pathlib import Path
+
+    from backgammon import Position
+
+    path = Path(__file__).resolve().parents[2].parent / "shared/reference/formats/positions.json"
+    entries = json.loads(path.read_text())["positions"]
+    for entry in entries:
+        expected = Position.from_position_id(entry["position_id"])
+        assert Position.from_fibs_board(entry["fibs_board"]) == expected, entry["name"]

@@ -336,3 +336,15 @@ def test_module_imports_nothing_from_the_package_but_errors() -> None:
         for alias in node.names
     }
     assert {name for name in imported if name.startswith("backgammon")} == {"backgammon.errors"}
+
+
+def test_position_from_xgid_matches_reference_position_ids() -> None:
+    import json
+    from pathlib import Path
+
+    from backgammon import Position
+
+    path = Path(__file__).resolve().parents[2].parent / "shared/reference/formats/positions.json"
+    for entry in json.loads(path.read_text())["positions"]:
+        position = Position.from_xgid(entry["xgid"])
+        assert position == Position.from_position_id(entry["position_id"]), entry["name"]

@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from backgammon.errors import InvalidIdError, InvalidPositionError
 from backgammon.notation.diagram import draw_board
+from backgammon.notation.fibs_board import decode_fibs_board, fibs_board_to_sides
 from backgammon.notation.position_id import decode_position_id, encode_position_id
 from backgammon.notation.xgid import XgidFields, decode_xgid, encode_xgid
 from backgammon.rules.variant import STANDARD, Variant
@@ -168,6 +169,36 @@ class Position:
             return cls(sides[0], sides[1])
         except InvalidPositionError as exc:
             raise InvalidIdError(f"XGID {xgid!r}: {exc}") from None
+
+    @classmethod
+    def from_fibs_board(cls, board: str, checkers: int | None = None) -> Position:
+        """The position of a FIBS CLIP ``board:`` line, seen from the side whose turn
+        it is (from the line's player when the game is over).
+
+        Raises:
+            InvalidIdError: if the line is malformed or a side has too many checkers.
+        """
+        fields = decode_fibs_board(board)
+        try:
+            player, opponent = fibs_board_to_sides(fields.board, fields.colour, fields.direction)
+        except ValueError as exc:
+            raise InvalidIdError(f"FIBS board {board!r}: {exc}") from None
+        if fields.turn == -fields.colour:
+            player, opponent = opponent, player
+        total = STANDARD.checkers if checkers is None else checkers
+        sides = []
+        for name, side in (("player", player), ("opponent", opponent)):
+            on_board = sum(side)
+            if on_board > total:
+                raise InvalidIdError(
+                    f"FIBS board {board!r}: the {name} has {on_board} checkers, "
+                    f"more than {total}"
+                )
+            sides.append((total - on_board, *side))
+        try:
+            return cls(sides[0], sides[1])
+        except InvalidPositionError as exc:
+            raise InvalidIdError(f"FIBS board {board!r}: {exc}") from None
 
     # -- views ---------------------------------------------------------------------
 
