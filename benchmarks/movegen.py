@@ -26,7 +26,9 @@ code is not copied here):
 * the PyPI ``gnubg`` package (``findbestmoves`` with a 0-ply cubeless evaluation
   context), run by ``/tmp/venv-gnubg/bin/python``;
 * the Debian ``gnubg`` binary's embedded Python (``set board`` / ``set dice`` /
-  ``hint()`` at 0-ply, looped inside gnubg through ``gnubg_client.GnubgService``).
+  ``hint()`` at 0-ply, looped inside gnubg through ``gnubg_client.GnubgService``; a new
+  game every 500 pairs, because each ``set board`` lengthens the game record and slows
+  every later command).
 
 Both also score every play with gnubg's 0-ply network (there is no list-only call), and
 both keep an evaluation cache across calls: a repeated pass over the same positions is
@@ -342,12 +344,16 @@ json.dump(out, open(sys.argv[2], "w"))
 """
 
 # Runs inside the Debian gnubg binary (GnubgService.python); %(spec)r is a JSON file.
+# Every `set board` adds to the game record and makes later commands slower (quadratic
+# over a long pass: ~150 pairs/s after 80,000 pairs), so a new game starts every 500 pairs.
 _DEBIAN_PASS = """
 import json
 d = json.load(open(%(spec)r))
 counts = []
 start = time.perf_counter()
-for pid, d1, d2 in d['pairs']:
+for index, (pid, d1, d2) in enumerate(d['pairs']):
+    if index %% 500 == 0:
+        gnubg.command('new game')
     gnubg.command('set board ' + pid)
     gnubg.command('set dice %%d %%d' %% (d1, d2))
     counts.append(len(gnubg.hint(100000)['hint']))

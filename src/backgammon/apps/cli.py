@@ -31,9 +31,7 @@ def _position_from_text(text: str) -> Position:
 
 @app.command()
 def play(
-    seed: Annotated[
-        int | None, typer.Option(help="Seed the dice for a reproducible game.")
-    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed the dice for a reproducible game.")] = None,
     opponent: Annotated[
         str, typer.Option(help="The built-in opponent: 'heuristic' or 'random'.")
     ] = "heuristic",

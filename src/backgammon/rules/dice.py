@@ -58,6 +58,8 @@ class Roll:
         Raises:
             InvalidNotationError: if ``text`` is not two dice of 1..6.
         """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"a roll must be text like '6-2', got {text!r}")
         match = re.fullmatch(r"\s*([1-6])\s*[-/, ]?\s*([1-6])\s*", text)
         if match is None:
             raise InvalidNotationError(f"invalid roll {text!r}: expected two dice like '6-2'")

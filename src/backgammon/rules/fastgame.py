@@ -45,7 +45,7 @@ def new_rng_state(seed: int) -> npt.NDArray[np.uint64]:
     return np.array([mixed or 1], dtype=np.uint64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _next_random(state: npt.NDArray[np.uint64]) -> np.uint64:
     value = state[0]
     value ^= value >> np.uint64(12)
@@ -63,7 +63,7 @@ def random_below(state: npt.NDArray[np.uint64], bound: int) -> int:
     while True:
         value = _next_random(state)
         if value < limit:
-            return int(value % np.uint64(bound))
+            return np.int64(value % np.uint64(bound))
 
 
 @njit(cache=True)
@@ -76,7 +76,7 @@ def random_die(state: npt.NDArray[np.uint64]) -> int:
 def _pips(board: npt.NDArray[np.uint8], base: int) -> int:
     total = 0
     for slot in range(1, 26):
-        total += slot * int(board[base + slot])
+        total += slot * np.int64(board[base + slot])
     return total
 
 
@@ -93,8 +93,8 @@ def _check(
     own = 0
     other = 0
     for slot in range(26):
-        own += int(after[slot])
-        other += int(after[OPP + slot])
+        own += np.int64(after[slot])
+        other += np.int64(after[OPP + slot])
     if own != checkers or other != checkers:
         return 1
     for point in range(1, 25):
@@ -104,8 +104,8 @@ def _check(
         return 5
     expected = 0
     for index in range(count):
-        source = int(steps[index * STEP_FIELDS])
-        die = int(steps[index * STEP_FIELDS + 1])
+        source = np.int64(steps[index * STEP_FIELDS])
+        die = np.int64(steps[index * STEP_FIELDS + 1])
         expected += min(source, die)
     if _pips(before, 0) - _pips(after, 0) != expected:
         return 3
@@ -128,7 +128,7 @@ def play_random_games(
     out = np.zeros((games, 4), dtype=np.int64)
     checkers = 0
     for slot in range(26):
-        checkers += int(start[slot])
+        checkers += np.int64(start[slot])
     board = np.empty(BOARD_SLOTS, dtype=np.uint8)
     for game in range(games):
         board[:] = start

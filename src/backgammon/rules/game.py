@@ -28,8 +28,11 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TypeAlias
 
+import numpy as np
+
 from backgammon.errors import IllegalActionError, IllegalPlayError
 from backgammon.rules.dice import DiceSource, Roll
+from backgammon.rules.movegen import apply_steps
 from backgammon.rules.play import Play, PlayList, legal_plays, parse_play
 from backgammon.rules.position import Position
 from backgammon.rules.variant import STANDARD, Variant
@@ -125,6 +128,14 @@ class _Snapshot:
     turn: int | None
     dice: Roll | None
     outcome: Outcome | None
+
+
+def _replays_to(start: Position, play: Play) -> bool:
+    """Whether the play's steps, applied to ``start``, give the play's position."""
+    steps = np.array([(step.source, step.die) for step in play.steps], dtype=np.int64)
+    board = np.frombuffer(start._data, dtype=np.uint8)
+    result = apply_steps(board, steps.reshape(-1, 2))
+    return bool(result.tobytes() == play.position._data)
 
 
 class Game:
@@ -224,10 +235,13 @@ class Game:
     def push(self, action: Action) -> None:
         """Apply an action after checking that the rules allow it now.
 
+        A play must be legal and its steps must replay to its resulting position.
+
         Raises:
             IllegalActionError: if the action is not allowed at this point (the game
                 is over, dice are rolled twice, a play comes before the roll, ...).
-            IllegalPlayError: if a play is not one of the legal plays.
+            IllegalPlayError: if a play is not one of the legal plays, or its steps do
+                not lead to its resulting position.
         """
         if self._outcome is not None:
             raise IllegalActionError(f"the game is over; cannot push {action!r}")
@@ -250,8 +264,15 @@ class Game:
                     )
                 if action.position != self._position:
                     raise IllegalPlayError("a no-move play must leave the position unchanged")
-            elif not any(action.position == play.position for play in plays):
-                raise IllegalPlayError(f"{action} is not a legal play of {self._dice} here")
+            else:
+                # Keep the generated play: its steps are known to lead to its result.
+                legal = next((play for play in plays if play.position == action.position), None)
+                if legal is None:
+                    raise IllegalPlayError(f"{action} is not a legal play of {self._dice} here")
+                if action != legal and not _replays_to(self._position, action):
+                    raise IllegalPlayError(
+                        f"{action} does not reach its own resulting position with {self._dice}"
+                    )
         else:
             raise IllegalActionError(f"not a game action: {action!r}")
         self.push_unchecked(action)

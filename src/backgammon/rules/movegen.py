@@ -24,11 +24,14 @@ from numba import njit
 
 __all__ = [
     "BOARD_SLOTS",
+    "COUNT_COLUMN",
     "MAX_STEPS",
+    "PACKED_WIDTH",
     "STEP_FIELDS",
     "apply_steps",
     "count_plays_batch",
     "generate_plays",
+    "generate_plays_packed",
 ]
 
 BOARD_SLOTS = 52
@@ -37,12 +40,14 @@ BAR = 25
 OFF = 0
 MAX_STEPS = 4
 STEP_FIELDS = 3  # source, die, hit
-_INITIAL_CAPACITY = 64
+COUNT_COLUMN = BOARD_SLOTS + MAX_STEPS * STEP_FIELDS
+PACKED_WIDTH = COUNT_COLUMN + 1
+_INITIAL_CAPACITY = 128
 
 Board = npt.NDArray[np.uint8]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _all_home(board: Board) -> bool:
     for slot in range(7, 26):
         if board[slot] != 0:
@@ -50,7 +55,7 @@ def _all_home(board: Board) -> bool:
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _can_move(board: Board, source: int, die: int) -> bool:
     if board[source] == 0:
         return False
@@ -69,78 +74,178 @@ def _can_move(board: Board, source: int, die: int) -> bool:
     return True
 
 
-@njit(cache=True, inline="always")
-def _apply(board: Board, out: Board, source: int, die: int) -> int:
-    """Copy ``board`` into ``out`` with one checker moved; return 1 if it hit."""
-    for slot in range(BOARD_SLOTS):
-        out[slot] = board[slot]
-    out[source] -= 1
-    dest = source - die
-    if dest <= 0:
-        out[OFF] += 1
-        return 0
-    out[dest] += 1
-    opp_slot = OPP + 25 - dest
-    if out[opp_slot] == 1:
-        out[opp_slot] = 0
-        out[OPP + BAR] += 1
-        return 1
-    return 0
+def _zobrist_table() -> npt.NDArray[np.uint64]:
+    table = np.random.default_rng(0x5EEDBACC).integers(
+        0, np.iinfo(np.uint64).max, size=(BOARD_SLOTS, 32), dtype=np.uint64
+    )
+    table.setflags(write=False)
+    return table
 
 
-@njit(cache=True, inline="always")
-def _hash(board: Board) -> np.uint64:
-    value = np.uint64(1469598103934665603)
+_ZOBRIST = _zobrist_table()
+"""Random 64-bit keys per (slot, count % 32), fixed by a seed: a board's hash is the XOR
+of its keys. Equal hashes are confirmed by comparing boards, so a collision costs time,
+never a wrong result."""
+
+
+@njit(cache=True)
+def _key(slot: int, count: int) -> np.uint64:
+    key: np.uint64 = _ZOBRIST[slot, count & 31]
+    return key
+
+
+@njit(cache=True)
+def _full_hash(board: Board) -> np.uint64:
+    value = np.uint64(0)
     for slot in range(BOARD_SLOTS):
-        value = (value ^ np.uint64(board[slot])) * np.uint64(1099511628211)
+        value ^= _key(slot, board[slot])
     return value
 
 
 @njit(cache=True)
+def _change(board: Board, slot: int, delta: int, value: np.uint64) -> np.uint64:
+    old = np.int64(board[slot])
+    board[slot] = old + delta
+    changed: np.uint64 = value ^ _key(slot, old) ^ _key(slot, old + delta)
+    return changed
+
+
+@njit(cache=True)
+def _move(board: Board, source: int, die: int, value: np.uint64) -> tuple[int, np.uint64]:
+    """Move one checker in place; return whether it hit and the updated hash."""
+    value = _change(board, source, -1, value)
+    dest = source - die
+    if dest <= 0:
+        return 0, _change(board, OFF, 1, value)
+    value = _change(board, dest, 1, value)
+    opp_slot = OPP + 25 - dest
+    if board[opp_slot] == 1:
+        value = _change(board, opp_slot, -1, value)
+        value = _change(board, OPP + BAR, 1, value)
+        return 1, value
+    return 0, value
+
+
+@njit(cache=True)
+def _unmove(board: Board, source: int, die: int, hit: int) -> None:
+    """Undo :func:`_move`."""
+    dest = source - die
+    board[source] += 1
+    if dest <= 0:
+        board[OFF] -= 1
+        return
+    board[dest] -= 1
+    if hit:
+        board[OPP + 25 - dest] = 1
+        board[OPP + BAR] -= 1
+
+
+@njit(cache=True)
 def _search(
-    start: Board,
+    board: Board,
     dice: npt.NDArray[np.int64],
     n_dice: int,
     doubles: bool,
-    results: Board,
-    steps: Board,
-    counts: Board,
+    packed: Board,
     hashes: npt.NDArray[np.uint64],
+    table: npt.NDArray[np.int32],
     state: npt.NDArray[np.int64],
-) -> tuple[Board, Board, Board, npt.NDArray[np.uint64]]:
+) -> bool:
     """Depth-first search over one ordering of the dice.
 
-    ``state`` holds ``[number of results, most dice used so far]`` and is updated in
-    place; the (possibly grown) result arrays are returned.
+    Checkers move in place on ``board``, which is restored on return. ``state`` holds
+    ``[number of results, most dice used so far]`` and is updated in place; results
+    are deduplicated through the open-addressing ``table`` of row numbers + 1. Returns
+    True if ``packed`` ran out of rows (the caller retries with bigger arrays); arrays
+    are never reassigned here, which keeps Numba's reference counting out of the loop.
     """
-    boards = np.empty((MAX_STEPS + 1, BOARD_SLOTS), dtype=np.uint8)
     cursor = np.empty(MAX_STEPS + 1, dtype=np.int64)
     moved = np.zeros(MAX_STEPS + 1, dtype=np.bool_)
+    applied = np.zeros(MAX_STEPS + 1, dtype=np.bool_)
+    saved = np.empty(MAX_STEPS + 1, dtype=np.uint64)
     path = np.zeros(MAX_STEPS * STEP_FIELDS, dtype=np.uint8)
-    for slot in range(BOARD_SLOTS):
-        boards[0, slot] = start[slot]
+    value = _full_hash(board)
     depth = 0
     cursor[0] = BAR
-    moved[0] = False
+    overflow = False
     while depth >= 0:
-        board = boards[depth]
+        base = depth * STEP_FIELDS
+        if applied[depth]:
+            # Undo the step this depth made before trying the next source.
+            source = np.int64(path[base])
+            dest = source - np.int64(path[base + 1])
+            board[source] += 1
+            if dest <= 0:
+                board[OFF] -= 1
+            else:
+                board[dest] -= 1
+                if path[base + 2]:
+                    board[OPP + 25 - dest] = 1
+                    board[OPP + BAR] -= 1
+            value = saved[depth]
+            applied[depth] = False
         die = dice[depth]
         source = cursor[depth]
         found = False
-        while source >= 1:
-            if _can_move(board, source, die):
+        if board[BAR] != 0:
+            # Checkers on the bar enter first (the bar is the only source).
+            if source == BAR and board[OPP + die] < 2:
                 found = True
-                break
-            if board[BAR] != 0:
-                source = 0
-                break
-            source -= 1
+        else:
+            home_known = False
+            all_home = False
+            highest = 0
+            while source >= 1:
+                if board[source] != 0:
+                    dest = source - die
+                    if dest >= 1:
+                        if board[OPP + 25 - dest] < 2:
+                            found = True
+                            break
+                    else:
+                        if not home_known:
+                            home_known = True
+                            all_home = True
+                            for slot in range(7, 26):
+                                if board[slot] != 0:
+                                    all_home = False
+                                    break
+                            for slot in range(6, 0, -1):
+                                if board[slot] != 0:
+                                    highest = slot
+                                    break
+                        if all_home and (dest == 0 or source == highest):
+                            found = True
+                            break
+                source -= 1
         leaf_depth = -1
         if found:
             cursor[depth] = source - 1
             moved[depth] = True
-            hit = _apply(board, boards[depth + 1], source, die)
-            base = depth * STEP_FIELDS
+            saved[depth] = value
+            # Move one checker in place, keeping the Zobrist hash up to date.
+            count = np.int64(board[source])
+            board[source] = count - 1
+            value ^= _ZOBRIST[source, count & 31] ^ _ZOBRIST[source, (count - 1) & 31]
+            dest = source - die
+            hit = 0
+            if dest <= 0:
+                count = np.int64(board[OFF])
+                board[OFF] = count + 1
+                value ^= _ZOBRIST[OFF, count & 31] ^ _ZOBRIST[OFF, (count + 1) & 31]
+            else:
+                count = np.int64(board[dest])
+                board[dest] = count + 1
+                value ^= _ZOBRIST[dest, count & 31] ^ _ZOBRIST[dest, (count + 1) & 31]
+                opp_slot = OPP + 25 - dest
+                if board[opp_slot] == 1:
+                    hit = 1
+                    board[opp_slot] = 0
+                    value ^= _ZOBRIST[opp_slot, 1] ^ _ZOBRIST[opp_slot, 0]
+                    count = np.int64(board[OPP + BAR])
+                    board[OPP + BAR] = count + 1
+                    value ^= _ZOBRIST[OPP + BAR, count & 31] ^ _ZOBRIST[OPP + BAR, (count + 1) & 31]
+            applied[depth] = True
             path[base] = source
             path[base + 1] = die
             path[base + 2] = hit
@@ -150,106 +255,130 @@ def _search(
                 depth += 1
                 cursor[depth] = source if doubles else BAR
                 moved[depth] = False
-        else:
-            if not moved[depth]:
-                leaf_depth = depth
-            depth -= 1
-        if leaf_depth < 0 or leaf_depth < state[1]:
-            continue
-        leaf = boards[leaf_depth]
-        if leaf_depth > state[1]:
-            state[0] = 0
-            state[1] = leaf_depth
-        key = _hash(leaf)
-        duplicate = False
-        for index in range(state[0]):
-            if hashes[index] == key:
-                same = True
-                for slot in range(BOARD_SLOTS):
-                    if results[index, slot] != leaf[slot]:
-                        same = False
+                applied[depth] = False
+        elif not moved[depth]:
+            leaf_depth = depth
+        if leaf_depth >= 0 and leaf_depth >= state[1]:
+            if leaf_depth > state[1]:
+                state[0] = 0
+                state[1] = leaf_depth
+                table[:] = 0
+            mask = table.shape[0] - 1
+            slot = np.int64(value & np.uint64(mask))
+            duplicate = False
+            while table[slot] != 0:
+                index = table[slot] - 1
+                if hashes[index] == value:
+                    same = True
+                    for column in range(BOARD_SLOTS):
+                        if packed[index, column] != board[column]:
+                            same = False
+                            break
+                    if same:
+                        duplicate = True
                         break
-                if same:
-                    duplicate = True
+                slot = (slot + 1) & mask
+            if not duplicate:
+                n = state[0]
+                if n == packed.shape[0]:
+                    overflow = True
                     break
-        if duplicate:
-            continue
-        n = state[0]
-        if n == results.shape[0]:
-            grown = np.empty((2 * n, BOARD_SLOTS), dtype=np.uint8)
-            grown[:n] = results
-            results = grown
-            grown_steps = np.zeros((2 * n, MAX_STEPS * STEP_FIELDS), dtype=np.uint8)
-            grown_steps[:n] = steps
-            steps = grown_steps
-            grown_counts = np.empty(2 * n, dtype=np.uint8)
-            grown_counts[:n] = counts
-            counts = grown_counts
-            grown_hashes = np.empty(2 * n, dtype=np.uint64)
-            grown_hashes[:n] = hashes
-            hashes = grown_hashes
-        for slot in range(BOARD_SLOTS):
-            results[n, slot] = leaf[slot]
-        for field in range(MAX_STEPS * STEP_FIELDS):
-            steps[n, field] = path[field] if field < leaf_depth * STEP_FIELDS else 0
-        counts[n] = leaf_depth
-        hashes[n] = key
-        state[0] = n + 1
-    return results, steps, counts, hashes
+                for column in range(BOARD_SLOTS):
+                    packed[n, column] = board[column]
+                for field in range(MAX_STEPS * STEP_FIELDS):
+                    packed[n, BOARD_SLOTS + field] = (
+                        path[field] if field < leaf_depth * STEP_FIELDS else 0
+                    )
+                packed[n, COUNT_COLUMN] = leaf_depth
+                hashes[n] = value
+                table[slot] = n + 1
+                state[0] = n + 1
+        if not found:
+            depth -= 1
+    if overflow:
+        # Put the board back: undo every step still applied.
+        while depth >= 0:
+            if applied[depth]:
+                base = depth * STEP_FIELDS
+                source = np.int64(path[base])
+                dest = source - np.int64(path[base + 1])
+                board[source] += 1
+                if dest <= 0:
+                    board[OFF] -= 1
+                else:
+                    board[dest] -= 1
+                    if path[base + 2]:
+                        board[OPP + 25 - dest] = 1
+                        board[OPP + BAR] -= 1
+            depth -= 1
+    return overflow
 
 
 @njit(cache=True)
-def generate_plays(board: Board, die1: int, die2: int) -> tuple[Board, Board, Board]:
-    """Every legal play of ``die1``-``die2`` from ``board``.
+def generate_plays_packed(board: Board, die1: int, die2: int) -> Board:
+    """Every legal play of ``die1``-``die2`` from ``board``, packed one per row.
 
-    Returns ``(results, steps, counts)``: ``results[i]`` is the 52-slot board after play
-    ``i`` (seen from the mover, not flipped), ``steps[i]`` holds ``counts[i]`` steps as
-    ``(source, die, hit)`` triples. No rows at all means no checker can move.
+    Row layout (:data:`PACKED_WIDTH` bytes): columns ``0..51`` the board after the play
+    (seen from the mover, not flipped), then :data:`MAX_STEPS` steps as
+    ``(source, die, hit)`` triples (unused ones zero), then at :data:`COUNT_COLUMN` the
+    number of steps. No rows at all means no checker can move. ``board`` is unchanged.
     """
     high = max(die1, die2)
     low = min(die1, die2)
-    results = np.empty((_INITIAL_CAPACITY, BOARD_SLOTS), dtype=np.uint8)
-    steps = np.zeros((_INITIAL_CAPACITY, MAX_STEPS * STEP_FIELDS), dtype=np.uint8)
-    counts = np.empty(_INITIAL_CAPACITY, dtype=np.uint8)
-    hashes = np.empty(_INITIAL_CAPACITY, dtype=np.uint64)
-    state = np.zeros(2, dtype=np.int64)
+    work = board.copy()
     dice = np.empty(MAX_STEPS, dtype=np.int64)
-    if high == low:
-        dice[:] = high
-        results, steps, counts, hashes = _search(
-            board, dice, 4, True, results, steps, counts, hashes, state
-        )
-    else:
-        dice[0] = high
-        dice[1] = low
-        results, steps, counts, hashes = _search(
-            board, dice, 2, False, results, steps, counts, hashes, state
-        )
-        dice[0] = low
-        dice[1] = high
-        results, steps, counts, hashes = _search(
-            board, dice, 2, False, results, steps, counts, hashes, state
-        )
+    state = np.zeros(2, dtype=np.int64)
+    capacity = _INITIAL_CAPACITY
+    while True:
+        packed = np.empty((capacity, PACKED_WIDTH), dtype=np.uint8)
+        hashes = np.empty(capacity, dtype=np.uint64)
+        table = np.zeros(4 * capacity, dtype=np.int32)
+        state[:] = 0
+        if high == low:
+            dice[:] = high
+            overflow = _search(work, dice, 4, True, packed, hashes, table, state)
+        else:
+            dice[0] = high
+            dice[1] = low
+            overflow = _search(work, dice, 2, False, packed, hashes, table, state)
+            if not overflow:
+                dice[0] = low
+                dice[1] = high
+                overflow = _search(work, dice, 2, False, packed, hashes, table, state)
+        if not overflow:
+            break
+        capacity *= 4
     n = state[0]
     if state[1] == 0:
         n = 0
     elif state[1] == 1 and high != low:
+        first_die = BOARD_SLOTS + 1
         has_high = False
         for index in range(n):
-            if steps[index, 1] == high:
+            if packed[index, first_die] == high:
                 has_high = True
                 break
         if has_high:
             kept = 0
             for index in range(n):
-                if steps[index, 1] == high:
+                if packed[index, first_die] == high:
                     if kept != index:
-                        results[kept] = results[index]
-                        steps[kept] = steps[index]
-                        counts[kept] = counts[index]
+                        packed[kept] = packed[index]
                     kept += 1
             n = kept
-    return results[:n], steps[:n], counts[:n]
+    return packed[:n]
+
+
+@njit(cache=True)
+def generate_plays(board: Board, die1: int, die2: int) -> tuple[Board, Board, Board]:
+    """Every legal play of ``die1``-``die2`` from ``board``, as three arrays.
+
+    Returns ``(results, steps, counts)``: ``results[i]`` is the 52-slot board after play
+    ``i`` (seen from the mover, not flipped), ``steps[i]`` holds ``counts[i]`` steps as
+    ``(source, die, hit)`` triples. No rows at all means no checker can move.
+    """
+    packed = generate_plays_packed(board, die1, die2)
+    return packed[:, :BOARD_SLOTS], packed[:, BOARD_SLOTS:COUNT_COLUMN], packed[:, COUNT_COLUMN]
 
 
 @njit(cache=True)
@@ -262,8 +391,8 @@ def count_plays_batch(boards: Board, rolls: npt.NDArray[np.int64]) -> npt.NDArra
     out = np.empty((boards.shape[0], rolls.shape[0]), dtype=np.int64)
     for row in range(boards.shape[0]):
         for roll in range(rolls.shape[0]):
-            results, _, _ = generate_plays(boards[row], rolls[roll, 0], rolls[roll, 1])
-            out[row, roll] = results.shape[0]
+            packed = generate_plays_packed(boards[row], rolls[roll, 0], rolls[roll, 1])
+            out[row, roll] = packed.shape[0]
     return out
 
 
@@ -274,8 +403,7 @@ def apply_steps(board: Board, steps: npt.NDArray[np.int64]) -> Board:
     The unchecked fast path for self-play and search: the caller guarantees legality.
     """
     current = board.copy()
-    scratch = np.empty(BOARD_SLOTS, dtype=np.uint8)
+    value = np.uint64(0)
     for index in range(steps.shape[0]):
-        _apply(current, scratch, steps[index, 0], steps[index, 1])
-        current[:] = scratch
+        _, value = _move(current, np.int64(steps[index, 0]), np.int64(steps[index, 1]), value)
     return current

@@ -22,7 +22,13 @@ from backgammon.notation.play_text import (
     parse_play_text,
 )
 from backgammon.rules.dice import Roll, RollLike
-from backgammon.rules.movegen import STEP_FIELDS, generate_plays
+from backgammon.rules.movegen import (
+    COUNT_COLUMN,
+    MAX_STEPS,
+    PACKED_WIDTH,
+    STEP_FIELDS,
+    generate_plays_packed,
+)
 from backgammon.rules.position import Position
 
 __all__ = ["Play", "PlayList", "Step", "legal_plays", "parse_play"]
@@ -68,19 +74,30 @@ class Play:
     2
     """
 
-    __slots__ = ("_code", "position")
+    # One packed row, as the kernel writes it: the resulting board (52 bytes), the steps
+    # as (source, die, hit) triples padded to MAX_STEPS, then the number of steps. The
+    # Position object is made on first use and cached.
+    __slots__ = ("_position", "_row")
 
-    _code: bytes
-    position: Position
+    _row: bytes
+    _position: Position
 
     def __init__(self, steps: Iterable[Step], position: Position) -> None:
         """Build a play from its steps and resulting position (no legality check; use
-        :func:`legal_plays` or :meth:`parse` for validated plays)."""
+        :func:`legal_plays` or :meth:`parse` for validated plays).
+
+        Raises:
+            ValueError: for more than four steps.
+        """
         code = bytearray()
         for step in steps:
             code.extend((step.source, step.die, int(step.hit)))
-        _set_code(self, bytes(code))
-        _set_position(self, position)
+        count = len(code) // STEP_FIELDS
+        if count > MAX_STEPS:
+            raise ValueError(f"a play has at most {MAX_STEPS} steps, got {count}")
+        padding = bytes(MAX_STEPS * STEP_FIELDS - len(code))
+        self._row = position._data + bytes(code) + padding + bytes((count,))
+        self._position = position
 
     @classmethod
     def no_move(cls, position: Position) -> Play:
@@ -94,6 +111,22 @@ class Play:
         See :func:`parse_play`.
         """
         return parse_play(text, position, roll)
+
+    @property
+    def position(self) -> Position:
+        """The position after the play, seen from the side that moved (not flipped)."""
+        try:
+            return self._position
+        except AttributeError:
+            position = _new(Position)
+            _set_position_data(position, self._row[:_BOARD])
+            self._position = position
+            return position
+
+    @property
+    def _code(self) -> bytes:
+        row = self._row
+        return row[_BOARD : _BOARD + row[COUNT_COLUMN] * STEP_FIELDS]
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -152,29 +185,24 @@ class Play:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Play):
-            return self.position == other.position and self._code == other._code
+            return self._row == other._row
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((self.position, self._code))
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Play is immutable")
+        return hash(self._row)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_play, (self._code, self.position))
+        return (_play_from_row, (self._row,))
 
 
-_set_code = Play.__dict__["_code"].__set__
-_set_position = Play.__dict__["position"].__set__
 _set_position_data = Position.__dict__["_data"].__set__
 _new = object.__new__
+_BOARD = 52
 
 
-def _rebuild_play(code: bytes, position: Position) -> Play:
+def _play_from_row(row: bytes) -> Play:
     play = _new(Play)
-    _set_code(play, code)
-    _set_position(play, position)
+    play._row = row
     return play
 
 
@@ -208,26 +236,14 @@ def legal_plays(position: Position, roll: RollLike) -> PlayList:
     """
     dice = Roll.coerce(roll)
     board = np.frombuffer(position._data, dtype=np.uint8)
-    results, steps, counts = generate_plays(board, dice.first, dice.second)
+    packed = generate_plays_packed(board, dice.first, dice.second)
     plays = PlayList(position, dice)
-    n = results.shape[0]
-    if n == 0:
-        return plays
-    result_bytes = results.tobytes()
-    step_bytes = steps.tobytes()
-    row = steps.shape[1]
+    buffer = packed.tobytes()
     append = plays.append
-    offset = 0
-    code_offset = 0
-    for count in counts.tolist():
-        result = _new(Position)
-        _set_position_data(result, result_bytes[offset : offset + 52])
+    for offset in range(0, len(buffer), PACKED_WIDTH):
         play = _new(Play)
-        _set_code(play, step_bytes[code_offset : code_offset + count * STEP_FIELDS])
-        _set_position(play, result)
+        play._row = buffer[offset : offset + PACKED_WIDTH]
         append(play)
-        offset += 52
-        code_offset += row
     return plays
 
 
@@ -277,7 +293,7 @@ def _resolve(text: str, position: Position, dice: Roll, plays: PlayList) -> Play
         starred.update(point for point, hit in zip(move.path, move.hits, strict=True) if hit)
         waypoints.update(move.path[1:-1])
     target = bytes(own)
-    candidates = [play for play in plays if play.position._data[:_SLOTS] == target]
+    candidates = [play for play in plays if play._row[:_SLOTS] == target]
     if not candidates:
         if not plays:
             raise IllegalPlayError(f"{text!r}: no checker can move with {dice}; play 'Ø'")

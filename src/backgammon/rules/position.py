@@ -191,8 +191,7 @@ class Position:
             on_board = sum(side)
             if on_board > total:
                 raise InvalidIdError(
-                    f"FIBS board {board!r}: the {name} has {on_board} checkers, "
-                    f"more than {total}"
+                    f"FIBS board {board!r}: the {name} has {on_board} checkers, more than {total}"
                 )
             sides.append((total - on_board, *side))
         try:
@@ -364,7 +363,8 @@ class Position:
         return draw_board(tuple(data[:SLOTS]), tuple(data[SLOTS:]))
 
     def __repr__(self) -> str:
-        if self.player_checkers() == self.opponent_checkers():
+        on_board = sum(self._data[1:SLOTS]) + sum(self._data[SLOTS + 1 :])
+        if self.player_checkers() == self.opponent_checkers() and on_board <= 30:
             checkers = self.player_checkers()
             suffix = "" if checkers == STANDARD.checkers else f", checkers={checkers}"
             return f"Position.from_position_id({self.position_id!r}{suffix})"
@@ -402,7 +402,11 @@ def _pack(player: Sequence[int], opponent: Sequence[int]) -> bytes:
                 f"{name} needs 26 counts (off, points 1-24, bar), got {len(side)}"
             )
         for count in side:
-            if not isinstance(count, int | np.integer) or not 0 <= count <= 255:
+            if (
+                isinstance(count, bool)
+                or not isinstance(count, int | np.integer)
+                or not 0 <= count <= 255
+            ):
                 raise InvalidPositionError(f"{name} has an invalid checker count {count!r}")
     return bytes(int(count) for count in (*player, *opponent))
 
