@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from backgammon import Position
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+SHARED = Path(
+    os.environ.get("BACKGAMMON_SHARED", Path(__file__).resolve().parents[1].parent / "shared")
+)
+"""The shared folder beside the repository (``../shared``); ``$BACKGAMMON_SHARED``
+overrides it."""
 REFERENCE = SHARED / "reference"
 
 
