@@ -216,6 +216,14 @@ def public_path(positions: Sequence[Position]) -> int:
     return total
 
 
+def public_path_record_dice(cases: Sequence[Case]) -> int:
+    """The public path on each record's own dice only (bench.py's pair set)."""
+    total = 0
+    for case in cases:
+        total += len(case.position.legal_plays(case.dice))
+    return total
+
+
 def public_path_notation(positions: Sequence[Position]) -> int:
     """As :func:`public_path`, also touching each play's position and notation."""
     total = 0
@@ -302,12 +310,26 @@ def measure_ours(cases: Sequence[Case], runs: int) -> tuple[list[Figure], npt.ND
         ),
     ]
     expected = int(counts.sum())
+    record = time_runs(
+        "public path (record dice only)",
+        len(cases),
+        runs,
+        lambda: public_path_record_dice(cases),
+        "Position.legal_plays(record's dice), bench.py's pair set",
+    )
+    record_expected = sum(
+        int(counts[row, ROLLS.index(case.dice)]) for row, case in enumerate(cases)
+    )
+    if record.plays != record_expected:
+        raise RuntimeError(
+            f"{record.name} produced {record.plays} plays, the batch kernel {record_expected}"
+        )
     for figure in figures:
         if figure.plays != expected:
             raise RuntimeError(
                 f"{figure.name} produced {figure.plays} plays, the batch kernel {expected}"
             )
-    return figures, counts
+    return [*figures, record], counts
 
 
 # -- GNU Backgammon ----------------------------------------------------------------------
@@ -608,6 +630,17 @@ def build_ratios(
                 TARGET_KERNEL if primary else None,
             ),
         ]
+    record = by_name["public path (record dice only)"].pairs_per_s
+    for figure in gnubg:
+        if figure.name.startswith("gnubg PyPI") and "record dice" in figure.name:
+            cache = "warm" if "warm" in figure.name else "cold"
+            ratios.append(
+                (
+                    f"public path / gnubg PyPI ({cache}), both on record dice only",
+                    record / figure.pairs_per_s,
+                    None,
+                )
+            )
     ratios += [
         (
             "public path / issue's 71,000 pairs/s",

@@ -23,6 +23,20 @@ from backgammon.errors import (
     InvalidPositionError,
     MatchFileError,
 )
+from backgammon.rules.cube import (
+    AcceptResignation,
+    Beaver,
+    CubeRules,
+    CubeState,
+    Double,
+    Drop,
+    MatchContext,
+    Raccoon,
+    RejectResignation,
+    Resign,
+    ResignLevel,
+    Take,
+)
 from backgammon.rules.dice import (
     ALL_ROLLS,
     DiceSource,
@@ -31,7 +45,7 @@ from backgammon.rules.dice import (
     SecureDice,
     SeededDice,
 )
-from backgammon.rules.game import Game, OpeningRoll, Outcome, WinKind
+from backgammon.rules.game import Ending, Game, OpeningRoll, Outcome, WinKind
 from backgammon.rules.match_state import MatchState
 from backgammon.rules.play import Play, PlayList, Step
 from backgammon.rules.position import Position
@@ -41,9 +55,16 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ALL_ROLLS",
+    "AcceptResignation",
     "AmbiguousPlayError",
     "BackgammonError",
+    "Beaver",
+    "CubeRules",
+    "CubeState",
     "DiceSource",
+    "Double",
+    "Drop",
+    "Ending",
     "EngineError",
     "Game",
     "IllegalActionError",
@@ -51,6 +72,7 @@ __all__ = [
     "InvalidIdError",
     "InvalidNotationError",
     "InvalidPositionError",
+    "MatchContext",
     "MatchFileError",
     "MatchState",
     "OpeningRoll",
@@ -58,11 +80,16 @@ __all__ = [
     "Play",
     "PlayList",
     "Position",
+    "Raccoon",
+    "RejectResignation",
+    "Resign",
+    "ResignLevel",
     "Roll",
     "ScriptedDice",
     "SecureDice",
     "SeededDice",
     "Step",
+    "Take",
     "Variant",
     "WinKind",
     "__version__",

@@ -2,11 +2,13 @@
 
 :class:`Game` is the one mutable object of the rules layer. Its actions are
 :class:`OpeningRoll` (each side throws one die; ties are thrown again),
-:class:`~backgammon.rules.dice.Roll` (the side on roll throws two dice) and
-:class:`~backgammon.rules.play.Play` (the whole turn). :meth:`Game.push` validates an
-action and raises without changing anything if it is not allowed; :meth:`Game.pop`
-undoes the last one exactly. :meth:`Game.push_unchecked` is the fast path for
-self-play, where the caller guarantees legality.
+:class:`~backgammon.rules.dice.Roll` (the side on roll throws two dice),
+:class:`~backgammon.rules.play.Play` (the whole turn), the cube actions
+(:class:`~backgammon.rules.cube.Double`, ``Take``, ``Drop``, ``Beaver``, ``Raccoon``)
+and resignations (``Resign``, ``AcceptResignation``, ``RejectResignation``).
+:meth:`Game.push` validates an action and raises without changing anything if it is
+not allowed; :meth:`Game.pop` undoes the last one exactly. :meth:`Game.push_unchecked`
+is the fast path for self-play, where the caller guarantees legality.
 
 >>> from backgammon.rules.dice import ScriptedDice
 >>> game = Game()
@@ -18,26 +20,51 @@ OpeningRoll(die0=3, die1=1)
 '8/5 6/5'
 >>> game.turn, game.dice
 (1, None)
->>> _ = game.pop(); game.turn, str(game.dice)
+>>> game.push(Double()); game.push(Take()); game.cube
+CubeState(value=2, owner=0)
+>>> _ = game.pop(); _ = game.pop(); _ = game.pop(); game.turn, str(game.dice)
 (0, '3-1')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import TypeAlias
 
 import numpy as np
 
 from backgammon.errors import IllegalActionError, IllegalPlayError
+from backgammon.rules.cube import (
+    AcceptResignation,
+    Beaver,
+    CubeRules,
+    CubeState,
+    Double,
+    Drop,
+    MatchContext,
+    Raccoon,
+    RejectResignation,
+    Resign,
+    ResignLevel,
+    Take,
+)
 from backgammon.rules.dice import DiceSource, Roll
 from backgammon.rules.movegen import apply_steps
 from backgammon.rules.play import Play, PlayList, legal_plays, parse_play
 from backgammon.rules.position import Position
 from backgammon.rules.variant import STANDARD, Variant
 
-__all__ = ["Action", "Game", "OpeningRoll", "Outcome", "WinKind", "outcome_of"]
+__all__ = [
+    "Action",
+    "Ending",
+    "Game",
+    "OpeningRoll",
+    "Outcome",
+    "Pending",
+    "WinKind",
+    "outcome_of",
+]
 
 
 class WinKind(IntEnum):
@@ -48,24 +75,37 @@ class WinKind(IntEnum):
     BACKGAMMON = 3
 
 
+class Ending(Enum):
+    """How a game came to an end."""
+
+    BORNE_OFF = "borne off"
+    DROPPED = "double dropped"
+    RESIGNED = "resigned"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """The end of a game.
 
     Attributes:
         winner: 0 or 1.
-        kind: single, gammon or backgammon.
+        kind: single, gammon or backgammon (for a drop: single; for a resignation:
+            the level accepted).
         cube: the cube value the game was played for.
+        ending: borne off, double dropped, or resigned.
+        jacoby: the Jacoby rule made a gammon or backgammon count single.
     """
 
     winner: int
     kind: WinKind
     cube: int = 1
+    ending: Ending = Ending.BORNE_OFF
+    jacoby: bool = False
 
     @property
     def points(self) -> int:
-        """Points won: the kind's multiplier times the cube."""
-        return int(self.kind) * self.cube
+        """Points won: the kind's multiplier (1 under the Jacoby rule) times the cube."""
+        return (1 if self.jacoby else int(self.kind)) * self.cube
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +141,39 @@ class OpeningRoll:
         return Roll(self.die0, self.die1) if self.starter == 0 else Roll(self.die1, self.die0)
 
 
-Action: TypeAlias = OpeningRoll | Roll | Play
+Action: TypeAlias = (
+    OpeningRoll
+    | Roll
+    | Play
+    | Double
+    | Take
+    | Drop
+    | Beaver
+    | Raccoon
+    | Resign
+    | AcceptResignation
+    | RejectResignation
+)
 
 
-def outcome_of(result: Position, variant: Variant = STANDARD, cube: int = 1) -> WinKind | None:
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A decision the game waits for.
+
+    Attributes:
+        kind: ``"double"`` (the opponent must take, drop or beaver), ``"beaver"`` (the
+            doubler may raccoon, or roll on) or ``"resign"`` (the opponent accepts or
+            rejects).
+        by: the player who doubled or resigned.
+        level: the resignation level, for ``"resign"``.
+    """
+
+    kind: str
+    by: int
+    level: ResignLevel = ResignLevel.SINGLE
+
+
+def outcome_of(result: Position, variant: Variant = STANDARD) -> WinKind | None:
     """The kind of win if the side that just moved has borne off all its checkers.
 
     ``result`` is seen from the mover (as :attr:`Play.position` is). Returns ``None``
@@ -128,6 +197,10 @@ class _Snapshot:
     turn: int | None
     dice: Roll | None
     outcome: Outcome | None
+    cube: CubeState
+    pending: Pending | None
+    turns_played: tuple[int, int]
+    automatic_doubles: int
 
 
 def _replays_to(start: Position, play: Play) -> bool:
@@ -139,7 +212,7 @@ def _replays_to(start: Position, play: Play) -> bool:
 
 
 class Game:
-    """One game: its position, whose turn it is, the dice, and the full history.
+    """One game: its position, whose turn it is, the dice, the cube, and the history.
 
     ``position`` is always seen from the side on roll (``turn``); before the opening
     roll ``turn`` is ``None`` and the position is seen from player 0.
@@ -149,19 +222,23 @@ class Game:
         self,
         variant: Variant = STANDARD,
         *,
+        rules: CubeRules | None = None,
+        context: MatchContext | None = None,
         position: Position | None = None,
         turn: int | None = None,
         dice: Roll | tuple[int, int] | None = None,
-        cube: int = 1,
+        cube: CubeState | int = 1,
     ) -> None:
         """Start a game, by default from the variant's initial position.
 
         Args:
-            variant: the rules to play by.
+            variant: the rules of movement and scoring.
+            rules: cube and match options (defaults: cube on, no beavers, no Jacoby).
+            context: the match score and Crawford state (default: a money game).
             position: a position to start from, seen from ``turn`` (or player 0).
             turn: who is on roll (0 or 1), or ``None`` to begin with the opening roll.
             dice: dice already rolled by ``turn``.
-            cube: the stake the game is played for.
+            cube: the cube at the start (a value alone means a centred cube).
 
         Raises:
             InvalidPositionError: if ``position`` does not fit ``variant``.
@@ -174,11 +251,16 @@ class Game:
         if dice is not None and turn is None:
             raise ValueError("dice need a player on roll (turn)")
         self.variant = variant
-        self.cube = cube
+        self.rules = CubeRules() if rules is None else rules
+        self.context = MatchContext() if context is None else context
+        self._cube = cube if isinstance(cube, CubeState) else CubeState(cube)
         self._position = start
         self._turn = turn
         self._dice = None if dice is None else Roll.coerce(dice)
         self._outcome: Outcome | None = None
+        self._pending: Pending | None = None
+        self._turns_played = (0, 0)
+        self._automatic_doubles = 0
         self._history: list[Action] = []
         self._undo: list[_Snapshot] = []
 
@@ -200,18 +282,42 @@ class Game:
         return self._dice
 
     @property
+    def cube(self) -> CubeState:
+        """The cube's value and owner."""
+        return self._cube
+
+    @property
+    def pending(self) -> Pending | None:
+        """The double, beaver or resignation waiting for an answer, if any."""
+        return self._pending
+
+    @property
+    def decider(self) -> int | None:
+        """Who must act now: the doubled or resigned-to player while a double or
+        resignation is pending, otherwise the player on roll."""
+        pending = self._pending
+        if pending is not None and pending.kind in ("double", "resign"):
+            return 1 - pending.by
+        return self._turn
+
+    @property
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on."""
         return self._outcome
 
     def is_over(self) -> bool:
-        """True once a side has borne off every checker."""
+        """True once the game has ended (borne off, dropped or resigned)."""
         return self._outcome is not None
 
     @property
     def history(self) -> tuple[Action, ...]:
         """Every action pushed so far, oldest first."""
         return tuple(self._history)
+
+    @property
+    def turns_played(self) -> tuple[int, int]:
+        """How many turns (rolls played) each player has completed in this game."""
+        return self._turns_played
 
     def position_for(self, player: int) -> Position:
         """The current position seen from ``player`` (0 or 1)."""
@@ -230,80 +336,228 @@ class Game:
             raise IllegalActionError("no dice have been rolled")
         return legal_plays(self._position, self._dice)
 
+    def double_refusal(self) -> str | None:
+        """Why the player on roll may not double now, or ``None`` if they may."""
+        rules, context, turn = self.rules, self.context, self._turn
+        if self._outcome is not None:
+            return "the game is over"
+        if not rules.cube:
+            return "the cube is not in use"
+        if turn is None:
+            return "the game has not started (opening roll)"
+        if self._pending is not None:
+            return f"a {self._pending.kind} is pending"
+        if self._dice is not None:
+            return "the dice are already rolled: double before rolling"
+        if not self._cube.available_to(turn):
+            return f"player {1 - turn} owns the cube"
+        if context.length and context.crawford:
+            return "no doubling in the Crawford game"
+        if rules.max_cube is not None and self._cube.value * 2 > rules.max_cube:
+            return f"the cube may not exceed {rules.max_cube}"
+        if (
+            rules.holland
+            and context.length
+            and context.post_crawford
+            and min(self._turns_played) < 2
+            and context.score[turn] < context.score[1 - turn]
+        ):
+            return "Holland rule: the trailer may not double before each side has played two rolls"
+        return None
+
+    def can_double(self) -> bool:
+        """Whether the player on roll may double now."""
+        return self.double_refusal() is None
+
     # -- actions ----------------------------------------------------------------
 
     def push(self, action: Action) -> None:
         """Apply an action after checking that the rules allow it now.
 
-        A play must be legal and its steps must replay to its resulting position.
-
         Raises:
             IllegalActionError: if the action is not allowed at this point (the game
-                is over, dice are rolled twice, a play comes before the roll, ...).
+                is over, dice are rolled twice, a double after rolling, a beaver when
+                beavers are off, ...).
             IllegalPlayError: if a play is not one of the legal plays, or its steps do
                 not lead to its resulting position.
         """
+        self._check(action)
+        self.push_unchecked(action)
+
+    def _check(self, action: Action) -> None:
         if self._outcome is not None:
             raise IllegalActionError(f"the game is over; cannot push {action!r}")
+        pending = self._pending
         if isinstance(action, OpeningRoll):
-            if self._turn is not None or (self._history and not self._only_ties()):
+            if self._turn is not None:
                 raise IllegalActionError("the opening roll has already been made")
         elif isinstance(action, Roll):
             if self._turn is None:
                 raise IllegalActionError("the game starts with an opening roll (OpeningRoll)")
+            if pending is not None and pending.kind != "beaver":
+                raise IllegalActionError(f"a {pending.kind} is pending and must be answered")
             if self._dice is not None:
                 raise IllegalActionError(f"the dice ({self._dice}) are already rolled")
         elif isinstance(action, Play):
-            if self._dice is None:
-                raise IllegalActionError("roll the dice before playing")
-            plays = legal_plays(self._position, self._dice)
-            if action.is_no_move():
-                if plays:
-                    raise IllegalPlayError(
-                        f"a play is possible with {self._dice}; 'no move' is not allowed"
-                    )
-                if action.position != self._position:
-                    raise IllegalPlayError("a no-move play must leave the position unchanged")
-            else:
-                # Keep the generated play: its steps are known to lead to its result.
-                legal = next((play for play in plays if play.position == action.position), None)
-                if legal is None:
-                    raise IllegalPlayError(f"{action} is not a legal play of {self._dice} here")
-                if action != legal and not _replays_to(self._position, action):
-                    raise IllegalPlayError(
-                        f"{action} does not reach its own resulting position with {self._dice}"
-                    )
+            if pending is not None:
+                raise IllegalActionError(f"a {pending.kind} is pending and must be answered")
+            self._check_play(action)
+        elif isinstance(action, Double):
+            refusal = self.double_refusal()
+            if refusal is not None:
+                raise IllegalActionError(f"cannot double: {refusal}")
+        elif isinstance(action, Take | Drop | Beaver):
+            if pending is None or pending.kind != "double":
+                raise IllegalActionError(f"{type(action).__name__}: no double is pending")
+            if isinstance(action, Beaver):
+                if not self.rules.beavers:
+                    raise IllegalActionError("beavers are not allowed")
+                if not self.context.is_money:
+                    raise IllegalActionError("beavers are for money play only")
+                self._check_cube_limit(4)
+        elif isinstance(action, Raccoon):
+            if pending is None or pending.kind != "beaver":
+                raise IllegalActionError("Raccoon: no beaver is pending")
+            if not self.rules.raccoons:
+                raise IllegalActionError("raccoons are not allowed")
+            self._check_cube_limit(2)
+        elif isinstance(action, Resign):
+            if self._turn is None:
+                raise IllegalActionError("the game has not started (opening roll)")
+            if pending is not None:
+                raise IllegalActionError(f"a {pending.kind} is pending and must be answered")
+        elif isinstance(action, AcceptResignation | RejectResignation):
+            if pending is None or pending.kind != "resign":
+                raise IllegalActionError(f"{type(action).__name__}: no resignation is pending")
         else:
             raise IllegalActionError(f"not a game action: {action!r}")
-        self.push_unchecked(action)
+
+    def _check_cube_limit(self, factor: int) -> None:
+        limit = self.rules.max_cube
+        if limit is not None and self._cube.value * factor > limit:
+            raise IllegalActionError(f"the cube may not exceed {limit}")
+
+    def _check_play(self, action: Play) -> None:
+        if self._dice is None:
+            raise IllegalActionError("roll the dice before playing")
+        plays = legal_plays(self._position, self._dice)
+        if action.is_no_move():
+            if plays:
+                raise IllegalPlayError(
+                    f"a play is possible with {self._dice}; 'no move' is not allowed"
+                )
+            if action.position != self._position:
+                raise IllegalPlayError("a no-move play must leave the position unchanged")
+            return
+        legal = next((play for play in plays if play.position == action.position), None)
+        if legal is None:
+            raise IllegalPlayError(f"{action} is not a legal play of {self._dice} here")
+        if action != legal and not _replays_to(self._position, action):
+            raise IllegalPlayError(
+                f"{action} does not reach its own resulting position with {self._dice}"
+            )
 
     def push_unchecked(self, action: Action) -> None:
         """Apply an action without checking it (the fast path for self-play).
 
         The caller guarantees legality; an illegal action corrupts the game.
         """
-        self._undo.append(_Snapshot(self._position, self._turn, self._dice, self._outcome))
+        self._undo.append(
+            _Snapshot(
+                self._position,
+                self._turn,
+                self._dice,
+                self._outcome,
+                self._cube,
+                self._pending,
+                self._turns_played,
+                self._automatic_doubles,
+            )
+        )
         self._history.append(action)
-        if isinstance(action, OpeningRoll):
-            starter = action.starter
-            if starter is not None:
-                self._turn = starter
-                self._dice = action.roll
-                if starter == 1:
-                    self._position = self._position.flip()
+        if isinstance(action, Play):
+            self._apply_play(action)
         elif isinstance(action, Roll):
             self._dice = action
+            self._pending = None
+        elif isinstance(action, OpeningRoll):
+            self._apply_opening(action)
+        elif isinstance(action, Double):
+            assert self._turn is not None
+            self._pending = Pending("double", self._turn)
+        elif isinstance(action, Take):
+            assert self._pending is not None
+            self._cube = CubeState(self._cube.value * 2, 1 - self._pending.by)
+            self._pending = None
+        elif isinstance(action, Drop):
+            assert self._pending is not None
+            self._end(Outcome(self._pending.by, WinKind.SINGLE, self._cube.value, Ending.DROPPED))
+        elif isinstance(action, Beaver):
+            assert self._pending is not None
+            self._cube = CubeState(self._cube.value * 4, 1 - self._pending.by)
+            self._pending = Pending("beaver", self._pending.by)
+        elif isinstance(action, Raccoon):
+            assert self._pending is not None
+            self._cube = CubeState(self._cube.value * 2, self._cube.owner)
+            self._pending = None
+        elif isinstance(action, Resign):
+            assert self._turn is not None
+            self._pending = Pending("resign", self._turn, action.level)
+        elif isinstance(action, AcceptResignation):
+            assert self._pending is not None
+            kind = WinKind(int(self._pending.level))
+            self._end(self._scored(1 - self._pending.by, kind, Ending.RESIGNED))
+        elif isinstance(action, RejectResignation):
+            self._pending = None
+
+    def _apply_opening(self, action: OpeningRoll) -> None:
+        starter = action.starter
+        if starter is None:
+            rules = self.rules
+            if (
+                rules.cube
+                and self.context.is_money
+                and self._automatic_doubles < rules.automatic_doubles
+                and (rules.max_cube is None or self._cube.value * 2 <= rules.max_cube)
+            ):
+                self._automatic_doubles += 1
+                self._cube = CubeState(self._cube.value * 2, None)
+            return
+        self._turn = starter
+        self._dice = action.roll
+        if starter == 1:
+            self._position = self._position.flip()
+
+    def _apply_play(self, action: Play) -> None:
+        turn = self._turn
+        assert turn is not None
+        played = list(self._turns_played)
+        played[turn] += 1
+        self._turns_played = (played[0], played[1])
+        kind = outcome_of(action.position, self.variant)
+        self._dice = None
+        if kind is not None:
+            self._position = action.position
+            self._end(self._scored(turn, kind, Ending.BORNE_OFF))
         else:
-            kind = outcome_of(action.position, self.variant)
-            if kind is not None:
-                assert self._turn is not None
-                self._position = action.position
-                self._outcome = Outcome(self._turn, kind, self.cube)
-                self._dice = None
-            else:
-                self._position = action.position.flip()
-                self._turn = 1 - (self._turn or 0)
-                self._dice = None
+            self._position = action.position.flip()
+            self._turn = 1 - turn
+
+    def _scored(self, winner: int, kind: WinKind, ending: Ending) -> Outcome:
+        if not self.variant.gammons:
+            kind = WinKind.SINGLE
+        jacoby = (
+            self.rules.jacoby
+            and self.context.is_money
+            and self._cube.centred
+            and kind != WinKind.SINGLE
+        )
+        return Outcome(winner, kind, self._cube.value, ending, jacoby)
+
+    def _end(self, outcome: Outcome) -> None:
+        self._outcome = outcome
+        self._pending = None
+        self._dice = None
 
     def pop(self) -> Action:
         """Undo the last action and return it.
@@ -318,10 +572,11 @@ class Game:
         self._turn = snapshot.turn
         self._dice = snapshot.dice
         self._outcome = snapshot.outcome
+        self._cube = snapshot.cube
+        self._pending = snapshot.pending
+        self._turns_played = snapshot.turns_played
+        self._automatic_doubles = snapshot.automatic_doubles
         return self._history.pop()
-
-    def _only_ties(self) -> bool:
-        return all(isinstance(action, OpeningRoll) and action.is_tie for action in self._history)
 
     # -- conveniences ------------------------------------------------------------
 
@@ -332,8 +587,11 @@ class Game:
         opening throw the turn is still ``None`` and you roll again.
 
         Raises:
-            IllegalActionError: if dice are already rolled or the game is over.
+            IllegalActionError: if dice are already rolled, a decision is pending, or
+                the game is over.
         """
+        if self._outcome is not None:
+            raise IllegalActionError("the game is over")
         thrown = source.roll()
         action: OpeningRoll | Roll
         action = OpeningRoll(thrown.first, thrown.second) if self._turn is None else thrown
