@@ -46,6 +46,7 @@ from backgammon.rules.dice import (
     SeededDice,
 )
 from backgammon.rules.game import Ending, Game, OpeningRoll, Outcome, WinKind
+from backgammon.rules.match import Match
 from backgammon.rules.match_state import MatchState
 from backgammon.rules.play import Play, PlayList, Step
 from backgammon.rules.position import Position
@@ -72,6 +73,7 @@ __all__ = [
     "InvalidIdError",
     "InvalidNotationError",
     "InvalidPositionError",
+    "Match",
     "MatchContext",
     "MatchFileError",
     "MatchState",
