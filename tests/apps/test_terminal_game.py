@@ -47,6 +47,10 @@ class Person:
     def read(self, prompt: str) -> str:
         self.reads += 1
         assert self.reads <= MAX_READS, "the game does not accept the first legal play"
+        if prompt.startswith("Your turn: roll"):
+            return ""  # roll rather than double
+        if "doubles to" in prompt:
+            return "take"
         game = self.terminal.game
         assert game.turn == 0
         assert game.dice is not None
@@ -116,8 +120,9 @@ def test_a_game_with_junk_answers_ends_with_an_outcome(seed: int) -> None:
     assert sum("Not accepted" in line for line in person.lines) == person.refused
     assert person.taken_back > 0
     winner = "You" if outcome.winner == 0 else "Computer"
+    how = "" if outcome.ending.name == "BORNE_OFF" else f" ({outcome.ending.value})"
     assert person.lines[-1] == (
-        f"{winner} won a {outcome.kind.name.lower()} ({outcome.points} points)."
+        f"{winner} won a {outcome.kind.name.lower()}{how}: {outcome.points} points."
     )
     assert "BAR" in person.lines[-2]
     assert person.lines[0].startswith("You (X) against Computer (O).")
@@ -140,6 +145,8 @@ def test_undo_takes_back_the_last_move() -> None:
     answers = iter(["undo", None, "undo"])
 
     def read(prompt: str) -> str:
+        if prompt.startswith("Your turn: roll"):
+            return ""
         game = terminal.game
         decisions.append(state(game))
         answer = next(answers, None)
@@ -163,7 +170,7 @@ def test_undo_takes_back_the_last_move() -> None:
     assert len(decisions) == 5
 
 
-@pytest.mark.parametrize("word", ["quit", "exit", "resign", "QUIT"])
+@pytest.mark.parametrize("word", ["quit", "exit", "QUIT"])
 def test_quit_abandons_the_game(word: str) -> None:
     lines: list[str] = []
     terminal = TerminalGame(
@@ -183,3 +190,40 @@ def test_end_of_input_abandons_the_game() -> None:
     assert terminal.run() is None
     assert lines[-1] == "Game abandoned."
     assert terminal.game.outcome is None
+
+
+def test_resigning_offers_a_resignation_the_computer_may_refuse() -> None:
+    answers = iter(["resign gammon"])
+    lines: list[str] = []
+
+    def read(prompt: str) -> str:
+        answer = next(answers, None)
+        if answer is None:
+            raise EOFError
+        return answer
+
+    terminal = TerminalGame(HeuristicPlayer(), ScriptedDice(["4-2"]), read=read, write=lines.append)
+    outcome = terminal.run()
+    # A gammon resignation is always accepted: the computer wins 2 points at once.
+    assert outcome is not None
+    assert outcome.winner == 1 and outcome.points == 2
+    assert "Computer accepts your resignation." in lines
+
+
+def test_a_match_to_three_points_is_played_to_the_end() -> None:
+    lines: list[str] = []
+
+    def read(prompt: str) -> str:
+        if prompt.startswith("Your turn: roll"):
+            return ""
+        if "doubles to" in prompt:
+            return "drop"
+        return str(terminal.game.legal_plays()[0])
+
+    terminal = TerminalGame(
+        RandomPlayer(5), SeededDice(5), read=read, write=lines.append, match_length=3
+    )
+    terminal.run()
+    assert terminal.match.is_over()
+    assert max(terminal.match.score) >= 3
+    assert lines[-1].endswith("won the match.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -9,7 +10,11 @@ import typer
 from backgammon.apps.terminal_game import TerminalGame
 from backgammon.engine.baseline import HeuristicPlayer, Player, RandomPlayer
 from backgammon.errors import BackgammonError
+from backgammon.formats import MatchRecord, read_match, write_match
+from backgammon.rules.cube import CubeRules, MatchContext
 from backgammon.rules.dice import DiceSource, Roll, SecureDice, SeededDice
+from backgammon.rules.game import Game, OpeningRoll
+from backgammon.rules.play import Play
 from backgammon.rules.position import Position
 
 __all__ = ["app", "main"]
@@ -36,29 +41,140 @@ def play(
         str, typer.Option(help="The built-in opponent: 'heuristic' or 'random'.")
     ] = "heuristic",
     name: Annotated[str, typer.Option(help="Your name on the board.")] = "You",
+    match: Annotated[
+        int, typer.Option("--match", help="Play a match to this many points (0: one game).")
+    ] = 0,
+    save: Annotated[
+        str | None, typer.Option(help="Save the game or match to this .mat or .sgf file.")
+    ] = None,
+    jacoby: Annotated[bool, typer.Option(help="Jacoby rule (money play).")] = False,
+    beavers: Annotated[bool, typer.Option(help="Allow beavers (money play).")] = False,
 ) -> None:
-    """Play a game against the built-in opponent, typing moves like '13/7 8/7'."""
+    """Play a game (or a match, with --match N) against the built-in opponent, typing
+    moves like '13/7 8/7'; the cube is in play."""
     players: dict[str, Player] = {
         "heuristic": HeuristicPlayer(),
         "random": RandomPlayer(0 if seed is None else seed),
     }
     if opponent not in players:
         raise typer.BadParameter(f"unknown opponent {opponent!r}; choose heuristic or random")
+    if match < 0:
+        raise typer.BadParameter(f"--match needs a length >= 0, got {match}")
+    if save is not None and not save.lower().endswith((".mat", ".sgf")):
+        raise typer.BadParameter(f"--save needs a .mat or .sgf file name, got {save!r}")
     dice: DiceSource = SecureDice() if seed is None else SeededDice(seed)
-    game = TerminalGame(players[opponent], dice, read=input, write=print, name=name)
-    game.run()
+    rules = CubeRules(jacoby=jacoby, beavers=beavers)
+    session = TerminalGame(
+        players[opponent],
+        dice,
+        read=input,
+        write=print,
+        name=name,
+        match_length=match,
+        rules=rules,
+        save_to=save,
+    )
+    session.run()
+
+
+def _read_match_file(path: str) -> MatchRecord:
+    try:
+        return read_match(path)
+    except BackgammonError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
 
 
 @app.command()
-def show(position: Annotated[str, typer.Argument(help="A Position ID or an XGID.")]) -> None:
-    """Draw a position given as a GNU Backgammon Position ID or an XGID."""
+def convert(
+    source: Annotated[str, typer.Argument(help="A .mat or .sgf match file to read.")],
+    target: Annotated[str, typer.Argument(help="The .mat or .sgf file to write.")],
+) -> None:
+    """Convert a match between Jellyfish .mat and GNU Backgammon SGF (every action is
+    checked against the rules on the way)."""
+    record = _read_match_file(source)
     try:
-        board = _position_from_text(position)
+        write_match(record, target)
+    except (OSError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(
+        f"{source} -> {target}: {len(record.games)} games, final score "
+        f"{record.score[0]}-{record.score[1]}"
+    )
+
+
+@app.command()
+def show(
+    what: Annotated[str, typer.Argument(help="A Position ID, an XGID, or a .mat/.sgf match file.")],
+    game: Annotated[
+        int | None, typer.Option(help="For a match file: the game to show (1-based).")
+    ] = None,
+    move: Annotated[
+        int | None,
+        typer.Option(help="For a match file: show the board before this action (1-based)."),
+    ] = None,
+) -> None:
+    """Draw a position, or print a match file move by move (with --game and --move, the
+    board at that point)."""
+    if Path(what).is_file():
+        _show_match(_read_match_file(what), game, move)
+        return
+    try:
+        board = _position_from_text(what)
     except BackgammonError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
     typer.echo(str(board))
     typer.echo(f"Position ID: {board.position_id}   XGID: {board.xgid}")
+
+
+def _show_match(record: MatchRecord, game_number: int | None, move: int | None) -> None:
+    names = record.players
+    length = f"{record.length}-point match" if record.length else "money session"
+    typer.echo(f"{names[0]} vs {names[1]}, {length}")
+    games = record.games
+    if game_number is not None:
+        if not 1 <= game_number <= len(games):
+            typer.echo(f"error: the match has games 1 to {len(games)}", err=True)
+            raise typer.Exit(2)
+        games = [games[game_number - 1]]
+    for game_record in games:
+        a, b = game_record.score_before
+        crawford = " (Crawford)" if game_record.crawford else ""
+        typer.echo(f"\nGame {game_record.number}{crawford}: {names[0]} {a}, {names[1]} {b}")
+        replay = Game(
+            record.info.variant,
+            rules=record.info.rules,
+            context=MatchContext(
+                record.length, game_record.score_before, crawford=game_record.crawford
+            ),
+        )
+        for index, entry in enumerate(game_record.entries, 1):
+            if move is not None and index == move:
+                typer.echo(str(replay.position_for(0)))
+                typer.echo(f"Position ID: {replay.position_for(0).position_id}")
+                return
+            typer.echo(f"{index:4}. {names[entry.player]}: {_describe(entry.action)}")
+            replay.push_unchecked(entry.action)
+        outcome = game_record.outcome
+        if outcome is not None:
+            typer.echo(f"      {names[outcome.winner]} wins {outcome.points} point(s)")
+        if move is not None:
+            typer.echo(
+                f"error: game {game_record.number} has {len(game_record.entries)} actions", err=True
+            )
+            raise typer.Exit(2)
+
+
+def _describe(action: object) -> str:
+    if isinstance(action, OpeningRoll):
+        return f"opening roll {action.die0}-{action.die1}"
+    if isinstance(action, Roll):
+        return f"rolls {action}"
+    if isinstance(action, Play):
+        return str(action)
+    return type(action).__name__.lower()
 
 
 @app.command()

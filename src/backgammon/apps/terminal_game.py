@@ -1,4 +1,5 @@
-"""A game of backgammon in the terminal: a person against a built-in opponent.
+"""Backgammon in the terminal: a person against a built-in opponent, one game or a
+match, with the doubling cube.
 
 The person is player 0 and plays ``X`` at the bottom of the board; moves are typed in
 notation (``13/7 8/7``, ``bar/22``, ``6/off``). Input and output go through two
@@ -8,33 +9,48 @@ callables, so tests and other front ends can drive the same loop.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from pathlib import Path
 
-from backgammon.engine.baseline import Player
+from backgammon.engine.baseline import HeuristicCube, Player
 from backgammon.errors import BackgammonError
 from backgammon.notation.diagram import draw_board
+from backgammon.rules.cube import (
+    AcceptResignation,
+    Beaver,
+    CubeRules,
+    Double,
+    Drop,
+    RejectResignation,
+    Resign,
+    ResignLevel,
+    Take,
+)
 from backgammon.rules.dice import DiceSource
 from backgammon.rules.game import Game, OpeningRoll, Outcome
+from backgammon.rules.match import Match
 from backgammon.rules.play import Play
 
 __all__ = ["HELP", "TerminalGame"]
 
 HELP = """Type your move in notation, e.g. '13/7 8/7', 'bar/22', '6/off', '8/4(2)'.
-Commands: moves (list the legal plays), board (draw the board), undo (take back your
-last move), help, quit."""
+Before rolling: Enter or 'roll' to roll, 'double' to double. When doubled: 'take',
+'drop' (or 'pass'), 'beaver'. Any time: moves (list the legal plays), board, undo
+(take back your last move), resign [single|gammon|backgammon], save FILE (.mat or
+.sgf), help, quit."""
 
 HUMAN = 0
 COMPUTER = 1
+_LEVELS = {"single": ResignLevel.SINGLE, "gammon": ResignLevel.GAMMON}
+_LEVELS["backgammon"] = ResignLevel.BACKGAMMON
 
 
-@dataclass
-class _Names:
-    human: str
-    computer: str
+class _QuitError(Exception):
+    """The person ended the session."""
 
 
 class TerminalGame:
-    """Runs one game between a person (reading from ``read``) and ``opponent``.
+    """Runs a game, or a match to ``match_length`` points, between a person (reading
+    from ``read``) and ``opponent``.
 
     Args:
         opponent: the built-in player.
@@ -43,6 +59,9 @@ class TerminalGame:
             input ends.
         write: shows a line of text.
         name: the person's name.
+        match_length: points to play to; 0 plays a single money game.
+        rules: cube and match options.
+        save_to: where to save the match (``.mat`` or ``.sgf``) when it ends.
     """
 
     def __init__(
@@ -53,67 +72,221 @@ class TerminalGame:
         write: Callable[[str], None],
         *,
         name: str = "You",
+        match_length: int = 0,
+        rules: CubeRules | None = None,
+        save_to: str | None = None,
     ) -> None:
-        self.game = Game()
+        self.match = Match(match_length, rules=rules, players=(name, "Computer"))
         self.opponent = opponent
+        self.cube_sense = HeuristicCube()
         self.dice = dice
         self.read = read
         self.write = write
-        self.names = _Names(name, "Computer")
+        self.names = (name, "Computer")
+        self.save_to = save_to
+        self.match.new_game()
+
+    @property
+    def game(self) -> Game:
+        """The game being played."""
+        game = self.match.game
+        assert game is not None
+        return game
 
     def run(self) -> Outcome | None:
-        """Play until the game ends or the person quits; return the outcome if any."""
-        game = self.game
-        self.write(f"{self.names.human} (X) against {self.names.computer} (O). {HELP}")
-        while not game.is_over():
-            if game.turn is None:
-                self._opening_roll()
-                continue
-            if game.dice is None:
-                game.roll_dice(self.dice)
-            if game.turn == COMPUTER:
-                self._computer_turn()
-            elif not self._human_turn():
-                self.write("Game abandoned.")
-                return None
-        outcome = game.outcome
-        assert outcome is not None
-        winner = self.names.human if outcome.winner == HUMAN else self.names.computer
-        self.write(self._board())
-        self.write(f"{winner} won a {outcome.kind.name.lower()} ({outcome.points} points).")
-        return outcome
+        """Play until the game (or match) ends or the person quits; return the last
+        game's outcome, or ``None`` if the person quit first."""
+        self.write(f"{self.names[0]} (X) against {self.names[1]} (O). {HELP}")
+        if self.match.length:
+            self.write(f"A {self.match.length}-point match.")
+        try:
+            while True:
+                game = self.game
+                if game.is_over():
+                    self._announce(game)
+                    if not self.match.length or self.match.is_over():
+                        break
+                    game = self.match.new_game()
+                    crawford = " (Crawford game)" if game.context.crawford else ""
+                    self.write(f"Game {len(self.match.games)}{crawford}.")
+                if game.turn is None:
+                    self._opening_roll()
+                elif game.decider == COMPUTER:
+                    self._computer_step()
+                else:
+                    self._human_step()
+        except _QuitError:
+            self.write("Game abandoned.")
+            self._save()
+            return None
+        self._save()
+        return self.game.outcome
+
+    # -- output ------------------------------------------------------------------
 
     def _board(self) -> str:
         position = self.game.position_for(HUMAN)
-        return draw_board(
-            position.player,
-            position.opponent,
-            player_name=f"{self.names.human}",
-            opponent_name=self.names.computer,
+        game = self.game
+        cube = game.cube
+        owner = "centred" if cube.owner is None else f"owned by {self.names[cube.owner]}"
+        score = ""
+        if self.match.length:
+            a, b = game.context.score
+            score = f", score {a}-{b} to {self.match.length}"
+        return (
+            draw_board(
+                position.player,
+                position.opponent,
+                player_name=self.names[0],
+                opponent_name=self.names[1],
+            )
+            + f"\nCube {cube.value} ({owner}){score}"
         )
+
+    def _announce(self, game: Game) -> None:
+        outcome = game.outcome
+        assert outcome is not None
+        self.write(self._board())
+        kind = outcome.kind.name.lower()
+        how = "" if outcome.ending.name == "BORNE_OFF" else f" ({outcome.ending.value})"
+        self.write(f"{self.names[outcome.winner]} won a {kind}{how}: {outcome.points} points.")
+        if self.match.length:
+            a, b = self.match.score
+            self.write(f"Score: {self.names[0]} {a}, {self.names[1]} {b}.")
+            if self.match.is_over():
+                winner = self.match.winner
+                assert winner is not None
+                self.write(f"{self.names[winner]} won the match.")
+
+    def _save(self) -> None:
+        if self.save_to:
+            self._save_as(self.save_to)
+
+    def _save_as(self, path: str) -> None:
+        from backgammon.formats import record_of_match, write_match
+
+        try:
+            write_match(record_of_match(self.match), path)
+        except (OSError, BackgammonError) as error:
+            self.write(f"Could not save to {path}: {error}")
+        else:
+            self.write(f"Saved the match to {Path(path)}.")
+
+    # -- turns -------------------------------------------------------------------
 
     def _opening_roll(self) -> None:
         action = self.game.roll_dice(self.dice)
         assert isinstance(action, OpeningRoll)
-        self.write(
-            f"Opening roll: {self.names.human} {action.die0}, {self.names.computer} {action.die1}."
-        )
+        self.write(f"Opening roll: {self.names[0]} {action.die0}, {self.names[1]} {action.die1}.")
         if action.is_tie:
             self.write("A tie: rolling again.")
         else:
-            starter = self.names.human if action.starter == HUMAN else self.names.computer
-            self.write(f"{starter} moves first.")
+            assert action.starter is not None
+            self.write(f"{self.names[action.starter]} moves first.")
 
-    def _computer_turn(self) -> None:
+    def _computer_step(self) -> None:
         game = self.game
+        pending = game.pending
+        if pending is not None and pending.kind == "double":
+            # The person doubled; the position is seen from the person (on roll).
+            if self.cube_sense.should_take(game.position):
+                game.push(Take())
+                self.write(f"{self.names[1]} takes. The cube is now {game.cube.value}.")
+            else:
+                game.push(Drop())
+                self.write(f"{self.names[1]} drops.")
+            return
+        if pending is not None and pending.kind == "resign":
+            if self.cube_sense.accepts_resignation(game.position_for(COMPUTER), pending.level):
+                game.push(AcceptResignation())
+                self.write(f"{self.names[1]} accepts your resignation.")
+            else:
+                game.push(RejectResignation())
+                self.write(f"{self.names[1]} rejects your resignation.")
+            return
+        if game.dice is None:
+            if game.can_double() and self.cube_sense.should_double(game.position):
+                game.push(Double())
+                self.write(f"{self.names[1]} doubles to {game.cube.value * 2}.")
+                return
+            game.roll_dice(self.dice)
         dice = game.dice
         assert dice is not None
         play = self.opponent.choose(game.position, dice)
         game.push(play)
-        self.write(f"{self.names.computer} rolls {dice}: {play.notation()}")
+        self.write(f"{self.names[1]} rolls {dice}: {play.notation()}")
 
-    def _human_turn(self) -> bool:
-        """One decision of the person; False when they quit."""
+    def _ask(self, prompt: str) -> str:
+        try:
+            return self.read(prompt).strip()
+        except EOFError:
+            raise _QuitError from None
+
+    def _common(self, line: str) -> bool:
+        """Handle a command valid at any prompt; True if it was one."""
+        command, _, argument = line.partition(" ")
+        command = command.lower()
+        if command in ("quit", "exit"):
+            raise _QuitError
+        if command in ("help", "?"):
+            self.write(HELP)
+        elif command == "board":
+            self.write(self._board())
+        elif command == "save":
+            if argument:
+                self._save_as(argument.strip())
+            else:
+                self.write("Say where: save match.mat (or .sgf).")
+        elif command == "resign":
+            level = _LEVELS.get(argument.strip().lower() or "single")
+            if level is None:
+                self.write("Resign single, gammon or backgammon.")
+            elif self.game.turn != HUMAN or self.game.pending is not None:
+                self.write("You can resign on your own turn.")
+            else:
+                self.game.push(Resign(level))
+        else:
+            return False
+        return True
+
+    def _human_step(self) -> None:
+        game = self.game
+        pending = game.pending
+        if pending is not None and pending.kind == "double":
+            self._answer_double()
+            return
+        if game.dice is None:
+            if game.can_double():
+                line = self._ask("Your turn: roll (Enter) or double? ")
+                if line.lower() == "double":
+                    game.push(Double())
+                    self.write(f"You double to {game.cube.value * 2}.")
+                    return
+                if line and line.lower() != "roll":
+                    if not self._common(line):
+                        self.write("Type Enter or 'roll' to roll, 'double' to double.")
+                    return
+            game.roll_dice(self.dice)
+        self._move()
+
+    def _answer_double(self) -> None:
+        game = self.game
+        value = game.cube.value * 2
+        self.write(self._board())
+        line = self._ask(f"{self.names[1]} doubles to {value}. take or drop? ").lower()
+        try:
+            if line == "take":
+                game.push(Take())
+            elif line in ("drop", "pass"):
+                game.push(Drop())
+            elif line == "beaver":
+                game.push(Beaver())
+            elif not self._common(line):
+                self.write("Answer take, drop or beaver.")
+        except BackgammonError as error:
+            self.write(f"Not accepted: {error}")
+
+    def _move(self) -> None:
         game = self.game
         dice = game.dice
         assert dice is not None
@@ -122,41 +295,34 @@ class TerminalGame:
         if not plays:
             self.write(f"You rolled {dice}: no legal move.")
             game.push(Play.no_move(game.position))
-            return True
+            return
         if len(plays) == 1:
             self.write(f"You rolled {dice}: the only legal play is {plays[0]}.")
             game.push(plays[0])
-            return True
+            return
         while True:
-            try:
-                line = self.read(f"You rolled {dice}. Your move: ").strip()
-            except EOFError:
-                return False
+            line = self._ask(f"You rolled {dice}. Your move: ")
             command = line.lower()
-            if command in ("quit", "exit", "resign"):
-                return False
-            if command in ("help", "?"):
-                self.write(HELP)
-                continue
-            if command == "board":
-                self.write(self._board())
-                continue
             if command in ("moves", "hint", "list"):
                 self.write(f"Legal plays of {dice}: " + ", ".join(str(p) for p in plays))
                 continue
             if command == "undo":
                 if self._undo():
-                    return True
+                    return
                 self.write("Nothing to undo.")
                 continue
             if not line:
+                continue
+            if self._common(line):
+                if game.pending is not None:
+                    return
                 continue
             try:
                 game.play(line)
             except BackgammonError as error:
                 self.write(f"Not accepted: {error}")
                 continue
-            return True
+            return
 
     def _undo(self) -> bool:
         """Take back everything since the person's last play; False if there is none."""

@@ -13,7 +13,7 @@ from backgammon.rules.dice import Roll, RollLike
 from backgammon.rules.play import Play
 from backgammon.rules.position import Position
 
-__all__ = ["HeuristicPlayer", "Player", "RandomPlayer", "heuristic_score"]
+__all__ = ["HeuristicCube", "HeuristicPlayer", "Player", "RandomPlayer", "heuristic_score"]
 
 
 class Player(Protocol):
@@ -78,3 +78,38 @@ class HeuristicPlayer:
         if not plays:
             return Play.no_move(position)
         return max(plays, key=lambda play: heuristic_score(play.position))
+
+
+def _race_margin(position: Position) -> float:
+    """How far ahead the side on roll is in the race, as a fraction of its pips."""
+    mine, theirs = position.pip_counts()
+    return (theirs - mine) / max(mine, 1)
+
+
+class HeuristicCube:
+    """Simple cube handling for the heuristic opponent: doubles and takes by the pip
+    count in races, and a few rough signs of a winning attack in contact positions.
+    A stand-in until the neural engine's cube decisions (issue 5) arrive."""
+
+    def should_double(self, position: Position) -> bool:
+        """Whether the side on roll in ``position`` should double now."""
+        margin = _race_margin(position)
+        if position.is_race():
+            return margin >= 0.08
+        closed = sum(1 for point in range(1, 7) if position.player[point] >= 2)
+        return margin >= 0.15 and position.opponent_bar >= 1 and closed >= 4
+
+    def should_take(self, position: Position) -> bool:
+        """Whether to take a double; ``position`` is seen from the doubler (on roll)."""
+        margin = _race_margin(position)
+        if position.is_race():
+            return margin <= 0.12
+        closed = sum(1 for point in range(1, 7) if position.player[point] >= 2)
+        return not (position.opponent_bar >= 2 and closed >= 5) and margin <= 0.25
+
+    def accepts_resignation(self, position: Position, level: int) -> bool:
+        """Whether to accept a resignation at ``level`` (1 single, 2 gammon, 3
+        backgammon); ``position`` is seen from the side accepting."""
+        if level >= 2:
+            return True
+        return position.is_race() and _race_margin(position) >= 0.3

@@ -1,1 +1,162 @@
-"""Match files (Jellyfish .mat, GNU Backgammon SGF): not built yet (issue 3)."""
+"""Match files: Jellyfish ``.mat`` and GNU Backgammon's SGF, read through a visitor and
+replayed through the rules.
+
+>>> import backgammon.formats as formats
+>>> record = formats.read_match("../shared/reference/formats/match01_3pt.mat")  # doctest: +SKIP
+>>> record.length, record.games[0].score_before, record.games[0].score_after  # doctest: +SKIP
+(3, (0, 0), (0, 1))
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from backgammon.errors import MatchFileError
+from backgammon.formats.record import (
+    GameRecord,
+    Location,
+    MatchInfo,
+    MatchRecord,
+    MatchVisitor,
+    RecordBuilder,
+    RecordEntry,
+)
+from backgammon.rules.cube import (
+    AcceptResignation,
+    Beaver,
+    Drop,
+    Raccoon,
+    RejectResignation,
+    Take,
+)
+from backgammon.rules.game import Game, OpeningRoll
+from backgammon.rules.match import Match
+
+__all__ = [
+    "GameRecord",
+    "Location",
+    "MatchInfo",
+    "MatchRecord",
+    "MatchVisitor",
+    "RecordBuilder",
+    "RecordEntry",
+    "detect_format",
+    "read_match",
+    "read_match_text",
+    "record_of_match",
+    "write_match",
+    "write_match_text",
+]
+
+FORMATS = ("mat", "sgf")
+
+
+def detect_format(text: str, path: str | Path | None = None) -> str:
+    """``"sgf"`` or ``"mat"``: by content (an SGF file starts with ``(;``), else by the
+    file's extension, else ``"mat"``."""
+    if text.lstrip("\ufeff \t\r\n").startswith("(;"):
+        return "sgf"
+    if path is not None and Path(path).suffix.lower() == ".sgf":
+        return "sgf"
+    return "mat"
+
+
+def read_match_text(
+    text: str, format: str | None = None, *, path: str | None = None
+) -> MatchRecord:
+    """Read a match from text, replaying every action through the rules.
+
+    Raises:
+        MatchFileError: on anything malformed or illegal, with its location.
+    """
+    kind = format or detect_format(text, path)
+    builder = RecordBuilder()
+    if kind == "sgf":
+        from backgammon.formats.sgf import read_sgf
+
+        read_sgf(text, builder, path=path)
+    elif kind == "mat":
+        from backgammon.formats.mat import read_mat
+
+        read_mat(text, builder, path=path)
+    else:
+        raise ValueError(f"unknown match format {kind!r}; known: {', '.join(FORMATS)}")
+    return builder.record
+
+
+def read_match(path: str | Path) -> MatchRecord:
+    """Read a ``.mat`` or ``.sgf`` match file (chosen by content, then extension).
+
+    The record has ``.length`` and ``.games``; each game has ``.score_before`` and
+    ``.score_after`` as (first player, second player) tuples in the file's order.
+
+    Raises:
+        MatchFileError: if the file cannot be read, is not text, or is malformed or
+            illegal anywhere (with the line and column).
+    """
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise MatchFileError(f"cannot read the file: {error.strerror}", path=name) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    if "\x00" in text:
+        raise MatchFileError("not a text file (it contains NUL bytes)", path=name)
+    return read_match_text(text, path=name)
+
+
+def write_match_text(record: MatchRecord, format: str) -> str:
+    """The text of ``record`` as a ``"mat"`` or ``"sgf"`` file."""
+    if format == "sgf":
+        from backgammon.formats.sgf import write_sgf
+
+        return write_sgf(record)
+    if format == "mat":
+        from backgammon.formats.mat import write_mat
+
+        return write_mat(record)
+    raise ValueError(f"unknown match format {format!r}; known: {', '.join(FORMATS)}")
+
+
+def write_match(record: MatchRecord, path: str | Path) -> None:
+    """Write ``record`` to ``path`` as ``.mat`` or ``.sgf``, chosen by the extension.
+
+    Raises:
+        ValueError: for another extension.
+        OSError: if the file cannot be written.
+    """
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in FORMATS:
+        raise ValueError(f"write_match chooses the format by extension: .mat or .sgf, got {path}")
+    Path(path).write_text(write_match_text(record, suffix), encoding="utf-8")
+
+
+def record_of_match(match: Match) -> MatchRecord:
+    """A record of a match played with the rules' :class:`Match` (e.g. in the terminal
+    game), ready to be written."""
+    info = MatchInfo(match.length, match.players, match.rules, match.variant)
+    record = MatchRecord(info)
+    for number, game in enumerate(match.games, 1):
+        record.games.append(_record_of_game(number, game))
+    return record
+
+
+def _record_of_game(number: int, game: Game) -> GameRecord:
+    replay = Game(game.variant, rules=game.rules, context=game.context)
+    record = GameRecord(number, game.context.score, crawford=game.context.crawford)
+    for action in game.history:
+        if isinstance(action, OpeningRoll):
+            player = action.starter if action.starter is not None else 0
+        elif isinstance(action, Take | Drop | Beaver | AcceptResignation | RejectResignation):
+            player = replay.decider if replay.decider is not None else 0
+        elif isinstance(action, Raccoon):
+            player = replay.pending.by if replay.pending is not None else 0
+        else:
+            player = replay.turn if replay.turn is not None else 0
+        replay.push_unchecked(action)
+        record.entries.append(RecordEntry(player, action))
+    record.outcome = game.outcome
+    return record
