@@ -12,6 +12,7 @@ Heavier features live in subpackages: :mod:`backgammon.rules`,
 :mod:`backgammon.notation`, and (as they arrive) formats, engine, analysis and apps.
 """
 
+from backgammon import variants
 from backgammon.errors import (
     AmbiguousPlayError,
     BackgammonError,
@@ -45,12 +46,12 @@ from backgammon.rules.dice import (
     SecureDice,
     SeededDice,
 )
-from backgammon.rules.game import Ending, Game, OpeningRoll, Outcome, WinKind
+from backgammon.rules.game import Ending, Explode, Game, OpeningRoll, Outcome, WinKind
 from backgammon.rules.match import Match
 from backgammon.rules.match_state import MatchState
 from backgammon.rules.play import Play, PlayList, Step
 from backgammon.rules.position import Position
-from backgammon.rules.variant import Variant, get_variant
+from backgammon.rules.variant import Variant
 
 __version__ = "0.1.0"
 
@@ -67,6 +68,7 @@ __all__ = [
     "Drop",
     "Ending",
     "EngineError",
+    "Explode",
     "Game",
     "IllegalActionError",
     "IllegalPlayError",
@@ -95,5 +97,5 @@ __all__ = [
     "Variant",
     "WinKind",
     "__version__",
-    "get_variant",
+    "variants",
 ]

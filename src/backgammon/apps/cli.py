@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from backgammon import variants
+from backgammon.apps.selfplay import play_games
 from backgammon.apps.terminal_game import TerminalGame
 from backgammon.engine.baseline import HeuristicPlayer, Player, RandomPlayer
 from backgammon.errors import BackgammonError
@@ -16,6 +19,7 @@ from backgammon.rules.dice import DiceSource, Roll, SecureDice, SeededDice
 from backgammon.rules.game import Game, OpeningRoll
 from backgammon.rules.play import Play
 from backgammon.rules.position import Position
+from backgammon.rules.variant import Variant
 
 __all__ = ["app", "main"]
 
@@ -49,6 +53,9 @@ def play(
     ] = None,
     jacoby: Annotated[bool, typer.Option(help="Jacoby rule (money play).")] = False,
     beavers: Annotated[bool, typer.Option(help="Allow beavers (money play).")] = False,
+    variant: Annotated[
+        str, typer.Option(help="The variant to play (see 'backgammon variants').")
+    ] = "standard",
 ) -> None:
     """Play a game (or a match, with --match N) against the built-in opponent, typing
     moves like '13/7 8/7'; the cube is in play."""
@@ -62,6 +69,7 @@ def play(
         raise typer.BadParameter(f"--match needs a length >= 0, got {match}")
     if save is not None and not save.lower().endswith((".mat", ".sgf")):
         raise typer.BadParameter(f"--save needs a .mat or .sgf file name, got {save!r}")
+    chosen = _variant_named(variant)
     dice: DiceSource = SecureDice() if seed is None else SeededDice(seed)
     rules = CubeRules(jacoby=jacoby, beavers=beavers)
     session = TerminalGame(
@@ -73,8 +81,52 @@ def play(
         match_length=match,
         rules=rules,
         save_to=save,
+        variant=chosen,
     )
     session.run()
+
+
+def _variant_named(name: str) -> Variant:
+    try:
+        return variants.find(name)
+    except KeyError as error:
+        raise typer.BadParameter(str(error.args[0])) from None
+
+
+@app.command(name="variants")
+def list_variants() -> None:
+    """List the variants you can play."""
+    for variant in variants.all_variants():
+        aliases = f" (also: {', '.join(variant.aliases)})" if variant.aliases else ""
+        typer.echo(f"{variant.name:14} {variant.description}{aliases}")
+
+
+@app.command()
+def selfplay(
+    variant: Annotated[str, typer.Option(help="The variant to play.")] = "standard",
+    games: Annotated[int, typer.Option(help="How many games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the first game (game i: seed + i).")] = 1,
+    player: Annotated[str, typer.Option(help="Both sides: 'random' or 'heuristic'.")] = "random",
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Play seeded games of a variant between built-in players and count the results."""
+    chosen = _variant_named(variant)
+    if games < 0:
+        raise typer.BadParameter(f"--games needs a count >= 0, got {games}")
+    if player not in ("random", "heuristic"):
+        raise typer.BadParameter(f"unknown player {player!r}; choose random or heuristic")
+    summary = play_games(chosen, games, seed, player)
+    if json_output:
+        typer.echo(json.dumps(summary, indent=2))
+        return
+    typer.echo(f"{summary['games']} games of {chosen.name} (seed {seed}, {player} players)")
+    for side in (0, 1):
+        counts = summary["results"][f"player{side}"]
+        typer.echo(f"player {side}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    typer.echo(
+        f"points {summary['points'][0]}-{summary['points'][1]}, "
+        f"{summary['turns']:.1f} turns per game"
+    )
 
 
 def _read_match_file(path: str) -> MatchRecord:

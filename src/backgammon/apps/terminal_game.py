@@ -26,9 +26,10 @@ from backgammon.rules.cube import (
     Take,
 )
 from backgammon.rules.dice import DiceSource
-from backgammon.rules.game import Game, OpeningRoll, Outcome
+from backgammon.rules.game import Explode, Game, OpeningRoll, Outcome
 from backgammon.rules.match import Match
 from backgammon.rules.play import Play
+from backgammon.rules.variant import STANDARD, Variant
 
 __all__ = ["HELP", "TerminalGame"]
 
@@ -62,6 +63,7 @@ class TerminalGame:
         match_length: points to play to; 0 plays a single money game.
         rules: cube and match options.
         save_to: where to save the match (``.mat`` or ``.sgf``) when it ends.
+        variant: the variant to play (standard by default).
     """
 
     def __init__(
@@ -75,8 +77,9 @@ class TerminalGame:
         match_length: int = 0,
         rules: CubeRules | None = None,
         save_to: str | None = None,
+        variant: Variant = STANDARD,
     ) -> None:
-        self.match = Match(match_length, rules=rules, players=(name, "Computer"))
+        self.match = Match(match_length, rules=rules, variant=variant, players=(name, "Computer"))
         self.opponent = opponent
         self.cube_sense = HeuristicCube()
         self.dice = dice
@@ -212,7 +215,7 @@ class TerminalGame:
             game.roll_dice(self.dice)
         dice = game.dice
         assert dice is not None
-        play = self.opponent.choose(game.position, dice)
+        play = self.opponent.choose(game.position, dice, game.variant)
         game.push(play)
         self.write(f"{self.names[1]} rolls {dice}: {play.notation()}")
 
@@ -256,6 +259,15 @@ class TerminalGame:
             self._answer_double()
             return
         if game.dice is None:
+            if game.variant.atomic and game.explode_refusal() is None:
+                line = self._ask("Your turn: roll (Enter) or 'bomb' to explode the bomb? ")
+                if line.lower() == "bomb":
+                    game.push(Explode())
+                    self.write("Boom: every blot goes to the bar.")
+                    return
+                if line and line.lower() != "roll" and not self._common(line):
+                    self.write("Type Enter or 'roll' to roll, 'bomb' to explode the bomb.")
+                    return
             if game.can_double():
                 line = self._ask("Your turn: roll (Enter) or double? ")
                 if line.lower() == "double":

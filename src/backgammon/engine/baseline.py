@@ -12,6 +12,7 @@ from typing import Protocol
 from backgammon.rules.dice import Roll, RollLike
 from backgammon.rules.play import Play
 from backgammon.rules.position import Position
+from backgammon.rules.variant import Variant
 
 __all__ = ["HeuristicCube", "HeuristicPlayer", "Player", "RandomPlayer", "heuristic_score"]
 
@@ -19,8 +20,9 @@ __all__ = ["HeuristicCube", "HeuristicPlayer", "Player", "RandomPlayer", "heuris
 class Player(Protocol):
     """Anything that picks a play for a position and roll."""
 
-    def choose(self, position: Position, roll: RollLike) -> Play:
-        """Return one of ``position.legal_plays(roll)`` (the no-move play if empty)."""
+    def choose(self, position: Position, roll: RollLike, variant: Variant | None = None) -> Play:
+        """Return one of ``position.legal_plays(roll, variant)`` (the no-move play if
+        there is none)."""
         ...
 
 
@@ -30,9 +32,9 @@ class RandomPlayer:
     def __init__(self, seed: int = 0) -> None:
         self._random = random.Random(seed)
 
-    def choose(self, position: Position, roll: RollLike) -> Play:
+    def choose(self, position: Position, roll: RollLike, variant: Variant | None = None) -> Play:
         """A random legal play (the no-move play when nothing can move)."""
-        plays = position.legal_plays(roll)
+        plays = position.legal_plays(roll, variant)
         if not plays:
             return Play.no_move(position)
         return plays[self._random.randrange(len(plays))]
@@ -72,9 +74,9 @@ def heuristic_score(result: Position) -> float:
 class HeuristicPlayer:
     """Picks the play with the best :func:`heuristic_score`; ties go to the first."""
 
-    def choose(self, position: Position, roll: RollLike) -> Play:
+    def choose(self, position: Position, roll: RollLike, variant: Variant | None = None) -> Play:
         """The best play by the heuristic (the no-move play when nothing can move)."""
-        plays = position.legal_plays(Roll.coerce(roll))
+        plays = position.legal_plays(Roll.coerce(roll), variant)
         if not plays:
             return Play.no_move(position)
         return max(plays, key=lambda play: heuristic_score(play.position))

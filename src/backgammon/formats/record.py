@@ -30,7 +30,7 @@ from backgammon.rules.cube import (
     Take,
 )
 from backgammon.rules.dice import Roll
-from backgammon.rules.game import Action, Game, OpeningRoll, Outcome
+from backgammon.rules.game import Action, Explode, Game, OpeningRoll, Outcome
 from backgammon.rules.match import Match
 from backgammon.rules.play import Play, parse_play
 from backgammon.rules.variant import STANDARD, Variant
@@ -191,6 +191,8 @@ class MatchRecord:
                     visitor.play(entry.player, action, here)
                 elif isinstance(action, Resign | AcceptResignation | RejectResignation):
                     visitor.resign(entry.player, action, here)
+                elif isinstance(action, Explode):
+                    visitor.variant_action(entry.player, action, here)
                 else:
                     visitor.cube(entry.player, action, here)
                 if entry.comment or entry.annotations:
@@ -229,6 +231,9 @@ class MatchVisitor:
 
     def annotate(self, comment: str | None, annotations: dict[str, Any], where: Location) -> None:
         """A comment and/or raw annotations for the action just reported."""
+
+    def variant_action(self, player: int, action: Action, where: Location) -> None:
+        """An action only some variants have (e.g. the atomic bomb's ``Explode``)."""
 
     def comment(self, text: str, where: Location) -> None:
         """A free comment (on the match before any game, else on the current game)."""
@@ -362,6 +367,10 @@ class RecordBuilder(MatchVisitor):
 
     def resign(self, player: int, action: ResignEvent, where: Location) -> None:
         """Push a resignation, acceptance or rejection."""
+        self._push(player, action, where)
+
+    def variant_action(self, player: int, action: Action, where: Location) -> None:
+        """Push a variant's own action (e.g. the atomic bomb)."""
         self._push(player, action, where)
 
     def annotate(self, comment: str | None, annotations: dict[str, Any], where: Location) -> None:

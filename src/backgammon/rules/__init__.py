@@ -10,7 +10,7 @@ from backgammon.rules.dice import (
 )
 from backgammon.rules.play import Play, PlayList, Step, legal_plays, parse_play
 from backgammon.rules.position import Position
-from backgammon.rules.variant import STANDARD, Variant, get_variant
+from backgammon.rules.variant import STANDARD, Variant
 
 __all__ = [
     "ALL_ROLLS",
@@ -25,7 +25,6 @@ __all__ = [
     "SeededDice",
     "Step",
     "Variant",
-    "get_variant",
     "legal_plays",
     "parse_play",
 ]

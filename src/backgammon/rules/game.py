@@ -58,11 +58,13 @@ from backgammon.rules.variant import STANDARD, Variant
 __all__ = [
     "Action",
     "Ending",
+    "Explode",
     "Game",
     "OpeningRoll",
     "Outcome",
     "Pending",
     "WinKind",
+    "explode",
     "outcome_of",
 ]
 
@@ -81,6 +83,7 @@ class Ending(Enum):
     BORNE_OFF = "borne off"
     DROPPED = "double dropped"
     RESIGNED = "resigned"
+    FIRST_HIT = "first hit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,8 +144,28 @@ class OpeningRoll:
         return Roll(self.die0, self.die1) if self.starter == 0 else Roll(self.die1, self.die0)
 
 
+@dataclass(frozen=True, slots=True)
+class Explode:
+    """Atomic variant: the player on roll, before rolling and holding the bomb (or
+    while nobody holds it), explodes it: every blot of both sides goes to the bar and
+    the bomb passes to the opponent."""
+
+
+def explode(position: Position) -> Position:
+    """The position after an atomic bomb: every single checker of either side (on the
+    points) goes to its side's bar."""
+    player, opponent = list(position.player), list(position.opponent)
+    for side in (player, opponent):
+        for point in range(1, 25):
+            if side[point] == 1:
+                side[point] = 0
+                side[25] += 1
+    return Position(player, opponent)
+
+
 Action: TypeAlias = (
     OpeningRoll
+    | Explode
     | Roll
     | Play
     | Double
@@ -186,7 +209,7 @@ def outcome_of(result: Position, variant: Variant = STANDARD) -> WinKind | None:
     opponent = result.opponent
     if opponent[0] > 0:
         return WinKind.SINGLE
-    if any(opponent[19:26]):
+    if variant.backgammons and any(opponent[19:26]):
         return WinKind.BACKGAMMON
     return WinKind.GAMMON
 
@@ -201,6 +224,7 @@ class _Snapshot:
     pending: Pending | None
     turns_played: tuple[int, int]
     automatic_doubles: int
+    bomb: int | None
 
 
 def _replays_to(start: Position, play: Play) -> bool:
@@ -261,6 +285,7 @@ class Game:
         self._pending: Pending | None = None
         self._turns_played = (0, 0)
         self._automatic_doubles = 0
+        self._bomb: int | None = None
         self._history: list[Action] = []
         self._undo: list[_Snapshot] = []
 
@@ -334,7 +359,28 @@ class Game:
         """
         if self._dice is None:
             raise IllegalActionError("no dice have been rolled")
-        return legal_plays(self._position, self._dice)
+        return legal_plays(self._position, self._dice, self.variant)
+
+    @property
+    def bomb(self) -> int | None:
+        """Atomic variant: who holds the bomb (``None``: nobody yet, so either may)."""
+        return self._bomb
+
+    def explode_refusal(self) -> str | None:
+        """Why the player on roll may not explode the bomb now, or ``None``."""
+        if not self.variant.atomic:
+            return f"there is no bomb in {self.variant.name}"
+        if self._outcome is not None:
+            return "the game is over"
+        if self._turn is None:
+            return "the game has not started (opening roll)"
+        if self._pending is not None:
+            return f"a {self._pending.kind} is pending"
+        if self._dice is not None:
+            return "the bomb explodes before rolling"
+        if self._bomb is not None and self._bomb != self._turn:
+            return f"player {self._bomb} holds the bomb"
+        return None
 
     def double_refusal(self) -> str | None:
         """Why the player on roll may not double now, or ``None`` if they may."""
@@ -343,6 +389,8 @@ class Game:
             return "the game is over"
         if not rules.cube:
             return "the cube is not in use"
+        if not self.variant.cube:
+            return f"{self.variant.name} is played without the cube"
         if turn is None:
             return "the game has not started (opening roll)"
         if self._pending is not None:
@@ -402,6 +450,10 @@ class Game:
             if pending is not None:
                 raise IllegalActionError(f"a {pending.kind} is pending and must be answered")
             self._check_play(action)
+        elif isinstance(action, Explode):
+            refusal = self.explode_refusal()
+            if refusal is not None:
+                raise IllegalActionError(f"cannot explode the bomb: {refusal}")
         elif isinstance(action, Double):
             refusal = self.double_refusal()
             if refusal is not None:
@@ -440,7 +492,7 @@ class Game:
     def _check_play(self, action: Play) -> None:
         if self._dice is None:
             raise IllegalActionError("roll the dice before playing")
-        plays = legal_plays(self._position, self._dice)
+        plays = legal_plays(self._position, self._dice, self.variant)
         if action.is_no_move():
             if plays:
                 raise IllegalPlayError(
@@ -472,6 +524,7 @@ class Game:
                 self._pending,
                 self._turns_played,
                 self._automatic_doubles,
+                self._bomb,
             )
         )
         self._history.append(action)
@@ -482,6 +535,10 @@ class Game:
             self._pending = None
         elif isinstance(action, OpeningRoll):
             self._apply_opening(action)
+        elif isinstance(action, Explode):
+            assert self._turn is not None
+            self._position = explode(self._position)
+            self._bomb = 1 - self._turn
         elif isinstance(action, Double):
             assert self._turn is not None
             self._pending = Pending("double", self._turn)
@@ -524,7 +581,7 @@ class Game:
                 self._cube = CubeState(self._cube.value * 2, None)
             return
         self._turn = starter
-        self._dice = action.roll
+        self._dice = None if self.variant.opening_reroll else action.roll
         if starter == 1:
             self._position = self._position.flip()
 
@@ -536,7 +593,10 @@ class Game:
         self._turns_played = (played[0], played[1])
         kind = outcome_of(action.position, self.variant)
         self._dice = None
-        if kind is not None:
+        if self.variant.first_hit and action.hits:
+            self._position = action.position
+            self._end(Outcome(turn, WinKind.SINGLE, self._cube.value, Ending.FIRST_HIT))
+        elif kind is not None:
             self._position = action.position
             self._end(self._scored(turn, kind, Ending.BORNE_OFF))
         else:
@@ -576,6 +636,7 @@ class Game:
         self._pending = snapshot.pending
         self._turns_played = snapshot.turns_played
         self._automatic_doubles = snapshot.automatic_doubles
+        self._bomb = snapshot.bomb
         return self._history.pop()
 
     # -- conveniences ------------------------------------------------------------
@@ -607,7 +668,10 @@ class Game:
         """
         if self._dice is None:
             raise IllegalActionError("roll the dice before playing")
-        play = move if isinstance(move, Play) else parse_play(move, self._position, self._dice)
+        if isinstance(move, Play):
+            play = move
+        else:
+            play = parse_play(move, self._position, self._dice, self.variant)
         self.push(play)
         return play
 

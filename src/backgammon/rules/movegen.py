@@ -32,6 +32,7 @@ __all__ = [
     "count_plays_batch",
     "generate_plays",
     "generate_plays_packed",
+    "generate_plays_with",
 ]
 
 BOARD_SLOTS = 52
@@ -150,8 +151,14 @@ def _search(
     hashes: npt.NDArray[np.uint64],
     table: npt.NDArray[np.int32],
     state: npt.NDArray[np.int64],
+    limit: int,
+    caucasian: bool,
 ) -> bool:
     """Depth-first search over one ordering of the dice.
+
+    ``limit`` is the most checkers a point may hold (the Egyptian rule; 255 for none).
+    With ``caucasian``, a checker that hits in its home board may go on in the same
+    turn only to empty points, and may not bear off.
 
     Checkers move in place on ``board``, which is restored on return. ``state`` holds
     ``[number of results, most dice used so far]`` and is updated in place; results
@@ -164,6 +171,7 @@ def _search(
     applied = np.zeros(MAX_STEPS + 1, dtype=np.bool_)
     saved = np.empty(MAX_STEPS + 1, dtype=np.uint64)
     path = np.zeros(MAX_STEPS * STEP_FIELDS, dtype=np.uint8)
+    hitters = np.zeros(MAX_STEPS + 1, dtype=np.int64)  # home points holding a hitter
     value = _full_hash(board)
     depth = 0
     cursor[0] = BAR
@@ -187,9 +195,10 @@ def _search(
         die = dice[depth]
         source = cursor[depth]
         found = False
+        mask = hitters[depth]
         if board[BAR] != 0:
             # Checkers on the bar enter first (the bar is the only source).
-            if source == BAR and board[OPP + die] < 2:
+            if source == BAR and board[OPP + die] < 2 and board[BAR - die] < limit:
                 found = True
         else:
             home_known = False
@@ -198,8 +207,13 @@ def _search(
             while source >= 1:
                 if board[source] != 0:
                     dest = source - die
-                    if dest >= 1:
-                        if board[OPP + 25 - dest] < 2:
+                    if caucasian and (mask >> source) & 1 and board[source] == 1:
+                        # A hitter in the home board may only go on to an empty point.
+                        if dest >= 1 and board[dest] == 0 and board[OPP + 25 - dest] == 0:
+                            found = True
+                            break
+                    elif dest >= 1:
+                        if board[OPP + 25 - dest] < 2 and board[dest] < limit:
                             found = True
                             break
                     else:
@@ -252,7 +266,15 @@ def _search(
             if depth + 1 == n_dice:
                 leaf_depth = depth + 1
             else:
+                if caucasian:
+                    if (mask >> source) & 1 and board[source] == 0:
+                        mask &= ~(1 << source)  # the hitter itself moved on
+                        if dest >= 1:
+                            mask |= 1 << dest
+                    if hit and dest <= 6:
+                        mask |= 1 << dest
                 depth += 1
+                hitters[depth] = mask
                 cursor[depth] = source if doubles else BAR
                 moved[depth] = False
                 applied[depth] = False
@@ -315,6 +337,22 @@ def _search(
 
 
 @njit(cache=True)
+def generate_plays_with(board: Board, die1: int, die2: int, limit: int, caucasian: bool) -> Board:
+    """Every legal play under variant options, packed one per row (see
+    :func:`generate_plays_packed`).
+
+    ``limit`` is the most checkers a point may hold (255: no limit; 5: the Egyptian
+    rule). ``caucasian`` applies the Caucasian home-board rule: a checker that hits in
+    its home board may continue that turn only to empty points and may not bear off,
+    unless no play at all exists otherwise.
+    """
+    packed = _generate(board, die1, die2, limit, caucasian)
+    if caucasian and packed.shape[0] == 0:
+        packed = _generate(board, die1, die2, limit, False)
+    return packed
+
+
+@njit(cache=True)
 def generate_plays_packed(board: Board, die1: int, die2: int) -> Board:
     """Every legal play of ``die1``-``die2`` from ``board``, packed one per row.
 
@@ -323,6 +361,11 @@ def generate_plays_packed(board: Board, die1: int, die2: int) -> Board:
     ``(source, die, hit)`` triples (unused ones zero), then at :data:`COUNT_COLUMN` the
     number of steps. No rows at all means no checker can move. ``board`` is unchanged.
     """
+    return _generate(board, die1, die2, 255, False)
+
+
+@njit(cache=True)
+def _generate(board: Board, die1: int, die2: int, limit: int, caucasian: bool) -> Board:
     high = max(die1, die2)
     low = min(die1, die2)
     work = board.copy()
@@ -336,15 +379,17 @@ def generate_plays_packed(board: Board, die1: int, die2: int) -> Board:
         state[:] = 0
         if high == low:
             dice[:] = high
-            overflow = _search(work, dice, 4, True, packed, hashes, table, state)
+            overflow = _search(work, dice, 4, True, packed, hashes, table, state, limit, caucasian)
         else:
             dice[0] = high
             dice[1] = low
-            overflow = _search(work, dice, 2, False, packed, hashes, table, state)
+            overflow = _search(work, dice, 2, False, packed, hashes, table, state, limit, caucasian)
             if not overflow:
                 dice[0] = low
                 dice[1] = high
-                overflow = _search(work, dice, 2, False, packed, hashes, table, state)
+                overflow = _search(
+                    work, dice, 2, False, packed, hashes, table, state, limit, caucasian
+                )
         if not overflow:
             break
         capacity *= 4

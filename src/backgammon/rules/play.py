@@ -28,8 +28,10 @@ from backgammon.rules.movegen import (
     PACKED_WIDTH,
     STEP_FIELDS,
     generate_plays_packed,
+    generate_plays_with,
 )
 from backgammon.rules.position import Position
+from backgammon.rules.variant import Variant
 
 __all__ = ["Play", "PlayList", "Step", "legal_plays", "parse_play"]
 
@@ -105,12 +107,14 @@ class Play:
         return cls((), position)
 
     @classmethod
-    def parse(cls, text: str, position: Position, roll: RollLike) -> Play:
+    def parse(
+        cls, text: str, position: Position, roll: RollLike, variant: Variant | None = None
+    ) -> Play:
         """Resolve move notation to the one legal play it describes.
 
         See :func:`parse_play`.
         """
-        return parse_play(text, position, roll)
+        return parse_play(text, position, roll, variant)
 
     @property
     def position(self) -> Position:
@@ -226,8 +230,9 @@ class PlayList(list[Play]):
         return _resolve(text, self.start, self.roll, self)
 
 
-def legal_plays(position: Position, roll: RollLike) -> PlayList:
-    """Every legal play of ``roll`` from ``position``, one per resulting position.
+def legal_plays(position: Position, roll: RollLike, variant: Variant | None = None) -> PlayList:
+    """Every legal play of ``roll`` from ``position``, one per resulting position,
+    under ``variant``'s movement rules (standard backgammon by default).
 
     The list is empty when no checker can move.
 
@@ -236,7 +241,12 @@ def legal_plays(position: Position, roll: RollLike) -> PlayList:
     """
     dice = Roll.coerce(roll)
     board = np.frombuffer(position._data, dtype=np.uint8)
-    packed = generate_plays_packed(board, dice.first, dice.second)
+    if variant is None or variant.plain_movement:
+        packed = generate_plays_packed(board, dice.first, dice.second)
+    else:
+        packed = generate_plays_with(
+            board, dice.first, dice.second, variant.point_limit, variant.caucasian
+        )
     plays = PlayList(position, dice)
     buffer = packed.tobytes()
     append = plays.append
@@ -247,7 +257,9 @@ def legal_plays(position: Position, roll: RollLike) -> PlayList:
     return plays
 
 
-def parse_play(text: str, position: Position, roll: RollLike) -> Play:
+def parse_play(
+    text: str, position: Position, roll: RollLike, variant: Variant | None = None
+) -> Play:
     """Resolve move notation such as ``"13/7*/5"`` to exactly one legal play.
 
     ``text`` may start with the roll (``"6-2: 13/7*/5"``), which must then match
@@ -261,7 +273,7 @@ def parse_play(text: str, position: Position, roll: RollLike) -> Play:
         ValueError: if ``roll`` is not two dice of 1..6.
     """
     dice = Roll.coerce(roll)
-    return _resolve(text, position, dice, legal_plays(position, dice))
+    return _resolve(text, position, dice, legal_plays(position, dice, variant))
 
 
 def _hit_points(play: Play) -> frozenset[int]:

@@ -277,6 +277,14 @@ class Position:
         """
         found = []
         total = variant.checkers
+        if variant.max_per_point is not None:
+            crowded = [
+                point
+                for point in range(1, 25)
+                if max(self._data[point], self._data[SLOTS + 25 - point]) > variant.max_per_point
+            ]
+            if crowded:
+                found.append(f"points {crowded} hold more than {variant.max_per_point} checkers")
         for name, count in (
             ("the side on roll", self.player_checkers()),
             ("the opponent", self.opponent_checkers()),
@@ -344,8 +352,9 @@ class Position:
         )
         return encode_xgid(fields)
 
-    def legal_plays(self, roll: RollLike) -> PlayList:
-        """Every legal play of ``roll`` here, one per distinct resulting position.
+    def legal_plays(self, roll: RollLike, variant: Variant | None = None) -> PlayList:
+        """Every legal play of ``roll`` here, one per distinct resulting position
+        (under ``variant``'s movement rules; standard by default).
 
         ``roll`` is a :class:`~backgammon.rules.dice.Roll` or a pair like ``(3, 1)``.
         Each play's ``position`` is the result seen from the side that moved (not
@@ -356,7 +365,7 @@ class Position:
         """
         from backgammon.rules.play import legal_plays
 
-        return legal_plays(self, roll)
+        return legal_plays(self, roll, variant)
 
     def __str__(self) -> str:
         data = self._data

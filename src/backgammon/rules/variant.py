@@ -1,38 +1,83 @@
 """Variants: the rule constants that differ between forms of backgammon.
 
-A :class:`Variant` says how many checkers each side has and where they start. Every
-rule constant comes from here, never from a literal in the code that uses it. More
-variants and rule options (Egyptian, Caucasian, acey-deucey, ...) plug in here.
+A :class:`Variant` says how many checkers each side has, where they start, how wins
+score, and which optional movement rules apply. Every rule constant comes from here,
+never from a literal in the code that uses it. The named variants live in
+:mod:`backgammon.variants` (one module each); :meth:`Variant.with_options` builds custom
+ones ("house rules").
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
 from dataclasses import dataclass
-from types import MappingProxyType
+from typing import Any
 
-__all__ = ["HYPERGAMMON", "NACKGAMMON", "STANDARD", "Variant", "get_variant", "variant_names"]
+__all__ = ["STANDARD", "Variant"]
 
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """The rule constants of one form of the game.
+    """The rules of one form of the game.
 
     Attributes:
         name: the registry name, e.g. ``"standard"``.
         start: the starting layout of each side, as ``(point, checkers)`` pairs in that
             side's own numbering (24 = the opponent's 1-point).
-        gammons: whether gammons and backgammons score extra.
+        gammons: whether gammons score double (and backgammons, if allowed, triple).
+        backgammons: whether backgammons score triple (else they count as gammons).
+        cube: whether the doubling cube may be used.
+        max_per_point: the most checkers one point may hold (the Egyptian rule: 5), or
+            ``None`` for no limit.
+        caucasian: the Caucasian home-board rule: a checker that hits in its own home
+            board may not go on that turn to a point of its own nor bear off (it may
+            continue to empty points); allowed only when no other play exists.
+        first_hit: the first player to hit wins the game (a single game).
+        atomic: before rolling, the player holding the bomb (at first either player)
+            may explode it: every blot of both sides goes to the bar and the bomb
+            passes to the opponent.
+        opening_reroll: the winner of the opening throw rolls again for its first turn
+            instead of playing the opening dice (Tavla).
+        description: one line for people.
+        aliases: other names the registry accepts.
     """
 
     name: str
     start: tuple[tuple[int, int], ...]
     gammons: bool = True
+    backgammons: bool = True
+    cube: bool = True
+    max_per_point: int | None = None
+    caucasian: bool = False
+    first_hit: bool = False
+    atomic: bool = False
+    opening_reroll: bool = False
+    description: str = ""
+    aliases: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for point, count in self.start:
+            if not 1 <= point <= 24 or count < 1:
+                raise ValueError(
+                    f"a start layout holds (point 1..24, count >= 1), got {point, count}"
+                )
+        if self.max_per_point is not None and self.max_per_point < 1:
+            raise ValueError(f"max_per_point must be >= 1, got {self.max_per_point}")
 
     @property
     def checkers(self) -> int:
         """The number of checkers each side plays with."""
         return sum(count for _, count in self.start)
+
+    @property
+    def point_limit(self) -> int:
+        """The most checkers a point may hold, 255 when unlimited (for the kernel)."""
+        return 255 if self.max_per_point is None else self.max_per_point
+
+    @property
+    def plain_movement(self) -> bool:
+        """True when checkers move exactly as in standard backgammon."""
+        return self.max_per_point is None and not self.caucasian
 
     def start_counts(self) -> tuple[int, ...]:
         """One side's 26 slots at the start: index 0 off, 1..24 points, 25 bar."""
@@ -41,28 +86,24 @@ class Variant:
             slots[point] += count
         return tuple(slots)
 
+    def with_options(self, **changes: Any) -> Variant:
+        """A custom variant: this one with some fields changed (e.g. ``start=...``,
+        ``max_per_point=5``, ``caucasian=True``), named ``custom`` unless a name is
+        given.
 
-STANDARD = Variant("standard", ((24, 2), (13, 5), (8, 3), (6, 5)))
-NACKGAMMON = Variant("nackgammon", ((24, 2), (23, 2), (13, 4), (8, 3), (6, 4)))
-HYPERGAMMON = Variant("hypergammon", ((24, 1), (23, 1), (22, 1)))
+        Raises:
+            TypeError: for an unknown option.
+            ValueError: for a bad value.
+        """
+        changes.setdefault("name", "custom")
+        changes.setdefault("aliases", ())
+        return dataclasses.replace(self, **changes)
 
-_REGISTRY: Mapping[str, Variant] = MappingProxyType(
-    {variant.name: variant for variant in (STANDARD, NACKGAMMON, HYPERGAMMON)}
+
+STANDARD = Variant(
+    "standard",
+    ((24, 2), (13, 5), (8, 3), (6, 5)),
+    description="Backgammon as played in tournaments: 15 checkers, the doubling cube.",
+    aliases=("backgammon", "std"),
 )
-
-
-def variant_names() -> tuple[str, ...]:
-    """The names of every registered variant."""
-    return tuple(_REGISTRY)
-
-
-def get_variant(name: str) -> Variant:
-    """Return the variant registered under ``name``.
-
-    Raises:
-        KeyError: if no variant has that name (the message lists the known ones).
-    """
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise KeyError(f"unknown variant {name!r}; known: {', '.join(_REGISTRY)}") from None
+"""Standard backgammon."""

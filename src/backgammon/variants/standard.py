@@ -1,0 +1,5 @@
+"""Standard backgammon (the rules core)."""
+
+from backgammon.rules.variant import STANDARD
+
+VARIANTS = (STANDARD,)

@@ -1,0 +1,308 @@
+"""Every variant: the registry, each distinctive rule on hand-built positions, the
+play-count table, and seeded random games with invariants."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from backgammon import (
+    ALL_ROLLS,
+    Double,
+    Ending,
+    Explode,
+    Game,
+    IllegalActionError,
+    OpeningRoll,
+    Play,
+    Position,
+    Roll,
+    SeededDice,
+    WinKind,
+    variants,
+)
+from backgammon.apps.cli import app
+from backgammon.rules.game import explode
+from backgammon.rules.variant import STANDARD
+
+TABLE = Path(__file__).resolve().parents[1] / "data" / "variant_play_counts.json"
+STANDARD_TOPOLOGY = (
+    "standard",
+    "nackgammon",
+    "hypergammon",
+    "hypergammon-1",
+    "hypergammon-2",
+    "egyptian",
+    "caucasian",
+    "first-hit",
+    "atomic",
+    "tavla",
+)
+
+
+def side(points: dict[int, int], *, bar: int = 0, total: int = 15) -> list[int]:
+    slots = [0] * 26
+    for point, count in points.items():
+        slots[point] = count
+    slots[25] = bar
+    slots[0] = total - sum(slots[1:])
+    return slots
+
+
+def plays_of(position: Position, roll: tuple[int, int], name: str) -> set[str]:
+    return {str(play) for play in position.legal_plays(roll, variants.find(name))}
+
+
+@pytest.mark.parametrize("name", STANDARD_TOPOLOGY)
+def test_registry_finds_every_standard_topology_variant(name: str) -> None:
+    variant = variants.find(name)
+    assert variant.name == name
+    assert variants.find(name.upper().replace("-", " ")) is variant
+    assert name in variants.names()
+
+
+def test_registry_aliases_and_errors() -> None:
+    assert variants.find("backgammon") is STANDARD
+    assert variants.find("turkish").name == "tavla"
+    assert variants.find("hyper_3").name == "hypergammon"
+    with pytest.raises(KeyError, match="known: atomic"):
+        variants.find("chess")
+
+
+def test_start_layouts() -> None:
+    assert variants.find("nackgammon").start_counts()[23] == 2
+    assert [variants.find(f"hypergammon-{n}").checkers for n in (1, 2)] == [1, 2]
+    assert variants.find("hypergammon").checkers == 3
+    for name in STANDARD_TOPOLOGY:
+        variant = variants.find(name)
+        start = Position.initial(variant)
+        assert start.problems(variant) == []
+        # Standard-topology variants keep Position ID and XGID support.
+        again = Position.from_position_id(start.position_id, checkers=variant.checkers)
+        assert again == start
+        assert Position.from_xgid(start.xgid, checkers=variant.checkers) == start
+
+
+def test_egyptian_rule_limits_points_to_five() -> None:
+    # Five checkers on our 5-point, one on the 8 and one on the 6.
+    position = Position(side({5: 5, 8: 1, 6: 1}), side({24: 2}))
+    assert plays_of(position, (3, 1), "standard") == {
+        "5/4 5/2",
+        "6/2",
+        "6/3 5/4",
+        "8/4",
+        "8/5 6/5",
+        "8/7 5/2",
+        "8/7 6/3",
+    }
+    assert plays_of(position, (3, 1), "egyptian") == {
+        "5/4 5/2",
+        "6/2",
+        "6/3 5/4",
+        "8/4",
+        "8/7 5/2",
+        "8/7 6/3",
+    }
+    # Entering from the bar onto a full point is refused too.
+    crowded = Position(side({5: 5, 20: 5, 6: 4}, bar=1), side({24: 2}))
+    assert any(play.startswith("bar/20") for play in plays_of(crowded, (5, 1), "standard"))
+    assert all("bar/20" not in play for play in plays_of(crowded, (5, 1), "egyptian"))
+
+
+def test_caucasian_forbids_hit_and_hide_at_home() -> None:
+    # Checkers on our 8 and 4, an opposing blot on our 5, everything else borne off.
+    position = Position(side({8: 1, 4: 1}), side({20: 1, 1: 14}))
+    assert plays_of(position, (3, 1), "standard") == {
+        "8/5*/4",
+        "8/5* 4/3",
+        "8/4",
+        "8/7 4/1",
+    }
+    assert plays_of(position, (3, 1), "caucasian") == {"8/5* 4/3", "8/4", "8/7 4/1"}
+    assert plays_of(position, (3, 1), "tavla") == {"8/5* 4/3", "8/4", "8/7 4/1"}
+
+
+def test_caucasian_hitter_may_go_on_to_an_empty_point() -> None:
+    # A blot on our 6 is hit from our 8; our 4-point is made, the 5 is empty.
+    position = Position(side({8: 1, 4: 2}), side({19: 1, 1: 14}))
+    assert plays_of(position, (2, 1), "caucasian") == {
+        "4/1",
+        "4/3 4/2",
+        "8/5",
+        "8/6* 4/3",
+        "8/6*/5",
+        "8/7 4/2",
+    }
+    # With 2-2 the hitter may not go on through our own 4-point (nor bear off).
+    assert plays_of(position, (2, 2), "standard") == {
+        "8/6* 4/off 4/2",
+        "8/6*/2 4/2",
+        "8/6*/off",
+    }
+    assert plays_of(position, (2, 2), "caucasian") == {"8/6* 4/off 4/2"}
+
+
+def test_caucasian_hit_and_bear_off_only_when_nothing_else() -> None:
+    # Our last checker on the 3, an opposing blot on our 1: with 2-1 it may bear off
+    # without hitting, so hitting on the way off is not allowed.
+    position = Position(side({3: 1}), side({24: 1, 1: 14}))
+    assert plays_of(position, (2, 1), "standard") == {"3/1*/off", "3/off"}
+    assert plays_of(position, (2, 1), "caucasian") == {"3/off"}
+    # With 2-2 every play hits on the 1; the hitter may not go on to bear off, so it
+    # stops there (the rest of the roll is lost), as the rule puts hiding before using
+    # all the dice. Only when no play at all is left does hit-and-bear-off come back.
+    assert plays_of(position, (2, 2), "standard") == {"3/1*/off"}
+    assert plays_of(position, (2, 2), "caucasian") == {"3/1*"}
+
+
+def test_first_hit_wins() -> None:
+    position = Position(side({8: 1, 13: 14}), side({20: 1, 1: 14}))
+    game = Game(variants.find("first-hit"), position=position, turn=1, dice=(3, 1))
+    game.play("8/5*/4")
+    assert game.outcome is not None
+    assert game.outcome.ending is Ending.FIRST_HIT
+    assert game.outcome.winner == 1 and game.outcome.points == 1
+    # The same play in standard backgammon goes on.
+    standard = Game(position=position, turn=1, dice=(3, 1))
+    standard.play("8/5*/4")
+    assert standard.outcome is None and standard.turn == 0
+
+
+def test_atomic_bomb() -> None:
+    variant = variants.find("atomic")
+    position = Position(side({13: 4, 8: 1, 6: 9, 5: 1}), side({13: 4, 8: 1, 6: 10}))
+    exploded = explode(position)
+    assert exploded.player_bar == 2 and exploded.player[8] == 0 and exploded.player[5] == 0
+    assert exploded.opponent_bar == 1 and exploded.opponent[8] == 0
+    game = Game(variant, position=position, turn=0)
+    game.push(Explode())
+    assert game.position == exploded and game.bomb == 1
+    game.roll_dice(SeededDice(1))
+    with pytest.raises(IllegalActionError, match="before rolling"):
+        game.push(Explode())
+    game.pop()
+    game.pop()
+    assert game.bomb is None and game.position == position
+    # After player 0 explodes, only player 1 may explode the bomb next.
+    game.push(Explode())
+    for roll in (Roll(6, 6), Roll(1, 1)):
+        game.push(roll)
+        plays = game.legal_plays()
+        game.push(plays[0] if plays else Play.no_move(game.position))
+    assert game.turn == 0
+    assert game.explode_refusal() == "player 1 holds the bomb"
+    standard = Game(position=position, turn=0)
+    with pytest.raises(IllegalActionError, match="no bomb"):
+        standard.push(Explode())
+
+
+def test_tavla_rerolls_the_opening_has_no_cube_and_no_backgammons() -> None:
+    tavla = variants.find("tavla")
+    game = Game(tavla)
+    game.push(OpeningRoll(5, 2))
+    assert game.turn == 0 and game.dice is None  # the winner rolls again
+    with pytest.raises(IllegalActionError, match="without the cube"):
+        game.push(Double())
+    game.push(Roll(6, 6))
+    assert game.dice == Roll(6, 6)
+    # A win with the loser still in the winner's home board counts as a gammon.
+    position = Position(side({1: 1}), side({22: 15}))
+    end = Game(tavla, position=position, turn=0, dice=(2, 1))
+    end.play("1/off")
+    assert end.outcome is not None and end.outcome.kind is WinKind.GAMMON
+    standard = Game(position=position, turn=0, dice=(2, 1))
+    standard.play("1/off")
+    assert standard.outcome is not None and standard.outcome.kind is WinKind.BACKGAMMON
+
+
+def test_play_count_table() -> None:
+    stored = json.loads(TABLE.read_text())
+    assert sorted(stored) == sorted(variants.names())
+    for name, entries in stored.items():
+        variant = variants.find(name)
+        assert entries
+        for entry in entries:
+            position = Position.from_position_id(entry["position_id"], checkers=variant.checkers)
+            counts = {str(roll): len(position.legal_plays(roll, variant)) for roll in ALL_ROLLS}
+            assert counts == entry["counts"], (name, entry["position_id"])
+
+
+def _check_invariants(game: Game, checkers: int) -> None:
+    position = game.position
+    assert position.player_checkers() == checkers
+    assert position.opponent_checkers() == checkers
+    for point in range(1, 25):
+        assert not (position.player[point] and position.opponent[25 - point])
+    limit = game.variant.max_per_point
+    if limit is not None:
+        assert max(position.player[1:25]) <= limit
+        assert max(position.opponent[1:25]) <= limit
+
+
+@pytest.mark.parametrize("name", STANDARD_TOPOLOGY)
+def test_seeded_random_games_end_by_the_rules(name: str) -> None:
+    variant = variants.find(name)
+    games = 1000 if variant.checkers < 15 or variant.first_hit else 150
+    rng = random.Random(name)
+    for seed in range(games):
+        game = Game(variant)
+        dice = SeededDice(seed)
+        states = []
+        for _ in range(20_000):
+            if game.is_over():
+                break
+            if game.dice is None:
+                if variant.atomic and game.explode_refusal() is None and rng.random() < 0.05:
+                    game.push(Explode())
+                else:
+                    game.roll_dice(dice)
+                continue
+            plays = game.legal_plays()
+            if plays:
+                game.push(plays[rng.randrange(len(plays))])
+            else:
+                game.play("Ø")
+            _check_invariants(game, variant.checkers)
+            if seed < 3:
+                states.append((len(game.history), game.position, game.turn, game.outcome))
+        assert game.is_over(), f"{name} game {seed} did not end"
+        outcome = game.outcome
+        assert outcome is not None
+        if variant.first_hit:
+            assert outcome.kind is WinKind.SINGLE
+        if not variant.backgammons:
+            assert outcome.kind is not WinKind.BACKGAMMON
+        if seed < 3:  # pop restores every state
+            for length, position, turn, result in reversed(states):
+                while len(game.history) > length:
+                    game.pop()
+                assert (game.position, game.turn, game.outcome) == (position, turn, result)
+
+
+def test_selfplay_command_prints_json() -> None:
+    result = CliRunner().invoke(
+        app, ["selfplay", "--variant", "hypergammon", "--games", "20", "--seed", "3", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["games"] == 20
+    total = sum(sum(side.values()) for side in summary["results"].values())
+    assert total == 20
+    again = CliRunner().invoke(
+        app, ["selfplay", "--variant", "hypergammon", "--games", "20", "--seed", "3", "--json"]
+    )
+    assert json.loads(again.output) == summary
+    bad = CliRunner().invoke(app, ["selfplay", "--variant", "chess"])
+    assert bad.exit_code != 0
+
+
+def test_play_command_takes_a_variant() -> None:
+    result = CliRunner().invoke(
+        app, ["play", "--variant", "nackgammon", "--seed", "2"], input="\nquit\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "BAR" in result.output
