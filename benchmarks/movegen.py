@@ -657,6 +657,37 @@ def build_ratios(
     return ratios
 
 
+def compare_variant(cases: Sequence[Case], name: str, runs: int) -> int:
+    """Time the public path under ``name``'s rules against standard, interleaved."""
+    from backgammon import ALL_ROLLS, variants
+
+    variant = variants.find(name)
+    positions = [case.position for case in cases]
+    rolls = [(roll.high, roll.low) for roll in ALL_ROLLS]
+
+    def timed(chosen: Any) -> float:
+        began = time.perf_counter()
+        for position in positions:
+            for roll in rolls:
+                position.legal_plays(roll, chosen)
+        return time.perf_counter() - began
+
+    timed(None)
+    timed(variant)
+    standard_times, variant_times = [], []
+    for _ in range(runs):
+        standard_times.append(timed(None))
+        variant_times.append(timed(variant))
+    pairs = len(positions) * len(rolls)
+    standard = pairs / statistics.median(standard_times)
+    other = pairs / statistics.median(variant_times)
+    print(f"{pairs:,} position x roll pairs, median of {runs} interleaved runs")
+    print(f"standard      {standard:12,.0f} pairs/s")
+    ratio = other / standard
+    print(f"{variant.name:13} {other:12,.0f} pairs/s   ratio {ratio:.3f} (target >= 0.9)")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the options, measure, print the table and optionally write JSON."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -683,6 +714,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=DEFAULT_NUMBA_CACHE,
         help="private Numba cache folder (keeps src/ untouched)",
     )
+    parser.add_argument(
+        "--variant",
+        default=None,
+        help="also time Position.legal_plays under this variant's rules, as a ratio to "
+        "standard on the same positions (target for standard-topology variants: >= 0.9)",
+    )
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -693,6 +730,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     cases = load_cases(args.reference, args.limit)
     if not cases:
         parser.error(f"no records in {args.reference}")
+    if args.variant is not None:
+        return compare_variant(cases, args.variant, args.runs)
     info = machine()
     ours, counts = measure_ours(cases, args.runs)
     notes = [check_reference(cases, counts)]
