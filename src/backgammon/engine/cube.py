@@ -1,0 +1,202 @@
+"""Cube decisions from cubeless probabilities: Janowski's money model and its match
+play counterpart through a match equity table.
+
+**Money (Janowski, "Take-Points in Money Games", 1993; GNU Backgammon manual,
+"Cubeful equities")**. From the five cubeless probabilities of the side on roll, let
+``p`` be its chance to win and
+
+* ``W = (win + win_gammon + win_backgammon) / win``: the average value of a win,
+* ``L = (lose + lose_gammon + lose_backgammon) / lose``: the average value of a loss.
+
+Cubeless (dead-cube) equity is ``E_dead = p·W − (1 − p)·L``. With a perfectly live cube
+the doubled side takes down to its take point ``TP = (L − 1/2) / (W + L + 1/2)`` and
+the doubler cashes from ``CP = (L + 1) / (W + L + 1/2)``; the live-cube equity is
+piecewise linear between those points (from −L at p = 0, −1 at TP, +1 at CP, up to
++W at p = 1), and depends on who holds the cube. Real cubes are between dead and live:
+``E = x·E_live + (1 − x)·E_dead`` with the cube efficiency ``x`` (0.68 for contact,
+0.6–0.7 in races, GNU Backgammon's figures).
+
+A double is right when both "double, take" (twice the equity with the opponent owning
+the cube) and "double, pass" (+1) beat "no double"; the opponent takes when "double,
+take" is at most +1 (for the doubler). "Too good" is when "no double" beats
+"double, pass" because playing on for the gammon is worth more.
+
+**Match play.** Equities are match winning chances (MWC) from the match equity table;
+the dead-cube MWC weighs each outcome (win/lose single, gammon, backgammon at the
+cube value) by its probability, and the live-cube MWC interpolates between the
+doubled side's drop value and its win value at its match take point, as for money;
+the result is ``x·live + (1 − x)·dead``. Decisions compare MWCs; the report converts
+them to equities at the current cube with :meth:`MatchEquityTable.mwc_to_equity`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+__all__ = [
+    "CubeAction",
+    "CubeDecision",
+    "CubeOwner",
+    "money_cube_decision",
+    "money_cubeful_equity",
+    "race_cube_efficiency",
+]
+
+CONTACT_EFFICIENCY = 0.68
+"""GNU Backgammon's cube efficiency for contact and crashed positions."""
+
+
+def race_cube_efficiency(pips: int) -> float:
+    """GNU Backgammon's race cube efficiency: 0.6 at 40 pips rising linearly to 0.7 at
+    120 pips (clamped), for the side on roll's pip count."""
+    return min(0.7, max(0.6, 0.6 + (pips - 40) * 0.1 / 80))
+
+
+class CubeOwner(Enum):
+    """Who holds the cube, seen from the side on roll."""
+
+    CENTRED = "centred"
+    PLAYER = "player"
+    OPPONENT = "opponent"
+
+
+class CubeAction(Enum):
+    """The right cube action for the side on roll and its opponent's answer."""
+
+    NO_DOUBLE = "no double"
+    DOUBLE_TAKE = "double, take"
+    DOUBLE_PASS = "double, pass"
+    TOO_GOOD = "too good to double, pass"
+    DOUBLE_BEAVER = "double, beaver"
+    NO_DOUBLE_BEAVER = "no double, beaver"
+
+
+@dataclass(frozen=True, slots=True)
+class CubeDecision:
+    """Cubeful equities of the three choices, for the side on roll, per unit of the
+    current cube, and the resulting actions.
+
+    Attributes:
+        no_double: equity if it does not double.
+        double_take: equity if it doubles and the opponent takes.
+        double_pass: equity if it doubles and the opponent passes (+1 in money).
+        action: the right action (with the opponent's right answer).
+        take: whether the opponent should take a double.
+        beaver: whether the opponent should beaver (only when beavers are allowed).
+    """
+
+    no_double: float
+    double_take: float
+    double_pass: float
+    action: CubeAction
+    take: bool
+    beaver: bool = False
+
+    @property
+    def should_double(self) -> bool:
+        """Whether the side on roll should double now."""
+        return self.action in (
+            CubeAction.DOUBLE_TAKE,
+            CubeAction.DOUBLE_PASS,
+            CubeAction.DOUBLE_BEAVER,
+        )
+
+    @property
+    def best_equity(self) -> float:
+        """The equity of the right action."""
+        if not self.should_double:
+            return self.no_double
+        return min(self.double_take, self.double_pass)
+
+
+def _values(probabilities: Sequence[float]) -> tuple[float, float, float]:
+    """``(p, W, L)`` from the five cubeless probabilities."""
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = probabilities
+    lose = 1.0 - win
+    average_win = 1.0 + (win_gammon + win_backgammon) / win if win > 1e-9 else 1.0
+    average_loss = 1.0 + (lose_gammon + lose_backgammon) / lose if lose > 1e-9 else 1.0
+    return win, average_win, average_loss
+
+
+def _live_equity(p: float, w: float, l_: float, owner: CubeOwner) -> float:
+    """Janowski's live-cube equity at cube 1 for the side on roll."""
+    take = (l_ - 0.5) / (w + l_ + 0.5)
+    cash = (l_ + 1.0) / (w + l_ + 0.5)
+    if owner is CubeOwner.CENTRED:
+        if p <= take:
+            return -l_ + (l_ - 1.0) * p / take if take > 0 else -1.0
+        if p >= cash:
+            return 1.0 + (w - 1.0) * (p - cash) / (1.0 - cash) if cash < 1 else 1.0
+        return -1.0 + 2.0 * (p - take) / (cash - take)
+    if owner is CubeOwner.PLAYER:
+        if p >= cash:
+            return 1.0 + (w - 1.0) * (p - cash) / (1.0 - cash) if cash < 1 else 1.0
+        return -l_ + (l_ + 1.0) * p / cash
+    # The opponent owns the cube.
+    if p <= take:
+        return -l_ + (l_ - 1.0) * p / take if take > 0 else -1.0
+    return -1.0 + (w + 1.0) * (p - take) / (1.0 - take)
+
+
+def money_cubeful_equity(
+    probabilities: Sequence[float],
+    owner: CubeOwner = CubeOwner.CENTRED,
+    efficiency: float = CONTACT_EFFICIENCY,
+    *,
+    jacoby: bool = False,
+) -> float:
+    """The cubeful money equity (per unit of cube) of the side on roll, before it
+    decides on the cube: ``x·live + (1 − x)·dead``.
+
+    With ``jacoby`` and a centred cube, gammons count single in the dead part (and the
+    live part), as the Jacoby rule scores them.
+    """
+    p, w, l_ = _values(probabilities)
+    if jacoby and owner is CubeOwner.CENTRED:
+        w = l_ = 1.0
+    dead = p * w - (1.0 - p) * l_
+    return efficiency * _live_equity(p, w, l_, owner) + (1.0 - efficiency) * dead
+
+
+def money_cube_decision(
+    probabilities: Sequence[float],
+    owner: CubeOwner = CubeOwner.CENTRED,
+    efficiency: float = CONTACT_EFFICIENCY,
+    *,
+    jacoby: bool = False,
+    beavers: bool = False,
+) -> CubeDecision:
+    """The money cube decision for the side on roll from its cubeless probabilities.
+
+    Args:
+        probabilities: win, win gammon, win backgammon, lose gammon, lose backgammon
+            (gammons include backgammons), for the side on roll before it rolls.
+        owner: who holds the cube (the side on roll may double only when it is
+            centred or its own).
+        efficiency: the cube efficiency ``x`` (see :func:`race_cube_efficiency`).
+        jacoby: the Jacoby rule is in force (only matters while the cube is centred).
+        beavers: beavers are allowed.
+
+    Raises:
+        ValueError: if the side on roll does not have access to the cube.
+    """
+    if owner is CubeOwner.OPPONENT:
+        raise ValueError("the side on roll cannot double: the opponent owns the cube")
+    no_double = money_cubeful_equity(probabilities, owner, efficiency, jacoby=jacoby)
+    # After a double the opponent owns a cube twice as big (and the Jacoby rule no
+    # longer applies, as the cube has been turned).
+    double_take = 2.0 * money_cubeful_equity(probabilities, CubeOwner.OPPONENT, efficiency)
+    double_pass = 1.0
+    take = double_take <= double_pass
+    beaver = beavers and take and double_take < 0.0
+    if double_take > no_double and double_pass > no_double:
+        action = CubeAction.DOUBLE_TAKE if take else CubeAction.DOUBLE_PASS
+        if beaver:
+            action = CubeAction.DOUBLE_BEAVER
+    elif not take and no_double > double_pass:
+        action = CubeAction.TOO_GOOD
+    else:
+        action = CubeAction.NO_DOUBLE_BEAVER if beaver else CubeAction.NO_DOUBLE
+    return CubeDecision(no_double, double_take, double_pass, action, take, beaver)

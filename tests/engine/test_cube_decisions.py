@@ -1,0 +1,99 @@
+"""Money cube decisions from cubeless probabilities (Janowski's model)."""
+
+from __future__ import annotations
+
+import pytest
+
+from backgammon.engine.cube import (
+    CubeAction,
+    CubeOwner,
+    money_cube_decision,
+    money_cubeful_equity,
+    race_cube_efficiency,
+)
+
+
+def plain(p: float) -> tuple[float, float, float, float, float]:
+    """Probabilities without gammons."""
+    return (p, 0.0, 0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("p", "action", "take"),
+    [
+        (0.45, CubeAction.NO_DOUBLE, True),
+        (0.55, CubeAction.DOUBLE_TAKE, True),
+        (0.70, CubeAction.DOUBLE_TAKE, True),
+        (0.80, CubeAction.DOUBLE_PASS, False),
+    ],
+)
+def test_last_roll_dead_cube(p: float, action: CubeAction, take: bool) -> None:
+    # On the last roll the cube is dead: double with any edge, take up to 75%.
+    decision = money_cube_decision(plain(p), efficiency=0.0)
+    assert decision.action is action
+    assert decision.take is take
+    assert decision.no_double == pytest.approx(2 * p - 1)
+    assert decision.double_take == pytest.approx(2 * (2 * p - 1))
+
+
+def test_dead_cube_take_point_is_25_percent() -> None:
+    assert money_cube_decision(plain(0.749), efficiency=0.0).take
+    assert not money_cube_decision(plain(0.751), efficiency=0.0).take
+
+
+def test_live_cube_take_point_is_20_percent_and_no_early_double() -> None:
+    # Perfectly live cube without gammons: TP = 20%, CP = 80%; doubling before the
+    # cash point gains nothing.
+    assert money_cube_decision(plain(0.79), efficiency=1.0).take
+    assert not money_cube_decision(plain(0.81), efficiency=1.0).take
+    early = money_cube_decision(plain(0.75), efficiency=1.0)
+    assert early.no_double > early.double_take
+    assert early.action is CubeAction.NO_DOUBLE
+    at_cash = money_cube_decision(plain(0.8), efficiency=1.0)
+    assert at_cash.no_double == pytest.approx(at_cash.double_take) == pytest.approx(1.0)
+    assert money_cubeful_equity(plain(0.5), efficiency=1.0) == pytest.approx(0.0)
+    assert money_cubeful_equity(plain(0.2), CubeOwner.OPPONENT, 1.0) == pytest.approx(-1.0)
+    assert money_cubeful_equity(plain(0.8), CubeOwner.PLAYER, 1.0) == pytest.approx(1.0)
+
+
+def test_realistic_efficiency_doubling_window() -> None:
+    # With x = 0.68 the classic window: no double at 60%, double/take near 70%,
+    # double/pass beyond the take point (about 78.5% here).
+    assert money_cube_decision(plain(0.60)).action is CubeAction.NO_DOUBLE
+    assert money_cube_decision(plain(0.72)).action is CubeAction.DOUBLE_TAKE
+    assert money_cube_decision(plain(0.82)).action is CubeAction.DOUBLE_PASS
+
+
+def test_too_good_with_gammons() -> None:
+    # Very likely to win, often a gammon: playing on beats cashing.
+    decision = money_cube_decision((0.95, 0.6, 0.05, 0.0, 0.0))
+    assert decision.action is CubeAction.TOO_GOOD
+    assert not decision.take
+    assert decision.no_double > 1.0
+
+
+def test_owned_cube_and_refusals() -> None:
+    decision = money_cube_decision(plain(0.72), CubeOwner.PLAYER)
+    assert decision.no_double > money_cube_decision(plain(0.72)).no_double
+    with pytest.raises(ValueError, match="owns the cube"):
+        money_cube_decision(plain(0.9), CubeOwner.OPPONENT)
+
+
+def test_beaver_when_the_double_is_a_big_mistake() -> None:
+    decision = money_cube_decision(plain(0.35), beavers=True)
+    assert decision.beaver
+    assert decision.action is CubeAction.NO_DOUBLE_BEAVER
+    assert not money_cube_decision(plain(0.35)).beaver
+
+
+def test_jacoby_makes_gammons_worthless_with_a_centred_cube() -> None:
+    gammonish = (0.7, 0.3, 0.0, 0.0, 0.0)
+    with_jacoby = money_cubeful_equity(gammonish, efficiency=0.0, jacoby=True)
+    assert with_jacoby == pytest.approx(0.4)
+    assert money_cubeful_equity(gammonish, efficiency=0.0) == pytest.approx(0.7)
+
+
+def test_race_efficiency() -> None:
+    assert race_cube_efficiency(20) == 0.6
+    assert race_cube_efficiency(80) == pytest.approx(0.65)
+    assert race_cube_efficiency(200) == 0.7
