@@ -97,3 +97,23 @@ def test_race_efficiency() -> None:
     assert race_cube_efficiency(20) == 0.6
     assert race_cube_efficiency(80) == pytest.approx(0.65)
     assert race_cube_efficiency(200) == 0.7
+
+
+def test_match_decisions_at_known_scores() -> None:
+    from backgammon.engine.cube import match_cube_decision
+    from backgammon.engine.met import kazaross_xg2
+
+    met = kazaross_xg2()
+    # 2-away, 2-away: the next double ends the match, so double with any edge; the
+    # take point is 1 - MWC(1-away, 2-away Crawford) = 32.3%.
+    assert match_cube_decision(plain(0.55), met, (2, 2)).action is CubeAction.DOUBLE_TAKE
+    assert match_cube_decision(plain(0.66), met, (2, 2)).take
+    assert not match_cube_decision(plain(0.70), met, (2, 2)).take
+    # Long matches behave like money.
+    assert match_cube_decision(plain(0.55), met, (25, 25)).action is CubeAction.NO_DOUBLE
+    assert match_cube_decision(plain(0.72), met, (25, 25)).action is CubeAction.DOUBLE_TAKE
+    assert match_cube_decision(plain(0.85), met, (25, 25)).action is CubeAction.DOUBLE_PASS
+    # "Double, pass" is +1 in equity at the current cube.
+    assert match_cube_decision(plain(0.85), met, (7, 5)).double_pass == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="Crawford"):
+        match_cube_decision(plain(0.6), met, (1, 3), crawford=True)

@@ -25,20 +25,26 @@ take" is at most +1 (for the doubler). "Too good" is when "no double" beats
 the dead-cube MWC weighs each outcome (win/lose single, gammon, backgammon at the
 cube value) by its probability, and the live-cube MWC interpolates between the
 doubled side's drop value and its win value at its match take point, as for money;
-the result is ``x·live + (1 − x)·dead``. Decisions compare MWCs; the report converts
+the result is ``x·live + (1 − x)·dead``. The table's take points are dead-cube ones;
+live take points are taken as 0.8 of them (money's 20% live against 25% dead), an
+approximation; a cube that already covers both away scores is dead. Decisions compare MWCs; the report converts
 them to equities at the current cube with :meth:`MatchEquityTable.mwc_to_equity`.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+
+from backgammon.engine.met import MatchEquityTable
 
 __all__ = [
     "CubeAction",
     "CubeDecision",
     "CubeOwner",
+    "match_cube_decision",
     "money_cube_decision",
     "money_cubeful_equity",
     "race_cube_efficiency",
@@ -46,6 +52,11 @@ __all__ = [
 
 CONTACT_EFFICIENCY = 0.68
 """GNU Backgammon's cube efficiency for contact and crashed positions."""
+
+
+LIVE_TAKE_RATIO = 0.8
+"""Live-cube take point over dead-cube take point (money without gammons: 20% / 25%),
+used to turn the match equity table's dead take points into live ones."""
 
 
 def race_cube_efficiency(pips: int) -> float:
@@ -200,3 +211,105 @@ def money_cube_decision(
     else:
         action = CubeAction.NO_DOUBLE_BEAVER if beaver else CubeAction.NO_DOUBLE
     return CubeDecision(no_double, double_take, double_pass, action, take, beaver)
+
+
+def _interpolate(p: float, points: Sequence[tuple[float, float]]) -> float:
+    """Piecewise-linear value at ``p`` through ``(p, value)`` points sorted by ``p``."""
+    for (p0, v0), (p1, v1) in itertools.pairwise(points):
+        if p <= p1:
+            if p1 - p0 < 1e-12:
+                return v1
+            return v0 + (v1 - v0) * (p - p0) / (p1 - p0)
+    return points[-1][1]
+
+
+def _match_values(
+    probabilities: Sequence[float],
+    met: MatchEquityTable,
+    away: tuple[int, int],
+    cube: int,
+    owner: CubeOwner,
+    efficiency: float,
+    cube_alive: bool,
+) -> float:
+    """Cubeful match winning chance of the side on roll at ``cube`` (before its cube
+    decision), as ``x·live + (1 − x)·dead``."""
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = probabilities
+    me, them = away
+    outcomes = (
+        (win - win_gammon, cube),
+        (win_gammon - win_backgammon, 2 * cube),
+        (win_backgammon, 3 * cube),
+        (1.0 - win - lose_gammon, -cube),
+        (lose_gammon - lose_backgammon, -2 * cube),
+        (lose_backgammon, -3 * cube),
+    )
+    values = [(chance, met.after_game(me, them, points)) for chance, points in outcomes]
+    dead = sum(chance * value for chance, value in values)
+    if not cube_alive or efficiency <= 0.0:
+        return dead
+    won = sum(chance * value for chance, value in values[:3])
+    lost = sum(chance * value for chance, value in values[3:])
+    win_value = won / win if win > 1e-9 else met.after_game(me, them, cube)
+    lose_value = lost / (1.0 - win) if win < 1 - 1e-9 else met.after_game(me, them, -cube)
+    we_cash = met.after_game(me, them, cube)
+    they_cash = met.after_game(me, them, -cube)
+    # Live take points are lower than the dead-cube ones the table gives (the taker
+    # gains the recube); money's ratio, 20% live to 25% dead, is used at every score.
+    take = LIVE_TAKE_RATIO * met.take_point(me, them, cube)  # our take point if doubled
+    cash = 1.0 - LIVE_TAKE_RATIO * met.take_point(them, me, cube)  # they pass beyond
+    if owner is CubeOwner.CENTRED:
+        points = [(0.0, lose_value), (take, they_cash), (cash, we_cash), (1.0, win_value)]
+    elif owner is CubeOwner.PLAYER:
+        points = [(0.0, lose_value), (cash, we_cash), (1.0, win_value)]
+    else:
+        points = [(0.0, lose_value), (take, they_cash), (1.0, win_value)]
+    live = _interpolate(win, points)
+    return efficiency * live + (1.0 - efficiency) * dead
+
+
+def match_cube_decision(
+    probabilities: Sequence[float],
+    met: MatchEquityTable,
+    away: tuple[int, int],
+    *,
+    cube: int = 1,
+    owner: CubeOwner = CubeOwner.CENTRED,
+    efficiency: float = CONTACT_EFFICIENCY,
+    crawford: bool = False,
+) -> CubeDecision:
+    """The match cube decision for the side on roll, ``away = (its away score, the
+    opponent's)``, from cubeless probabilities and a match equity table.
+
+    The equities reported are the match winning chances converted to equity at the
+    current cube (``met.mwc_to_equity``), so that "double, pass" is +1 as in money.
+
+    Raises:
+        ValueError: if the side on roll cannot double (the opponent owns the cube, or
+            this is the Crawford game), or the scores are outside the table.
+    """
+    if owner is CubeOwner.OPPONENT:
+        raise ValueError("the side on roll cannot double: the opponent owns the cube")
+    if crawford:
+        raise ValueError("no doubling in the Crawford game")
+    me, them = away
+    # A cube that already covers both away scores is dead: nobody can redouble usefully.
+    no_double = _match_values(
+        probabilities, met, away, cube, owner, efficiency, cube < max(me, them)
+    )
+    double_take = _match_values(
+        probabilities, met, away, 2 * cube, CubeOwner.OPPONENT, efficiency, 2 * cube < max(me, them)
+    )
+    double_pass = met.after_game(me, them, cube)
+    take = double_take <= double_pass
+    if double_take > no_double and double_pass > no_double:
+        action = CubeAction.DOUBLE_TAKE if take else CubeAction.DOUBLE_PASS
+    elif not take and no_double > double_pass:
+        action = CubeAction.TOO_GOOD
+    else:
+        action = CubeAction.NO_DOUBLE
+
+    def equity(mwc: float) -> float:
+        return met.mwc_to_equity(mwc, me, them, cube)
+
+    return CubeDecision(equity(no_double), equity(double_take), equity(double_pass), action, take)

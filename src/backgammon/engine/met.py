@@ -170,7 +170,7 @@ class MatchEquityTable:
             )
         return self.pre[away_self - 1][away_opponent - 1]
 
-    def _after_game(self, away_self: int, away_opponent: int, points: int) -> float:
+    def after_game(self, away_self: int, away_opponent: int, points: int) -> float:
         """MWC after the player wins (``points`` > 0) or loses (< 0) that many points.
 
         A game played while a player is 1-away is the Crawford game or a post-Crawford
@@ -194,8 +194,8 @@ class MatchEquityTable:
             )
         if cube < 1:
             raise ValueError(f"cube must be 1 or more, got {cube}")
-        win = self._after_game(away_self, away_opponent, cube)
-        lose = self._after_game(away_self, away_opponent, -cube)
+        win = self.after_game(away_self, away_opponent, cube)
+        lose = self.after_game(away_self, away_opponent, -cube)
         return win, lose
 
     def take_point(self, away_self: int, away_opponent: int, cube: int = 1) -> float:
