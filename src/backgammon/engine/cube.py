@@ -27,8 +27,9 @@ cube value) by its probability, and the live-cube MWC interpolates between the
 doubled side's drop value and its win value at its match take point, as for money;
 the result is ``x·live + (1 − x)·dead``. The table's take points are dead-cube ones;
 live take points are taken as 0.8 of them (money's 20% live against 25% dead), an
-approximation; a cube that already covers both away scores is dead. Decisions compare MWCs; the report converts
-them to equities at the current cube with :meth:`MatchEquityTable.mwc_to_equity`.
+approximation; a cube that already covers both away scores is dead. Decisions compare
+MWCs; the report converts them to equities at the current cube with
+:meth:`MatchEquityTable.mwc_to_equity`.
 """
 
 from __future__ import annotations
