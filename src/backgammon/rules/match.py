@@ -97,7 +97,8 @@ class Match:
     def next_context(self) -> MatchContext:
         """The match context the next game will be played in."""
         score = self.score
-        if not self.length or not self.rules.crawford:
+        if self.length <= 1 or not self.rules.crawford:
+            # Money play, or a 1-point match (whose games are never Crawford games).
             return MatchContext(self.length, score)
         if any(game.context.crawford for game in self._games):
             return MatchContext(self.length, score, post_crawford=True)
