@@ -1,0 +1,283 @@
+"""n-ply search: expectimax over the 21 rolls with move filters and a cache.
+
+Probabilities here are the five cubeless outputs (win, win gammon, win backgammon,
+lose gammon, lose backgammon; gammons include backgammons) of the side on roll of a
+52-slot board, before it rolls. An *evaluator* is any function from boards
+``uint8[n, 52]`` to probabilities ``float[n, 5]`` (the 0-ply network, exact bearoff
+tables, or a test's toy function).
+
+``evaluate_plies(evaluator, boards, plies)``:
+
+* 0 plies: the evaluator itself.
+* ``n`` plies: the average over the 21 rolls (doubles weigh 1/36, others 2/36) of the
+  value, for the side on roll, of its best play for that roll; each play is judged by
+  its resulting position (the opponent on roll) searched to ``n − 1`` plies. A roll
+  with no legal play passes the turn with the position unchanged.
+
+Without a move filter this is exact expectimax over every play. With a
+:class:`MoveFilter` (GNU Backgammon's idea), the plays of a roll are first ranked at
+0-ply and only the best ``keep`` within ``margin`` of the best (in cubeless equity)
+are searched deeper; ``keep=1`` is GNU Backgammon's evaluation scheme, which picks the
+reply at 0-ply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from backgammon.rules.dice import ALL_ROLLS
+from backgammon.rules.movegen import BOARD_SLOTS, generate_plays_packed
+
+__all__ = [
+    "BoardEvaluator",
+    "EvaluationCache",
+    "MoveFilter",
+    "equities",
+    "evaluate_plies",
+    "invert",
+    "rank_children",
+    "search_plays",
+    "weighted_rolls",
+]
+
+BoardEvaluator = Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.float64]]
+"""Boards ``uint8[n, 52]`` (side on roll first) to probabilities ``float[n, 5]``."""
+
+_HALF = BOARD_SLOTS // 2
+_ROLLS = tuple((roll.high, roll.low) for roll in ALL_ROLLS)
+_WEIGHTS = np.array([float(roll.weight) for roll in ALL_ROLLS])
+
+
+@dataclass(frozen=True, slots=True)
+class MoveFilter:
+    """Which plays of a roll are searched deeper: at most ``keep`` of them, all within
+    ``margin`` of the best 0-ply cubeless equity."""
+
+    keep: int = 8
+    margin: float = 0.16
+
+    def __post_init__(self) -> None:
+        if self.keep < 1:
+            raise ValueError(f"a move filter keeps at least one play, got {self.keep}")
+        if self.margin < 0:
+            raise ValueError(f"a move filter margin is >= 0, got {self.margin}")
+
+
+class EvaluationCache:
+    """Probabilities already computed, keyed by board and plies (an object you pass
+    in, never a global). Cleared when it grows past ``limit`` entries."""
+
+    def __init__(self, limit: int = 1_000_000) -> None:
+        self.limit = limit
+        self._entries: dict[tuple[bytes, int], npt.NDArray[np.float64]] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, board: bytes, plies: int) -> npt.NDArray[np.float64] | None:
+        """The cached probabilities, or ``None``."""
+        found = self._entries.get((board, plies))
+        if found is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return found
+
+    def put(self, board: bytes, plies: int, value: npt.NDArray[np.float64]) -> None:
+        """Remember ``value`` (clearing everything first if full)."""
+        if len(self._entries) >= self.limit:
+            self._entries.clear()
+        self._entries[(board, plies)] = value
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def invert(probabilities: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The same outcomes seen from the other side (works on ``[..., 5]`` arrays)."""
+    out = np.empty_like(probabilities)
+    out[..., 0] = 1.0 - probabilities[..., 0]
+    out[..., 1] = probabilities[..., 3]
+    out[..., 2] = probabilities[..., 4]
+    out[..., 3] = probabilities[..., 1]
+    out[..., 4] = probabilities[..., 2]
+    return out
+
+
+def equities(probabilities: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Cubeless money equity: 2·win − 1 + win gammon − lose gammon + win bg − lose bg."""
+    p = probabilities
+    result: npt.NDArray[np.float64] = (
+        2.0 * p[..., 0] - 1.0 + p[..., 1] - p[..., 3] + p[..., 2] - p[..., 4]
+    )
+    return result
+
+
+def _flip(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    return np.concatenate((boards[..., _HALF:], boards[..., :_HALF]), axis=-1)
+
+
+def rank_children(
+    board: npt.NDArray[np.uint8], die1: int, die2: int
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """The legal plays of a roll as packed rows, and their children (resulting
+    positions flipped so the opponent is on roll). No rows: no play."""
+    packed = generate_plays_packed(board, die1, die2)
+    return packed, _flip(packed[:, :BOARD_SLOTS])
+
+
+def evaluate_plies(
+    evaluator: BoardEvaluator,
+    boards: npt.NDArray[np.uint8],
+    plies: int,
+    move_filter: MoveFilter | None = None,
+    cache: EvaluationCache | None = None,
+) -> npt.NDArray[np.float64]:
+    """Probabilities for the side on roll of each board, searched ``plies`` deep.
+
+    Args:
+        evaluator: the 0-ply evaluation of boards.
+        boards: ``uint8[n, 52]`` positions, side on roll first, before rolling.
+        plies: search depth (0 = the evaluator).
+        move_filter: how many plays per roll to search deeper (``None``: all of them,
+            i.e. exact expectimax).
+        cache: where to remember results between calls.
+
+    Raises:
+        ValueError: for a negative depth or a malformed board array.
+    """
+    if plies < 0:
+        raise ValueError(f"plies must be >= 0, got {plies}")
+    boards = np.ascontiguousarray(boards, dtype=np.uint8).reshape(-1, BOARD_SLOTS)
+    out = np.empty((boards.shape[0], 5))
+    todo: list[int] = []
+    for index, board in enumerate(boards):
+        found = cache.get(board.tobytes(), plies) if cache is not None else None
+        if found is None:
+            todo.append(index)
+        else:
+            out[index] = found
+    if todo:
+        chosen = boards[todo]
+        values = (
+            np.asarray(evaluator(chosen), dtype=np.float64)
+            if plies == 0
+            else _search(evaluator, chosen, plies, move_filter, cache)
+        )
+        out[todo] = values
+        if cache is not None:
+            for index, value in zip(todo, values, strict=True):
+                cache.put(boards[index].tobytes(), plies, value.copy())
+    return out
+
+
+def _search(
+    evaluator: BoardEvaluator,
+    boards: npt.NDArray[np.uint8],
+    plies: int,
+    move_filter: MoveFilter | None,
+    cache: EvaluationCache | None,
+) -> npt.NDArray[np.float64]:
+    """One level of expectimax for boards that are not over (or are: exact handling
+    is the evaluator's job at 0 plies; here a finished board is evaluated directly)."""
+    n = boards.shape[0]
+    result = np.zeros((n, 5))
+    # Gather every child of every board and roll; rank them at 0-ply in one batch.
+    children: list[npt.NDArray[np.uint8]] = []
+    spans: list[tuple[int, int, int, int]] = []  # board, roll, start, stop
+    over = np.array([not boards[i, 1:26].any() or not boards[i, 27:52].any() for i in range(n)])
+    offset = 0
+    for i in range(n):
+        if over[i]:
+            continue
+        for r, (die1, die2) in enumerate(_ROLLS):
+            _, kids = rank_children(boards[i], die1, die2)
+            if kids.shape[0] == 0:
+                kids = _flip(boards[i : i + 1])  # no play: the turn passes
+            children.append(kids)
+            spans.append((i, r, offset, offset + kids.shape[0]))
+            offset += kids.shape[0]
+    if over.any():
+        result[over] = np.asarray(evaluator(boards[over]), dtype=np.float64)
+    if not children:
+        return result
+    every_child = np.concatenate(children)
+    shallow = evaluate_plies(evaluator, every_child, 0, None, cache)
+    mover_equity = -equities(shallow)
+    # Pick, per (board, roll), the candidates to search deeper.
+    deeper_index: list[int] = []
+    candidate_spans: list[list[int]] = []
+    for _, _, start, stop in spans:
+        local = mover_equity[start:stop]
+        if plies == 1:
+            candidates = [start + int(np.argmax(local))]
+        else:
+            order = np.argsort(-local, kind="stable")
+            if move_filter is not None:
+                best = local[order[0]]
+                order = np.array(
+                    [k for k in order[: move_filter.keep] if local[k] >= best - move_filter.margin]
+                )
+            candidates = [start + int(k) for k in order]
+        candidate_spans.append(candidates)
+        deeper_index.extend(candidates)
+    if plies == 1:
+        deep = shallow
+    else:
+        unique = sorted(set(deeper_index))
+        searched = evaluate_plies(evaluator, every_child[unique], plies - 1, move_filter, cache)
+        deep = np.zeros_like(shallow)
+        deep[unique] = searched
+    for (i, r, _, _), candidates in zip(spans, candidate_spans, strict=True):
+        values = deep[candidates]
+        best = candidates[int(np.argmax(-equities(values)))]
+        result[i] += _WEIGHTS[r] * invert(deep[best])
+    return result
+
+
+def search_plays(
+    evaluator: BoardEvaluator,
+    board: npt.NDArray[np.uint8],
+    die1: int,
+    die2: int,
+    plies: int,
+    move_filter: MoveFilter | None = MoveFilter(),
+    cache: EvaluationCache | None = None,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """Every play of a roll with its probabilities for the mover, best first.
+
+    Plays are ranked at 0-ply; those the filter keeps are searched to ``plies`` (their
+    resulting positions, opponent on roll, are searched ``plies`` deep); the rest keep
+    their 0-ply figures. Returns ``(packed rows, probabilities[k, 5] for the mover,
+    depth[k] each was searched to)``, sorted by the mover's equity, best first.
+    """
+    packed, kids = rank_children(board, die1, die2)
+    if packed.shape[0] == 0:
+        return packed, np.zeros((0, 5)), np.zeros(0, dtype=np.int64)
+    mover = invert(evaluate_plies(evaluator, kids, 0, None, cache))
+    depth = np.zeros(packed.shape[0], dtype=np.int64)
+    if plies > 0:
+        order = np.argsort(-equities(mover), kind="stable")
+        if move_filter is not None:
+            best = equities(mover)[order[0]]
+            order = np.array(
+                [
+                    k
+                    for k in order[: move_filter.keep]
+                    if equities(mover)[k] >= best - move_filter.margin
+                ]
+            )
+        chosen = [int(k) for k in order]
+        mover[chosen] = invert(evaluate_plies(evaluator, kids[chosen], plies, move_filter, cache))
+        depth[chosen] = plies
+    # Deeper results rank above shallower ones, then by equity.
+    key = np.lexsort((-equities(mover), -depth))
+    return packed[key], mover[key], depth[key]
+
+
+def weighted_rolls() -> Sequence[tuple[int, int, float]]:
+    """The 21 rolls with their probabilities, as ``(high, low, weight)``."""
+    return [(high, low, float(w)) for (high, low), w in zip(_ROLLS, _WEIGHTS, strict=True)]

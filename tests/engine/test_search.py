@@ -1,0 +1,90 @@
+"""n-ply search is exact expectimax over the 21 rolls (checked by brute force)."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from backgammon import ALL_ROLLS, Position
+from backgammon.engine.search import (
+    EvaluationCache,
+    MoveFilter,
+    equities,
+    evaluate_plies,
+    invert,
+    search_plays,
+)
+
+
+def toy(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
+    """A deterministic toy evaluator: the pip race through a logistic curve, exact
+    when a side has borne off everything."""
+    out = np.zeros((boards.shape[0], 5))
+    for index, board in enumerate(boards):
+        mine = sum(i * int(board[i]) for i in range(1, 26))
+        theirs = sum(i * int(board[26 + i]) for i in range(1, 26))
+        if mine == 0:
+            out[index] = (1.0, 0.0, 0.0, 0.0, 0.0)
+        elif theirs == 0:
+            out[index] = (0.0, 0.0, 0.0, 0.0, 0.0)
+        else:
+            win = 1.0 / (1.0 + np.exp(-(theirs - mine + 4) / 6.0))
+            out[index] = (win, 0.1 * win, 0.0, 0.1 * (1 - win), 0.0)
+    return out
+
+
+def brute_force(position: Position, plies: int) -> npt.NDArray[np.float64]:
+    board = position.to_array()[None, :]
+    if plies == 0 or not any(position.player[1:]) or not any(position.opponent[1:]):
+        return toy(board)[0]
+    total = np.zeros(5)
+    for roll in ALL_ROLLS:
+        plays = position.legal_plays(roll)
+        children = [play.position.flip() for play in plays] or [position.flip()]
+        values = [invert(brute_force(child, plies - 1)) for child in children]
+        best = max(values, key=lambda v: float(equities(v)))
+        total += float(roll.weight) * best
+    return total
+
+
+def small_race() -> Position:
+    return Position.from_points(
+        [0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        checkers=2,
+    )
+
+
+@pytest.mark.parametrize("plies", [0, 1, 2])
+def test_search_is_exact_expectimax(plies: int) -> None:
+    position = small_race()
+    ours = evaluate_plies(toy, position.to_array()[None, :], plies)[0]
+    assert ours == pytest.approx(brute_force(position, plies), abs=1e-12)
+
+
+def test_filter_keeping_everything_is_exact_and_cache_is_transparent() -> None:
+    position = small_race()
+    cache = EvaluationCache()
+    wide = evaluate_plies(
+        toy, position.to_array()[None, :], 2, MoveFilter(keep=99, margin=9.0), cache
+    )
+    assert wide[0] == pytest.approx(brute_force(position, 2), abs=1e-12)
+    again = evaluate_plies(toy, position.to_array()[None, :], 2, MoveFilter(99, 9.0), cache)
+    assert again[0] == pytest.approx(wide[0])
+    assert cache.hits > 0
+
+
+def test_probabilities_of_a_roll_sum_correctly() -> None:
+    # One checker each on the 1-point: the side on roll always wins at once.
+    position = Position.from_points([1] + [0] * 23, [1] + [0] * 23, checkers=1)
+    assert evaluate_plies(toy, position.to_array()[None, :], 1)[0][0] == pytest.approx(1.0)
+
+
+def test_search_plays_ranks_the_best_first() -> None:
+    position = Position.initial()
+    packed, probabilities, depth = search_plays(toy, position.to_array(), 3, 1, plies=1)
+    assert packed.shape[0] == 16
+    assert depth[0] == 1
+    searched = probabilities[depth == 1]
+    assert list(equities(searched)) == sorted(equities(searched), reverse=True)
