@@ -1,0 +1,76 @@
+"""Rollouts: reproducible, unbiased with variance reduction, parallel = serial."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from backgammon import Position
+from backgammon.engine.rollout import RolloutSettings, rollout
+from tests.engine.test_search import toy
+
+
+def one_checker_race(mine: int, theirs: int) -> Position:
+    player = [0] * 24
+    opponent = [0] * 24
+    player[mine - 1] = 1
+    opponent[theirs - 1] = 1
+    return Position.from_points(player, opponent, checkers=1)
+
+
+@cache
+def exact_win(mine: int, theirs: int) -> float:
+    """P(the side on roll wins) with one checker each, pips ``mine`` and ``theirs``."""
+    total = 0.0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            moved = 4 * a if a == b else a + b
+            left = mine - moved
+            total += (1.0 if left <= 0 else 1.0 - exact_win(theirs, left)) / 36
+    return total
+
+
+def test_a_won_position_rolls_out_exactly() -> None:
+    result = rollout(toy, one_checker_race(1, 6), RolloutSettings(trials=72, seed=1))
+    assert result.probabilities[0] == pytest.approx(1.0)
+    assert result.standard_error == pytest.approx(0.0)
+
+
+def test_rollout_agrees_with_the_exact_race_and_is_reproducible() -> None:
+    position = one_checker_race(8, 9)
+    exact = exact_win(8, 9)
+    settings = RolloutSettings(trials=1296, seed=3)
+    result = rollout(toy, position, settings)
+    assert abs(result.probabilities[0] - exact) < 4 * max(result.probability_errors[0], 0.003)
+    assert rollout(toy, position, settings) == result
+    plain = rollout(toy, position, RolloutSettings(trials=1296, seed=3, variance_reduction=False))
+    assert abs(plain.probabilities[0] - exact) < 4 * plain.probability_errors[0]
+    assert result.standard_error < plain.standard_error
+
+
+def test_truncation_and_confidence_stop() -> None:
+    position = Position.initial()
+    truncated = rollout(toy, position, RolloutSettings(trials=72, truncation=2, seed=5))
+    assert truncated.trials == 72
+    stopped = rollout(
+        toy,
+        one_checker_race(8, 9),
+        RolloutSettings(trials=5000, stop_error=0.05, min_trials=72, seed=2),
+    )
+    assert stopped.trials < 5000
+    assert stopped.standard_error < 0.05
+
+
+def test_progress_and_processes() -> None:
+    seen: list[tuple[int, int]] = []
+    position = one_checker_race(10, 7)
+    serial = rollout(
+        toy, position, RolloutSettings(trials=144, seed=9), lambda d, t: seen.append((d, t))
+    )
+    assert seen[-1] == (144, 144)
+    parallel = rollout(toy, position, RolloutSettings(trials=144, seed=9, processes=2))
+    assert np.allclose(serial.probabilities, parallel.probabilities)
+    with pytest.raises(ValueError):
+        RolloutSettings(trials=0)
