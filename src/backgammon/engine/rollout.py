@@ -212,6 +212,16 @@ def _summary(rows: npt.NDArray[np.float64]) -> RolloutResult:
     )
 
 
+def _confident(
+    rows: list[npt.NDArray[np.float64]], done: int, settings: RolloutSettings
+) -> bool:
+    """Whether the confidence stop is reached."""
+    target = settings.stop_error
+    if target is None or done < settings.min_trials:
+        return False
+    return _summary(np.concatenate(rows)).standard_error < target
+
+
 def rollout(
     evaluator: BoardEvaluator,
     position: Position,
@@ -245,10 +255,8 @@ def rollout(
             done = stop
             if progress is not None:
                 progress(done, settings.trials)
-            target = settings.stop_error
-            if target is not None and done >= settings.min_trials:
-                if _summary(np.concatenate(rows)).standard_error < target:
-                    break
+            if _confident(rows, done, settings):
+                break
     finally:
         if pool is not None:
             pool.shutdown()
