@@ -172,6 +172,7 @@ def _search(
     saved = np.empty(MAX_STEPS + 1, dtype=np.uint64)
     path = np.zeros(MAX_STEPS * STEP_FIELDS, dtype=np.uint8)
     hitters = np.zeros(MAX_STEPS + 1, dtype=np.int64)  # home points holding a hitter
+    ordered = limit >= 255 and not caucasian
     value = _full_hash(board)
     depth = 0
     cursor[0] = BAR
@@ -275,7 +276,10 @@ def _search(
                         mask |= 1 << dest
                 depth += 1
                 hitters[depth] = mask
-                cursor[depth] = source if doubles else BAR
+                # Doubles: a step never starts above the previous one (any set of moves
+                # can be played in that order) -- except under a point limit or the
+                # Caucasian rule, where the order matters and every order is tried.
+                cursor[depth] = source if doubles and ordered else BAR
                 moved[depth] = False
                 applied[depth] = False
         elif not moved[depth]:
