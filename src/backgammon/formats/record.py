@@ -366,7 +366,14 @@ class RecordBuilder(MatchVisitor):
         self._push(player, action, where)
 
     def resign(self, player: int, action: ResignEvent, where: Location) -> None:
-        """Push a resignation, acceptance or rejection."""
+        """Push a resignation, acceptance or rejection, made by the right player."""
+        game, record = self._require_game(where)
+        expected = game.turn if isinstance(action, Resign) else game.decider
+        if expected is not None and player != expected:
+            raise where.error(
+                f"game {record.number}: {type(action).__name__} by player {player}, but "
+                f"player {expected} must act"
+            )
         self._push(player, action, where)
 
     def variant_action(self, player: int, action: Action, where: Location) -> None:
