@@ -227,3 +227,31 @@ def test_a_match_to_three_points_is_played_to_the_end() -> None:
     assert terminal.match.is_over()
     assert max(terminal.match.score) >= 3
     assert lines[-1].endswith("won the match.")
+
+
+def test_a_match_is_saved_and_reads_back(tmp_path: Any) -> None:
+    from backgammon.formats import read_match
+
+    target = tmp_path / "played.mat"
+
+    def read(prompt: str) -> str:
+        if prompt.startswith("Your turn: roll"):
+            return "double" if terminal.game.can_double() and len(lines) % 7 == 0 else ""
+        if "doubles to" in prompt:
+            return "take"
+        return str(terminal.game.legal_plays()[0])
+
+    lines: list[str] = []
+    terminal = TerminalGame(
+        RandomPlayer(11),
+        SeededDice(11),
+        read=read,
+        write=lines.append,
+        match_length=3,
+        save_to=str(target),
+    )
+    terminal.run()
+    record = read_match(target)
+    assert record.length == 3
+    assert record.score == terminal.match.score
+    assert len(record.games) == len(terminal.match.games)
