@@ -612,3 +612,13 @@ def test_mutated_reference(seed: str, edits: list[tuple[int, int, str]]) -> None
 @settings(max_examples=100, deadline=None)
 def test_random_bytes(data: bytes) -> None:
     _read_only_match_file_errors(data.decode("latin-1"))
+
+
+def test_game_statistics_survive_a_round_trip() -> None:
+    from backgammon.formats import read_match, read_match_text, write_match_text
+    from tests.reference import REFERENCE
+
+    record = read_match(REFERENCE / "formats" / "match03_5pt_analysed.sgf")
+    assert all("GS" in game.annotations for game in record.games)
+    again = read_match_text(write_match_text(record, "sgf"), "sgf")
+    assert [g.annotations for g in again.games] == [g.annotations for g in record.games]

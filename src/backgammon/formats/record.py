@@ -115,6 +115,8 @@ class GameRecord:
         outcome: how the rules ended the game (``None`` if the file stops mid-game).
         crawford: whether this was the Crawford game.
         comment: a comment on the game as a whole.
+        annotations: raw properties the file attached to the whole game (e.g. GNU
+            Backgammon's game statistics ``GS``), keyed by property name.
     """
 
     number: int
@@ -123,6 +125,7 @@ class GameRecord:
     outcome: Outcome | None = None
     crawford: bool = False
     comment: str | None = None
+    annotations: dict[str, Any] = field(default_factory=dict)
 
     @property
     def score_after(self) -> tuple[int, int]:
@@ -176,6 +179,8 @@ class MatchRecord:
             visitor.comment(self.comment, here)
         for game in self.games:
             visitor.begin_game(game.number, game.score_before, here)
+            if game.annotations:
+                visitor.annotate_game(game.annotations, here)
             if game.comment:
                 visitor.comment(game.comment, here)
             for entry in game.entries:
@@ -234,6 +239,9 @@ class MatchVisitor:
 
     def variant_action(self, player: int, action: Action, where: Location) -> None:
         """An action only some variants have (e.g. the atomic bomb's ``Explode``)."""
+
+    def annotate_game(self, annotations: dict[str, Any], where: Location) -> None:
+        """Raw annotations on the current game as a whole (e.g. its statistics)."""
 
     def comment(self, text: str, where: Location) -> None:
         """A free comment (on the match before any game, else on the current game)."""
@@ -389,6 +397,11 @@ class RecordBuilder(MatchVisitor):
         if comment:
             entry.comment = comment if entry.comment is None else f"{entry.comment}\n{comment}"
         entry.annotations.update(annotations)
+
+    def annotate_game(self, annotations: dict[str, Any], where: Location) -> None:
+        """Attach raw annotations to the current game."""
+        _, record = self._require_game(where)
+        record.annotations.update(annotations)
 
     def comment(self, text: str, where: Location) -> None:
         """A comment on the match (before the first game) or on the current game."""

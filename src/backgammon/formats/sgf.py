@@ -37,8 +37,8 @@ writes (``tests`` use five of them) fix the rest. What this module reads and wri
   match); they become :attr:`MatchInfo.metadata` keys ``date``, ``event``, ``round``,
   ``place``, ``annotator``, ``rating0``, ``rating1`` and the match comment.
 - ``C[...]`` in the root is a comment on the game. ``GS[...]`` (GNU Backgammon's game
-  statistics) and other root properties are not kept: the record has no place for
-  them (GNU Backgammon recomputes the statistics from the analysis).
+  statistics) is kept raw as the game's annotations and written back; other root
+  properties are not kept.
 
 **One node per action**, in order, with a move property ``W[...]`` or ``B[...]``:
 
@@ -380,6 +380,9 @@ def _check_tree(tree: SgfTree) -> None:
 
 # -- backgammon: shared tables ----------------------------------------------------------
 
+_GAME_ANNOTATIONS = frozenset({"GS"})
+"""Root properties kept as the game's annotations (GNU Backgammon's game statistics)."""
+
 _COLOURS = ("W", "B")
 _BAR = 25
 _OFF = 0
@@ -614,6 +617,13 @@ class _Reader:
         score = (tags.get("ws", self.score[0]), tags.get("bs", self.score[1]))
         self.visitor.begin_game(number, score, self.where(tree))
         self.score = score
+        statistics = {
+            prop.name: list(prop.values)
+            for prop in root.properties
+            if prop.name in _GAME_ANNOTATIONS
+        }
+        if statistics:
+            self.visitor.annotate_game(statistics, self.where(tree))
         comment = root.get("C")
         if comment is not None and comment.values[0]:
             self.visitor.comment(_text(comment.values[0]), self.where(comment))
@@ -1256,11 +1266,20 @@ class SgfWriter(MatchVisitor):
             root.append(("RE", [f"{_COLOURS[winner]}+{game.cube * game.level}R"]))
         elif winner in (0, 1) and points is not None:
             root.append(("RE", [f"{_COLOURS[winner]}+{points}"]))
+        for name, values in game.annotations.items():
+            root.append((name, [str(value) for value in values]))
         if game.comment:
             root.append(("C", [game.comment]))
         nodes = [_node(root)] + [_node(props) for props in game.nodes]
         self._trees.append(SgfTree(tuple(nodes)))
         self._game = None
+
+    def annotate_game(self, annotations: dict[str, Any], where: Location) -> None:
+        """Keep game-level properties (``GS``) for the game's root node."""
+        game = self._require(where)
+        for name, values in annotations.items():
+            if name in _GAME_ANNOTATIONS:
+                game.annotations[name] = [str(value) for value in values]
 
     def end_match(self, where: Location) -> None:
         """Nothing to add: :attr:`text` is complete."""
@@ -1286,6 +1305,7 @@ class _WriterGame:
     level: int = 1
     resigned: bool = False
     annotatable: bool = True
+    annotations: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.position = Position.initial(self.variant)
