@@ -251,3 +251,74 @@ def moves(
 def main() -> None:
     """Entry point of the ``backgammon`` console script."""
     app()
+
+
+@app.command()
+def train(
+    checkpoint: Annotated[
+        str, typer.Option(help="Checkpoint folder: resumed if it exists, written as it goes.")
+    ] = "training",
+    games: Annotated[int, typer.Option(help="Self-play games to play in this run.")] = 10_000,
+    hidden: Annotated[int, typer.Option(help="Hidden units (new runs only).")] = 128,
+    alpha: Annotated[float, typer.Option(help="Initial learning rate (new runs only).")] = 0.1,
+    alpha_decay: Annotated[
+        float, typer.Option(help="Games over which the learning rate halves (new runs only).")
+    ] = 200_000.0,
+    seed: Annotated[int, typer.Option(help="Seed of weights and dice (new runs only).")] = 1,
+    variant: Annotated[
+        str, typer.Option(help="The variant to train (new runs only).")
+    ] = "standard",
+    save_every: Annotated[int, typer.Option(help="Checkpoint every this many games.")] = 5_000,
+    check_games: Annotated[
+        int, typer.Option(help="Games against the heuristic baseline at each checkpoint (0: none).")
+    ] = 200,
+) -> None:
+    """Train the engine by TD self-play, resuming from the checkpoint folder; logs
+    metrics to training.csv there, with a progress bar."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from backgammon.engine.strength import match_against_baseline
+    from backgammon.training import Trainer, TrainingSettings
+
+    folder = Path(checkpoint)
+    if (folder / "trainer.json").exists():
+        trainer = Trainer.resume(folder)
+        typer.echo(f"resuming {folder} after {trainer.games_played} games")
+    else:
+        trainer = Trainer(
+            TrainingSettings(
+                hidden=hidden, alpha=alpha, alpha_decay=alpha_decay, seed=seed, variant=variant
+            )
+        )
+    rate = [0.0]
+    with Progress(
+        TextColumn("[bold]training"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} games"),
+        TextColumn("{task.fields[rate]:.0f} games/s"),
+        TimeRemainingColumn(),
+    ) as bar:
+        task = bar.add_task("train", total=games, rate=0.0)
+        done = 0
+        while done < games:
+            block = min(save_every, games - done)
+
+            def advance(count: int, _total: int, speed: float, base: int = done) -> None:
+                rate[0] = speed
+                bar.update(task, completed=base + count, rate=speed)
+
+            results = trainer.train(block, progress=advance)
+            done += block
+            trainer.save(folder)
+            row: dict[str, object] = {
+                "games": trainer.games_played,
+                "games_per_second": round(rate[0], 1),
+                "mean_plies": round(float(results[:, 2].mean()), 1),
+                "first_player_wins": round(float((results[:, 0] == 0).mean()), 3),
+            }
+            if check_games:
+                ppg, error = match_against_baseline(trainer.stamped(), check_games, seed=done)
+                row["ppg_vs_heuristic"] = round(ppg, 3)
+                row["ppg_error"] = round(error, 3)
+            trainer.log(folder, row)
+            bar.console.print(row)

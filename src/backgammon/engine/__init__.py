@@ -1,6 +1,31 @@
-"""The engine. For now only simple baseline players; neural evaluation, bearoff
-databases, search, rollouts and cube decisions arrive with issue 5."""
+"""The engine: neural evaluation, bearoff databases, n-ply search, rollouts, cube
+decisions, match equity, and simple baseline players."""
 
 from backgammon.engine.baseline import HeuristicCube, HeuristicPlayer, Player, RandomPlayer
+from backgammon.engine.evaluator import (
+    BearoffEvaluator,
+    Engine,
+    Evaluation,
+    PlayEvaluation,
+    PositionClass,
+    PositionwiseBearoff,
+    classify,
+)
+from backgammon.engine.network import Network, Networks, WeightsMetadata
 
-__all__ = ["HeuristicCube", "HeuristicPlayer", "Player", "RandomPlayer"]
+__all__ = [
+    "BearoffEvaluator",
+    "Engine",
+    "Evaluation",
+    "HeuristicCube",
+    "HeuristicPlayer",
+    "Network",
+    "Networks",
+    "PlayEvaluation",
+    "Player",
+    "PositionClass",
+    "PositionwiseBearoff",
+    "RandomPlayer",
+    "WeightsMetadata",
+    "classify",
+]

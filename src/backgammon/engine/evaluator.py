@@ -1,0 +1,795 @@
+"""Static evaluation: position classes, evaluations, and the :class:`Engine`.
+
+An :class:`Engine` owns its :class:`~backgammon.engine.network.Networks` (opened from a
+weights file, or given) and evaluates positions *from the side on roll, before it
+rolls*, cubeless. It sorts each position into a :class:`PositionClass` and picks an
+evaluator by class:
+
+* ``OVER``: exact results (the game has ended);
+* ``BEAROFF``: a pluggable :class:`BearoffEvaluator` (the bearoff databases) where it
+  covers the position, otherwise the race network;
+* ``RACE``: the race network on the race encoding;
+* ``CONTACT`` and ``CRASHED``: the contact and crashed networks on the contact
+  encoding.
+
+Network outputs are then made consistent with each other and with what the position
+tells for certain: probabilities are clipped to ``[0, 1]``,
+``win >= win_gammon >= win_backgammon`` and ``1 - win >= lose_gammon >= lose_backgammon``;
+no gammon (nor backgammon) can be won once the opponent has borne a checker off, nor lost
+once the side on roll has; in a race, no backgammon can be won when no opposing checker
+is left in the side's home board (nor lost the other way round); and a variant without
+gammons or backgammons gets zeros there.
+
+Batches (:meth:`Engine.evaluate_many`, :meth:`Engine.evaluate_boards`) are classified by
+one Numba call; then, per network, one Numba call encodes its rows and computes the
+hidden layer (adding only the weight rows of non-zero inputs), NumPy applies the sigmoid
+to the whole hidden matrix, and one Numba call computes the output layer. No BLAS call
+is made, so no BLAS threads compete with the caller's own processes. (The dense NumPy
+forward pass, :meth:`~backgammon.engine.network.Network.forward`, gives the same numbers
+to float32 rounding, and is what a trainer would use.) :meth:`Engine.evaluate` runs one
+position through a single Numba call.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import IntEnum
+from importlib import resources
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from backgammon.engine.encoding import (
+    CONTACT_INPUTS,
+    RACE_INPUTS,
+    encode_contact_into,
+    encode_race_into,
+)
+from backgammon.engine.network import (
+    OUTPUTS,
+    Network,
+    Networks,
+    forward_one,
+    hidden_into,
+    make_consistent,
+    outputs_into,
+    sigmoid_inplace,
+)
+from backgammon.errors import EngineError
+from backgammon.rules.dice import Roll, RollLike
+from backgammon.rules.play import Play
+from backgammon.rules.position import Position
+from backgammon.rules.variant import STANDARD, Variant
+
+if TYPE_CHECKING:
+    from backgammon.rules.play import PlayList
+
+__all__ = [
+    "CRASHED_LIMIT",
+    "DEFAULT_SEED",
+    "DEFAULT_WEIGHTS",
+    "BearoffEvaluator",
+    "Engine",
+    "Evaluation",
+    "PlayEvaluation",
+    "PositionClass",
+    "PositionwiseBearoff",
+    "classify",
+    "classify_board",
+    "classify_boards",
+    "default_networks",
+]
+
+Boards = npt.NDArray[np.uint8]
+Probabilities = npt.NDArray[np.float32]
+
+SLOTS = 26
+BAR = 25
+CRASHED_LIMIT = 6
+"""A contact position is *crashed* when a side has at most this many checkers in play
+(see :class:`PositionClass`)."""
+DEFAULT_WEIGHTS = "default.weights.npz"
+"""The file name of the shipped weights in ``backgammon/engine/data``."""
+DEFAULT_SEED = 0
+"""The seed of the untrained networks used while no weights are shipped."""
+
+
+class PositionClass(IntEnum):
+    """Which evaluator serves a position (GNU Backgammon's classes, simplified).
+
+    * ``OVER``: a side has no checker left in play; the result is known.
+    * ``BEAROFF``: no contact, and both sides have every checker in play on their
+      points 1..6 (what the bearoff databases cover).
+    * ``RACE``: no contact otherwise.
+    * ``CRASHED``: contact, and a side has at most :data:`CRASHED_LIMIT` checkers in
+      play (bar included), where dead checkers are discounted: with two or more on its
+      1-point, those do not count, and if its 2-point also holds two or more, the two
+      stacks count as one checker together; otherwise two or more on its 2-point
+      count as one checker. (This reproduces GNU Backgammon's class on all 2,000
+      positions of the reference file.)
+    * ``CONTACT``: contact otherwise. There is contact while the two rearmost checkers
+      have not passed each other: rearmost point of one side plus that of the other
+      (in their own numberings, the bar = 25) above 25.
+    """
+
+    OVER = 0
+    BEAROFF = 1
+    RACE = 2
+    CRASHED = 3
+    CONTACT = 4
+
+
+_OVER = int(PositionClass.OVER)
+_BEAROFF = int(PositionClass.BEAROFF)
+_RACE = int(PositionClass.RACE)
+_CRASHED = int(PositionClass.CRASHED)
+_CONTACT = int(PositionClass.CONTACT)
+
+
+@njit(cache=True)
+def _crashed_side(board: Boards, side: int, in_play: np.int64, limit: int) -> bool:
+    if in_play <= limit:
+        return True
+    one = np.int64(board[side + 1])
+    two = np.int64(board[side + 2])
+    if one > 1:
+        if in_play - one <= limit:
+            return True
+        return bool(two > 1 and 1 + in_play - one - two <= limit)
+    return bool(two > 1 and in_play - (two - 1) <= limit)
+
+
+@njit(cache=True)
+def classify_board(board: Boards) -> int:
+    """The :class:`PositionClass` code of one 52-slot board (a Numba kernel, callable
+    from other kernels)."""
+    in_play = np.int64(0)
+    back = 0
+    their_in_play = np.int64(0)
+    their_back = 0
+    for slot in range(1, SLOTS):
+        count = np.int64(board[slot])
+        if count:
+            in_play += count
+            back = slot
+        count = np.int64(board[SLOTS + slot])
+        if count:
+            their_in_play += count
+            their_back = slot
+    if in_play == 0 or their_in_play == 0:
+        return _OVER
+    if back + their_back > 25:
+        if _crashed_side(board, 0, in_play, CRASHED_LIMIT) or _crashed_side(
+            board, SLOTS, their_in_play, CRASHED_LIMIT
+        ):
+            return _CRASHED
+        return _CONTACT
+    if back <= 6 and their_back <= 6:
+        return _BEAROFF
+    return _RACE
+
+
+_classify_board = classify_board
+
+
+@njit(cache=True)
+def _classify_rows(boards: Boards, out: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+    for row in range(boards.shape[0]):
+        out[row] = _classify_board(boards[row])
+    return out
+
+
+def classify_boards(boards: npt.ArrayLike) -> npt.NDArray[np.int8]:
+    """The :class:`PositionClass` codes of many 52-slot boards, as ``int8[n]``.
+
+    Raises:
+        ValueError: if ``boards`` is not ``(n, 52)``.
+    """
+    array = _as_boards(boards)
+    return _classify_rows(array, np.empty(array.shape[0], dtype=np.int8))
+
+
+def classify(position: Position) -> PositionClass:
+    """The class of ``position`` (see :class:`PositionClass`).
+
+    >>> classify(Position.initial()).name
+    'CONTACT'
+    """
+    return PositionClass(_classify_board(_board(position)))
+
+
+@njit(cache=True)
+def _exact_over(board: Boards, out: Probabilities) -> None:
+    """Exact results of an ended game for the side on roll (who lost, unless it is the
+    one with no checker left in play)."""
+    mine = np.int64(0)
+    for slot in range(1, SLOTS):
+        mine += board[slot]
+    out[:] = 0.0
+    if mine == 0:  # the side on roll has borne everything off: it won
+        out[0] = 1.0
+        if board[SLOTS] == 0:
+            out[1] = 1.0
+            for slot in range(19, SLOTS):
+                if board[SLOTS + slot]:
+                    out[2] = 1.0
+        return
+    if board[0] == 0:
+        out[3] = 1.0
+        for slot in range(19, SLOTS):
+            if board[slot]:
+                out[4] = 1.0
+
+
+@njit(cache=True)
+def _finish(board: Boards, cls: int, p: Probabilities, gammons: bool, backgammons: bool) -> None:
+    """Exact results for ``OVER``; otherwise the consistency rules of the module doc."""
+    if cls == _OVER:
+        _exact_over(board, p)
+    else:
+        if board[SLOTS] > 0:
+            p[1] = 0.0
+            p[2] = 0.0
+        if board[0] > 0:
+            p[3] = 0.0
+            p[4] = 0.0
+        if _OVER < cls <= _RACE:  # no contact
+            theirs_in_my_home = False
+            mine_in_their_home = False
+            for slot in range(19, SLOTS):
+                if board[SLOTS + slot]:
+                    theirs_in_my_home = True
+                if board[slot]:
+                    mine_in_their_home = True
+            if not theirs_in_my_home:
+                p[2] = 0.0
+            if not mine_in_their_home:
+                p[4] = 0.0
+    if not gammons:
+        p[1:] = 0.0
+    elif not backgammons:
+        p[2] = 0.0
+        p[4] = 0.0
+    make_consistent(p)
+
+
+@njit(cache=True)
+def _finish_rows(
+    boards: Boards,
+    classes: npt.NDArray[np.int8],
+    probs: Probabilities,
+    gammons: bool,
+    backgammons: bool,
+) -> None:
+    for row in range(boards.shape[0]):
+        _finish(boards[row], int(classes[row]), probs[row], gammons, backgammons)
+
+
+@njit(cache=True)
+def _views(
+    params: Probabilities, inputs: int, hidden: int
+) -> tuple[Probabilities, Probabilities, Probabilities, Probabilities]:
+    """``w1``, ``b1``, ``w2t``, ``b2`` of a flat parameter vector (see
+    :class:`~backgammon.engine.network.Network`)."""
+    end_w1 = inputs * hidden
+    end_b1 = end_w1 + hidden
+    end_w2 = end_b1 + hidden * OUTPUTS
+    return (
+        params[:end_w1].reshape(inputs, hidden),
+        params[end_w1:end_b1],
+        params[end_b1:end_w2].reshape(OUTPUTS, hidden),
+        params[end_w2:],
+    )
+
+
+@njit(cache=True)
+def _evaluate_one(
+    board: Boards,
+    checkers: int,
+    gammons: bool,
+    backgammons: bool,
+    defer_bearoff: bool,
+    contact: Probabilities,
+    race: Probabilities,
+    crashed: Probabilities,
+    hidden: npt.NDArray[np.int64],
+    out: Probabilities,
+) -> int:
+    """Classify, encode, run the network, finish; return the class. With
+    ``defer_bearoff``, a ``BEAROFF`` position is only classified (``out`` untouched)."""
+    cls = _classify_board(board)
+    if cls == _BEAROFF and defer_bearoff:
+        return cls
+    if cls == _OVER:
+        pass
+    elif cls <= _RACE:  # BEAROFF or RACE
+        x = np.empty(RACE_INPUTS, dtype=np.float32)
+        encode_race_into(board, checkers, x)
+        w1, b1, w2t, b2 = _views(race, RACE_INPUTS, hidden[1])
+        forward_one(x, w1, b1, w2t, b2, out)
+    else:
+        x = np.empty(CONTACT_INPUTS, dtype=np.float32)
+        encode_contact_into(board, checkers, x)
+        if cls == _CRASHED:
+            w1, b1, w2t, b2 = _views(crashed, CONTACT_INPUTS, hidden[2])
+        else:
+            w1, b1, w2t, b2 = _views(contact, CONTACT_INPUTS, hidden[0])
+        forward_one(x, w1, b1, w2t, b2, out)
+    _finish(board, cls, out, gammons, backgammons)
+    return cls
+
+
+@njit(cache=True)
+def _hidden_rows(
+    boards: Boards,
+    rows: npt.NDArray[np.int64],
+    contact: bool,
+    checkers: int,
+    params: Probabilities,
+    inputs: int,
+    hidden: int,
+    out: Probabilities,
+) -> None:
+    """Encode ``boards[rows]`` (contact or race encoding) and write the hidden layer's
+    pre-activations of each into ``out[k]``."""
+    w1, b1, _, _ = _views(params, inputs, hidden)
+    x = np.empty(inputs, dtype=np.float32)
+    acc = np.empty(hidden, dtype=np.float32)
+    for k in range(rows.shape[0]):
+        if contact:
+            encode_contact_into(boards[rows[k]], checkers, x)
+        else:
+            encode_race_into(boards[rows[k]], checkers, x)
+        hidden_into(x, w1, b1, acc)
+        out[k, :] = acc
+
+
+@njit(cache=True)
+def _output_rows(
+    activations: Probabilities,
+    rows: npt.NDArray[np.int64],
+    params: Probabilities,
+    inputs: int,
+    hidden: int,
+    probs: Probabilities,
+) -> None:
+    """The output layer of each row of hidden ``activations``, into ``probs[rows[k]]``."""
+    _, _, w2t, b2 = _views(params, inputs, hidden)
+    for k in range(rows.shape[0]):
+        outputs_into(activations[k], w2t, b2, probs[rows[k]])
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Cubeless probabilities of a position for one side (normally the side on roll,
+    before it rolls). Gammon probabilities include backgammons.
+
+    >>> e = Evaluation(0.6, 0.2, 0.01, 0.1, 0.005)
+    >>> round(e.equity, 3)
+    0.305
+    >>> e.flip().win
+    0.4
+    """
+
+    win: float
+    """P(win)."""
+    win_gammon: float
+    """P(win a gammon or backgammon)."""
+    win_backgammon: float
+    """P(win a backgammon)."""
+    lose_gammon: float
+    """P(lose a gammon or backgammon)."""
+    lose_backgammon: float
+    """P(lose a backgammon)."""
+
+    @property
+    def lose(self) -> float:
+        """P(lose) = 1 - P(win)."""
+        return 1.0 - self.win
+
+    @property
+    def equity(self) -> float:
+        """Cubeless money equity for this side:
+        ``2 win - 1 + win_gammon - lose_gammon + win_backgammon - lose_backgammon``."""
+        return (
+            2.0 * self.win
+            - 1.0
+            + self.win_gammon
+            - self.lose_gammon
+            + self.win_backgammon
+            - self.lose_backgammon
+        )
+
+    @property
+    def probabilities(self) -> tuple[float, float, float, float, float]:
+        """The five probabilities in GNU Backgammon's order."""
+        return (
+            self.win,
+            self.win_gammon,
+            self.win_backgammon,
+            self.lose_gammon,
+            self.lose_backgammon,
+        )
+
+    def flip(self) -> Evaluation:
+        """The same evaluation from the other side's point of view."""
+        return _evaluation(
+            1.0 - self.win,
+            self.lose_gammon,
+            self.lose_backgammon,
+            self.win_gammon,
+            self.win_backgammon,
+        )
+
+    def __str__(self) -> str:
+        return (
+            f"win {self.win:.4f} (g {self.win_gammon:.4f}, bg {self.win_backgammon:.4f}) "
+            f"lose g {self.lose_gammon:.4f} bg {self.lose_backgammon:.4f} "
+            f"equity {self.equity:+.4f}"
+        )
+
+
+_new = object.__new__
+_SETTERS = tuple(Evaluation.__dict__[name].__set__ for name in Evaluation.__slots__)
+(_SET_W, _SET_WG, _SET_WBG, _SET_LG, _SET_LBG) = _SETTERS
+
+
+def _evaluation(w: float, wg: float, wbg: float, lg: float, lbg: float) -> Evaluation:
+    """Build an Evaluation without the frozen dataclass's per-field ``__setattr__``."""
+    evaluation = _new(Evaluation)
+    _SET_W(evaluation, w)
+    _SET_WG(evaluation, wg)
+    _SET_WBG(evaluation, wbg)
+    _SET_LG(evaluation, lg)
+    _SET_LBG(evaluation, lbg)
+    return evaluation
+
+
+def _evaluations(probs: npt.NDArray[np.floating[Any]]) -> list[Evaluation]:
+    return [_evaluation(*row) for row in probs.tolist()]
+
+
+def _equities(probs: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Cubeless money equities of rows of five probabilities."""
+    p = probs
+    equity: npt.NDArray[np.float64] = 2.0 * p[:, 0] - 1.0 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+    return equity
+
+
+class PlayEvaluation(NamedTuple):
+    """A play with the evaluation of its result, from the mover's point of view."""
+
+    play: Play
+    evaluation: Evaluation
+
+    @property
+    def equity(self) -> float:
+        """The mover's cubeless money equity after the play."""
+        return self.evaluation.equity
+
+
+@runtime_checkable
+class BearoffEvaluator(Protocol):
+    """An exact evaluator for some bear-off positions (a bearoff database), plugged
+    into :class:`Engine` for the ``BEAROFF`` class.
+
+    Both methods take 52-slot boards (``uint8[n, 52]``, side on roll first) of
+    ``BEAROFF`` positions.
+    """
+
+    def covers(self, boards: Boards) -> npt.NDArray[np.bool_]:
+        """Which boards it can evaluate (``bool[n]``)."""
+        ...
+
+    def evaluate_boards(self, boards: Boards) -> npt.NDArray[np.floating[Any]]:
+        """The five probabilities (``float[n, 5]``) of covered boards for the side on
+        roll, before it rolls, cubeless (as a network's outputs)."""
+        ...
+
+
+class _PositionBearoff(Protocol):
+    def classify(self, position: Position) -> object | None: ...
+
+    def evaluate(self, position: Position) -> tuple[float, float, float, float, float]: ...
+
+
+class PositionwiseBearoff:
+    """A :class:`BearoffEvaluator` over any database with per-position ``classify``
+    (``None`` where it does not apply) and ``evaluate`` (five probabilities) methods,
+    such as :class:`backgammon.engine.bearoff.BearoffDatabase`. Simple, not fast: it
+    builds a :class:`Position` per board.
+    """
+
+    def __init__(self, database: _PositionBearoff) -> None:
+        """Wrap ``database``."""
+        self.database = database
+
+    def covers(self, boards: Boards) -> npt.NDArray[np.bool_]:
+        """Which boards the database classifies as its own."""
+        classify = self.database.classify
+        return np.array(
+            [classify(Position.from_array(board)) is not None for board in boards], dtype=bool
+        )
+
+    def evaluate_boards(self, boards: Boards) -> npt.NDArray[np.float64]:
+        """The database's probabilities of each board."""
+        evaluate = self.database.evaluate
+        rows = [evaluate(Position.from_array(board)) for board in boards]
+        probs: npt.NDArray[np.float64] = np.array(rows, dtype=np.float64).reshape(-1, OUTPUTS)
+        return probs
+
+
+def default_networks() -> Networks:
+    """The shipped networks, or, while the package ships no weights file, untrained
+    networks of the default size initialised from :data:`DEFAULT_SEED` (their metadata
+    says ``trained=False``).
+
+    Raises:
+        EngineError: if the shipped file is unreadable.
+    """
+    resource = resources.files("backgammon.engine").joinpath("data").joinpath(DEFAULT_WEIGHTS)
+    if resource.is_file():
+        with resources.as_file(resource) as path:
+            return Networks.load(path)
+    return Networks.random(
+        DEFAULT_SEED, notes="untrained: random initialisation (no weights file shipped yet)"
+    )
+
+
+# The engine reads a position's 52 bytes directly (its documented slot layout), into
+# writable arrays: the kernels are then compiled for one array type only.
+
+
+def _board(position: Position) -> Boards:
+    return np.frombuffer(bytearray(position._data), dtype=np.uint8)
+
+
+def _boards(positions: Iterable[Position]) -> Boards:
+    data = bytearray(b"".join([position._data for position in positions]))
+    return np.frombuffer(data, dtype=np.uint8).reshape(-1, 2 * SLOTS)
+
+
+def _as_boards(boards: npt.ArrayLike) -> Boards:
+    array = np.ascontiguousarray(boards, dtype=np.uint8)
+    if not array.flags.writeable:
+        array = array.copy()  # one array type for the kernels: no extra compilation
+    if array.ndim == 1:
+        array = array.reshape(1, -1)
+    if array.ndim != 2 or array.shape[1] != 2 * SLOTS:
+        raise ValueError(f"boards must have shape (n, 52), got {np.shape(boards)}")
+    return array
+
+
+def _flip_boards(boards: Boards) -> Boards:
+    flipped = np.empty_like(boards)
+    flipped[:, :SLOTS] = boards[:, SLOTS:]
+    flipped[:, SLOTS:] = boards[:, :SLOTS]
+    return flipped
+
+
+class Engine:
+    """The neural evaluator: static (0-ply) evaluation and play choice.
+
+    ``Engine()`` opens the default weights (see :func:`default_networks`); pass
+    ``weights`` as a :class:`~backgammon.engine.network.Networks` or a path to a
+    weights file to use others. ``variant`` supplies the number of checkers (scaling the
+    inputs) and whether gammons and backgammons count. ``bearoff`` plugs in an exact
+    evaluator for bear-off positions.
+
+    Evaluations are cubeless and seen from the side on roll, before it rolls.
+
+    >>> engine = Engine()
+    >>> start = Position.initial()
+    >>> 0.0 <= engine.evaluate(start).win <= 1.0
+    True
+    >>> engine.best_play(start, (3, 1)) in start.legal_plays((3, 1))
+    True
+    """
+
+    def __init__(
+        self,
+        weights: Networks | str | os.PathLike[str] | None = None,
+        *,
+        variant: Variant = STANDARD,
+        bearoff: BearoffEvaluator | None = None,
+    ) -> None:
+        """Open the networks.
+
+        Raises:
+            EngineError: if a weights file cannot be read or is not one.
+        """
+        if weights is None:
+            networks = default_networks()
+        elif isinstance(weights, Networks):
+            networks = weights
+        else:
+            try:
+                networks = Networks.load(weights)
+            except OSError as exc:
+                raise EngineError(f"cannot read weights {os.fspath(weights)!r}: {exc}") from None
+        self._networks = networks
+        self._variant = variant
+        self._bearoff = bearoff
+        self._checkers = variant.checkers
+        self._gammons = variant.gammons
+        self._backgammons = variant.gammons and variant.backgammons
+        self._hidden = np.array(
+            [networks.contact.hidden, networks.race.hidden, networks.crashed.hidden],
+            dtype=np.int64,
+        )
+
+    @property
+    def networks(self) -> Networks:
+        """The networks in use, with their metadata."""
+        return self._networks
+
+    @property
+    def variant(self) -> Variant:
+        """The variant whose rules the evaluations follow."""
+        return self._variant
+
+    @property
+    def bearoff(self) -> BearoffEvaluator | None:
+        """The plugged-in bear-off evaluator, if any."""
+        return self._bearoff
+
+    def classify(self, position: Position) -> PositionClass:
+        """The class of ``position`` (see :func:`classify`)."""
+        return classify(position)
+
+    # -- evaluation ------------------------------------------------------------------
+
+    def evaluate(self, position: Position) -> Evaluation:
+        """Evaluate one position for the side on roll, before it rolls (cubeless).
+
+        Ended games get their exact result.
+        """
+        return _evaluation(*self._evaluate_board(_board(position)).tolist())
+
+    def _evaluate_board(self, board: Boards) -> npt.NDArray[np.floating[Any]]:
+        out = np.empty(OUTPUTS, dtype=np.float32)
+        nets = self._networks
+        defer = self._bearoff is not None
+        cls = _evaluate_one(
+            board,
+            self._checkers,
+            self._gammons,
+            self._backgammons,
+            defer,
+            nets.contact.params,
+            nets.race.params,
+            nets.crashed.params,
+            self._hidden,
+            out,
+        )
+        if defer and cls == _BEAROFF:
+            row: npt.NDArray[np.float64] = self.evaluate_boards(board.reshape(1, -1))[0]
+            return row
+        return out
+
+    def evaluate_many(self, positions: Iterable[Position]) -> list[Evaluation]:
+        """Evaluate many positions at once (each for its side on roll, before it
+        rolls); the same results as :meth:`evaluate` one by one, to float32 rounding."""
+        boards = _boards(positions)
+        if boards.shape[0] == 0:
+            return []
+        return _evaluations(self.evaluate_boards(boards))
+
+    def evaluate_boards(self, boards: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """The array form of :meth:`evaluate_many`: 52-slot boards ``uint8[n, 52]`` in,
+        probabilities ``float64[n, 5]`` out (each row for that board's side on roll;
+        computed in float32). It is a :data:`backgammon.engine.search.BoardEvaluator`.
+
+        Raises:
+            ValueError: if ``boards`` is not ``(n, 52)``.
+        """
+        array = _as_boards(boards)
+        n = array.shape[0]
+        classes = _classify_rows(array, np.empty(n, dtype=np.int8))
+        probs = np.zeros((n, OUTPUTS), dtype=np.float32)
+        counts = np.bincount(classes, minlength=len(PositionClass))
+        nets = self._networks
+        race_rows: npt.NDArray[np.int64] | None = None
+        if counts[_BEAROFF] and self._bearoff is not None:
+            bear_rows = np.flatnonzero(classes == _BEAROFF)
+            bear_boards = array[bear_rows]
+            covered = np.asarray(self._bearoff.covers(bear_boards), dtype=bool)
+            if covered.any():
+                probs[bear_rows[covered]] = self._bearoff.evaluate_boards(bear_boards[covered])
+            race_rows = np.flatnonzero(classes == _RACE)
+            if not covered.all():
+                race_rows = np.sort(np.concatenate([race_rows, bear_rows[~covered]]))
+        elif counts[_RACE] or counts[_BEAROFF]:
+            race_rows = np.flatnonzero((classes == _RACE) | (classes == _BEAROFF))
+        if race_rows is not None:
+            self._run(nets.race, False, array, race_rows, probs)
+        if counts[_CONTACT]:
+            self._run(nets.contact, True, array, np.flatnonzero(classes == _CONTACT), probs)
+        if counts[_CRASHED]:
+            self._run(nets.crashed, True, array, np.flatnonzero(classes == _CRASHED), probs)
+        _finish_rows(array, classes, probs, self._gammons, self._backgammons)
+        return probs.astype(np.float64)
+
+    def _run(
+        self,
+        net: Network,
+        contact: bool,
+        boards: Boards,
+        rows: npt.NDArray[np.int64],
+        probs: Probabilities,
+    ) -> None:
+        """Run ``net`` on ``boards[rows]`` into ``probs[rows]``: one Numba call for the
+        encoding and the sparse hidden layer, the sigmoid in NumPy, one Numba call for
+        the output layer."""
+        if rows.shape[0] == 0:
+            return
+        activations = np.empty((rows.shape[0], net.hidden), dtype=np.float32)
+        _hidden_rows(
+            boards, rows, contact, self._checkers, net.params, net.inputs, net.hidden, activations
+        )
+        sigmoid_inplace(activations)
+        _output_rows(activations, rows, net.params, net.inputs, net.hidden, probs)
+
+    # -- plays -----------------------------------------------------------------------
+
+    def _check_ply(self, ply: int) -> None:
+        if isinstance(ply, bool) or not isinstance(ply, int) or ply < 0:
+            raise ValueError(f"ply must be a whole number >= 0, got {ply!r}")
+        if ply > 0:
+            raise NotImplementedError(
+                f"{ply}-ply search is not available yet: this engine evaluates at 0-ply "
+                f"only (lookahead search is a separate part still to come)"
+            )
+
+    def _scored(
+        self, position: Position, roll: RollLike
+    ) -> tuple[PlayList, npt.NDArray[np.float64]]:
+        """The legal plays and their results' probabilities for the opponent (who is on
+        roll after the play)."""
+        plays = position.legal_plays(Roll.coerce(roll), self._variant)
+        if not plays:
+            return plays, np.empty((0, OUTPUTS))
+        results = _boards([play.position for play in plays])
+        return plays, self.evaluate_boards(_flip_boards(results))
+
+    def best_play(self, position: Position, roll: RollLike, ply: int = 0) -> Play:
+        """The play of ``roll`` that maximises the mover's cubeless equity at ``ply``
+        (0: each result is evaluated by the network, from the opponent's side, and the
+        mover's equity is minus the opponent's). Ties go to the first play in
+        :meth:`Position.legal_plays` order. With no legal move, the no-move play.
+
+        Raises:
+            ValueError: for a bad roll or ``ply``.
+            NotImplementedError: for ``ply > 0`` (search is not implemented yet).
+        """
+        self._check_ply(ply)
+        plays, probs = self._scored(position, roll)
+        if not plays:
+            return Play.no_move(position)
+        if len(plays) == 1:
+            return plays[0]
+        return plays[int(np.argmax(-_equities(probs)))]
+
+    def rank_plays(self, position: Position, roll: RollLike, ply: int = 0) -> list[PlayEvaluation]:
+        """Every legal play of ``roll`` with the evaluation of its result from the
+        mover's point of view, best first (ties in :meth:`Position.legal_plays` order,
+        so the first is :meth:`best_play`). With no legal move, the no-move play alone.
+
+        Raises:
+            ValueError: for a bad roll or ``ply``.
+            NotImplementedError: for ``ply > 0`` (search is not implemented yet).
+        """
+        self._check_ply(ply)
+        plays, probs = self._scored(position, roll)
+        if not plays:
+            return [PlayEvaluation(Play.no_move(position), self.evaluate(position.flip()).flip())]
+        order = np.argsort(_equities(probs), kind="stable")  # the opponent's, ascending
+        evaluations = _evaluations(probs)
+        return [PlayEvaluation(plays[index], evaluations[index].flip()) for index in order.tolist()]
+
+    def __repr__(self) -> str:
+        return f"<Engine {self._networks!r} variant={self._variant.name}>"

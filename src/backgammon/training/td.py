@@ -1,0 +1,277 @@
+"""Self-play training by temporal differences, TD(0), compiled with Numba.
+
+Each game is played by the network against itself: for every roll the side on roll
+takes the play whose resulting position is worst for the opponent (0-ply, greedy).
+After each play the network's estimate of the position *before* the play is moved
+toward the estimate of the position after it, seen from the same side (or toward the
+game's real result when the play ends the game):
+
+    target = invert(V(child))      or the exact outcome at the end
+    δ      = target − V(position)
+    θ     += α · Σₖ δₖ · ∇θ Vₖ(position)
+
+with the five outputs of :mod:`backgammon.engine.network` (win, win gammon, win
+backgammon, lose gammon, lose backgammon). Contact, race and crashed positions train
+their own network (the class of the position being updated decides). ``α`` follows
+``alpha / (1 + games / alpha_decay)``.
+
+The dice come from an explicit xorshift state (see :mod:`backgammon.rules.fastgame`),
+so a run is reproducible, and a checkpoint (networks + dice state + games played)
+resumes with exactly the same continuation.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from backgammon.engine.encoding import (
+    CONTACT_INPUTS,
+    RACE_INPUTS,
+    encode_contact_into,
+    encode_race_into,
+)
+from backgammon.engine.evaluator import PositionClass, classify_board
+from backgammon.rules.fastgame import random_die
+from backgammon.rules.movegen import BOARD_SLOTS, generate_plays_packed
+
+__all__ = ["CONTACT_NET", "CRASHED_NET", "RACE_NET", "train_games"]
+
+CONTACT_NET = 0
+RACE_NET = 1
+CRASHED_NET = 2
+_HALF = BOARD_SLOTS // 2
+_OVER = int(PositionClass.OVER)
+_BEAROFF = int(PositionClass.BEAROFF)
+_RACE = int(PositionClass.RACE)
+_CRASHED = int(PositionClass.CRASHED)
+
+Params = npt.NDArray[np.float32]
+
+
+@njit(cache=True)
+def _net_of(cls: int) -> int:
+    if cls in (_RACE, _BEAROFF):
+        return RACE_NET
+    if cls == _CRASHED:
+        return CRASHED_NET
+    return CONTACT_NET
+
+
+@njit(cache=True)
+def _outcome(board: npt.NDArray[np.uint8], out: Params) -> bool:
+    """If the game is over, the exact result for the side on roll into ``out``."""
+    mine = 0
+    theirs = 0
+    for slot in range(1, _HALF):
+        mine += board[slot]
+        theirs += board[_HALF + slot]
+    if mine != 0 and theirs != 0:
+        return False
+    out[:] = 0.0
+    if mine == 0:
+        out[0] = 1.0
+        if board[_HALF] == 0:
+            out[1] = 1.0
+            for slot in range(19, _HALF):
+                if board[_HALF + slot] != 0:
+                    out[2] = 1.0
+    else:
+        if board[0] == 0:
+            out[3] = 1.0
+            for slot in range(19, _HALF):
+                if board[slot] != 0:
+                    out[4] = 1.0
+    return True
+
+
+@njit(cache=True)
+def _forward(
+    board: npt.NDArray[np.uint8],
+    checkers: int,
+    w1: Params,
+    b1: Params,
+    w2t: Params,
+    b2: Params,
+    race: bool,
+    x: Params,
+    hidden: Params,
+    out: Params,
+) -> None:
+    """Encode ``board`` into ``x`` and run the network: hidden activations and the
+    five raw outputs."""
+    if race:
+        encode_race_into(board, checkers, x)
+    else:
+        encode_contact_into(board, checkers, x)
+    hidden[:] = b1
+    for i in range(x.shape[0]):
+        value = x[i]
+        if value != 0.0:
+            for j in range(hidden.shape[0]):
+                hidden[j] += value * w1[i, j]
+    for j in range(hidden.shape[0]):
+        hidden[j] = 1.0 / (1.0 + math.exp(-max(hidden[j], -80.0)))
+    for k in range(5):
+        total = b2[k]
+        for j in range(hidden.shape[0]):
+            total += hidden[j] * w2t[k, j]
+        out[k] = 1.0 / (1.0 + math.exp(-max(total, -80.0)))
+
+
+@njit(cache=True)
+def _equity(p: Params) -> float:
+    return 2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
+
+
+@njit(cache=True)
+def train_games(
+    games: int,
+    start: npt.NDArray[np.uint8],
+    checkers: int,
+    w1s: tuple[Params, Params, Params],
+    b1s: tuple[Params, Params, Params],
+    w2ts: tuple[Params, Params, Params],
+    b2s: tuple[Params, Params, Params],
+    alpha: float,
+    alpha_decay: float,
+    games_before: int,
+    state: npt.NDArray[np.uint64],
+    results: npt.NDArray[np.int64],
+) -> None:
+    """Play and learn from ``games`` self-play games, updating the networks in place.
+
+    ``w1s``/``b1s``/``w2ts``/``b2s`` hold the contact, race and crashed networks'
+    parameter views; ``games_before`` counts earlier games (for the learning-rate
+    schedule); ``state`` is the xorshift dice state (advanced in place); ``results``
+    gets one row per game: the winner (0 = the side that moved first), the points
+    (1-3) and the number of plies.
+    """
+    hidden_size = b1s[0].shape[0]
+    x_contact = np.zeros(CONTACT_INPUTS, dtype=np.float32)
+    x_race = np.zeros(RACE_INPUTS, dtype=np.float32)
+    hidden = np.zeros(hidden_size, dtype=np.float32)
+    child_out = np.zeros(5, dtype=np.float32)
+    best_out = np.zeros(5, dtype=np.float32)
+    target = np.zeros(5, dtype=np.float32)
+    now = np.zeros(5, dtype=np.float32)
+    delta_out = np.zeros(5, dtype=np.float32)
+    delta_hidden = np.zeros(hidden_size, dtype=np.float32)
+    board = np.empty(BOARD_SLOTS, dtype=np.uint8)
+    flipped = np.empty(BOARD_SLOTS, dtype=np.uint8)
+    best_child = np.empty(BOARD_SLOTS, dtype=np.uint8)
+    for game in range(games):
+        rate = alpha / (1.0 + (games_before + game) / alpha_decay)
+        board[:] = start
+        die1 = random_die(state)
+        die2 = random_die(state)
+        while die1 == die2:
+            die1 = random_die(state)
+            die2 = random_die(state)
+        first = True
+        plies = 0
+        mover_is_first = True
+        while True:
+            if not first:
+                die1 = random_die(state)
+                die2 = random_die(state)
+            first = False
+            plies += 1
+            packed = generate_plays_packed(board, die1, die2)
+            rows = packed.shape[0]
+            best_value = -1e9
+            if rows == 0:
+                best_child[:_HALF] = board[_HALF:]
+                best_child[_HALF:] = board[:_HALF]
+                cls = classify_board(best_child)
+                net = _net_of(cls)
+                race = net == RACE_NET
+                _forward(
+                    best_child,
+                    checkers,
+                    w1s[net],
+                    b1s[net],
+                    w2ts[net],
+                    b2s[net],
+                    race,
+                    x_race if race else x_contact,
+                    hidden,
+                    best_out,
+                )
+            for row in range(rows):
+                flipped[:_HALF] = packed[row, _HALF:BOARD_SLOTS]
+                flipped[_HALF:] = packed[row, :_HALF]
+                if not _outcome(flipped, child_out):
+                    net = _net_of(classify_board(flipped))
+                    race = net == RACE_NET
+                    _forward(
+                        flipped,
+                        checkers,
+                        w1s[net],
+                        b1s[net],
+                        w2ts[net],
+                        b2s[net],
+                        race,
+                        x_race if race else x_contact,
+                        hidden,
+                        child_out,
+                    )
+                value = -_equity(child_out)
+                if value > best_value:
+                    best_value = value
+                    best_child[:] = flipped
+                    best_out[:] = child_out
+            # The target for the position before the play, from the mover's side.
+            target[0] = 1.0 - best_out[0]
+            target[1] = best_out[3]
+            target[2] = best_out[4]
+            target[3] = best_out[1]
+            target[4] = best_out[2]
+            over = _outcome(best_child, child_out)
+            # Learn: move V(board) toward the target.
+            cls = classify_board(board)
+            net = _net_of(cls)
+            race = net == RACE_NET
+            x = x_race if race else x_contact
+            w1 = w1s[net]
+            b1 = b1s[net]
+            w2t = w2ts[net]
+            b2 = b2s[net]
+            _forward(board, checkers, w1, b1, w2t, b2, race, x, hidden, now)
+            for k in range(5):
+                delta_out[k] = (target[k] - now[k]) * now[k] * (1.0 - now[k])
+            for j in range(hidden_size):
+                total = 0.0
+                for k in range(5):
+                    total += delta_out[k] * w2t[k, j]
+                delta_hidden[j] = total * hidden[j] * (1.0 - hidden[j])
+            for k in range(5):
+                step = rate * delta_out[k]
+                b2[k] += step
+                for j in range(hidden_size):
+                    w2t[k, j] += step * hidden[j]
+            for j in range(hidden_size):
+                b1[j] += rate * delta_hidden[j]
+            for i in range(x.shape[0]):
+                value_i = x[i]
+                if value_i != 0.0:
+                    scaled = rate * value_i
+                    for j in range(hidden_size):
+                        w1[i, j] += scaled * delta_hidden[j]
+            if over:
+                # ``child_out`` holds the result for the side on roll in best_child,
+                # the loser; the mover won.
+                points = 1
+                if child_out[3] > 0.5:
+                    points = 2
+                if child_out[4] > 0.5:
+                    points = 3
+                results[game, 0] = 0 if mover_is_first else 1
+                results[game, 1] = points
+                results[game, 2] = plies
+                break
+            board[:] = best_child
+            mover_is_first = not mover_is_first

@@ -1,0 +1,54 @@
+"""Self-play training: it learns something, and a checkpoint resumes exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from backgammon import EngineError
+from backgammon.training import Trainer, TrainingSettings
+
+TINY = TrainingSettings(hidden=8, alpha=0.1, seed=7)
+
+
+def weights(trainer: Trainer) -> list[np.ndarray]:
+    nets = trainer.networks.by_name()
+    return [array.copy() for net in nets.values() for array in (net.w1, net.b1, net.w2t, net.b2)]
+
+
+def test_resuming_a_checkpoint_gives_identical_results(tmp_path: Path) -> None:
+    straight = Trainer(TINY)
+    first = straight.train(12, chunk=5)
+
+    split = Trainer(TINY)
+    head = split.train(7, chunk=5)
+    split.save(tmp_path / "checkpoint")
+    resumed = Trainer.resume(tmp_path / "checkpoint")
+    assert resumed.games_played == 7
+    tail = resumed.train(5, chunk=5)
+
+    assert np.array_equal(first, np.concatenate([head, tail]))
+    for a, b in zip(weights(straight), weights(resumed), strict=True):
+        assert np.array_equal(a, b)
+    metadata = resumed.stamped().metadata
+    assert metadata.trained and metadata.training_games == 12
+
+
+def test_training_changes_the_weights_and_games_end() -> None:
+    trainer = Trainer(TINY)
+    before = weights(trainer)
+    results = trainer.train(10)
+    assert results.shape == (10, 3)
+    assert set(results[:, 0]) <= {0, 1}
+    assert set(results[:, 1]) <= {1, 2, 3}
+    assert (results[:, 2] > 0).all()
+    assert any(not np.array_equal(a, b) for a, b in zip(before, weights(trainer), strict=True))
+
+
+def test_bad_settings_and_checkpoints(tmp_path: Path) -> None:
+    with pytest.raises(ValueError):
+        TrainingSettings(hidden=0)
+    with pytest.raises(EngineError, match="not a training checkpoint"):
+        Trainer.resume(tmp_path)
