@@ -453,7 +453,23 @@ def test_no_move_and_plies() -> None:
     closed = Position(side_points({6: 14}, bar=1), side_points({k: 2 for k in range(1, 7)}))
     assert not closed.legal_plays((6, 5))
     assert engine().best_play(closed, (6, 5)) == Play.no_move(closed)
-    with pytest.raises(NotImplementedError, match="ply"):
-        engine().best_play(Position.initial(), (3, 1), ply=1)
     with pytest.raises(ValueError):
         engine().best_play(Position.initial(), (3, 1), ply=-1)
+    with pytest.raises(ValueError, match="at most"):
+        engine().best_play(Position.initial(), (3, 1), ply=9)
+
+
+def test_lookahead_ranks_searched_plays_first_and_agrees_with_search() -> None:
+    from backgammon.engine.search import evaluate_plies
+
+    eng = engine()
+    start = Position.initial()
+    ranked = eng.rank_plays(start, (3, 1), ply=1)
+    assert eng.best_play(start, (3, 1), ply=1) == ranked[0].play
+    # The best play's figures are its result searched one ply deep.
+    child = ranked[0].play.position.flip()
+    deep = evaluate_plies(eng.evaluate_boards, child.to_array()[None, :], 1)[0]
+    assert ranked[0].evaluation.win == pytest.approx(1.0 - deep[0], abs=1e-6)
+    assert eng.evaluate_at(start, 1).win == pytest.approx(
+        evaluate_plies(eng.evaluate_boards, start.to_array()[None, :], 1)[0][0], abs=1e-6
+    )

@@ -59,6 +59,7 @@ from backgammon.engine.network import (
     outputs_into,
     sigmoid_inplace,
 )
+from backgammon.engine.search import EvaluationCache, MoveFilter, evaluate_plies
 from backgammon.errors import EngineError
 from backgammon.rules.dice import Roll, RollLike
 from backgammon.rules.play import Play
@@ -95,6 +96,8 @@ CRASHED_LIMIT = 6
 DEFAULT_WEIGHTS = "default.weights.npz"
 """The file name of the shipped weights in ``backgammon/engine/data``."""
 DEFAULT_SEED = 0
+MAX_PLY = 4
+"""The deepest lookahead ``best_play``/``rank_plays``/``evaluate_at`` accept."""
 """The seed of the untrained networks used while no weights are shipped."""
 
 
@@ -621,6 +624,11 @@ class Engine:
             [networks.contact.hidden, networks.race.hidden, networks.crashed.hidden],
             dtype=np.int64,
         )
+        self.move_filter = MoveFilter()
+        """Which plays lookahead search examines (GNU Backgammon's "normal" filter:
+        up to 8 within 0.16 of the best at 0-ply)."""
+        self.cache = EvaluationCache()
+        """Searched evaluations kept between calls (per engine, never global)."""
 
     @property
     def networks(self) -> Networks:
@@ -739,22 +747,54 @@ class Engine:
     def _check_ply(self, ply: int) -> None:
         if isinstance(ply, bool) or not isinstance(ply, int) or ply < 0:
             raise ValueError(f"ply must be a whole number >= 0, got {ply!r}")
-        if ply > 0:
+        if ply > MAX_PLY:
+            raise ValueError(f"ply must be at most {MAX_PLY}, got {ply}")
+        if ply > 0 and not self._variant.plain_movement:
             raise NotImplementedError(
-                f"{ply}-ply search is not available yet: this engine evaluates at 0-ply "
-                f"only (lookahead search is a separate part still to come)"
+                f"lookahead search follows standard movement; {self._variant.name} "
+                "positions are evaluated at 0-ply only"
             )
 
     def _scored(
-        self, position: Position, roll: RollLike
-    ) -> tuple[PlayList, npt.NDArray[np.float64]]:
-        """The legal plays and their results' probabilities for the opponent (who is on
-        roll after the play)."""
+        self, position: Position, roll: RollLike, ply: int = 0
+    ) -> tuple[PlayList, npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+        """The legal plays, their results' probabilities for the opponent (who is on
+        roll after the play), and the depth each was searched to. At ``ply`` > 0 the
+        plays the move filter keeps (the best 0-ply plays) are searched ``ply`` deep."""
         plays = position.legal_plays(Roll.coerce(roll), self._variant)
         if not plays:
-            return plays, np.empty((0, OUTPUTS))
-        results = _boards([play.position for play in plays])
-        return plays, self.evaluate_boards(_flip_boards(results))
+            return plays, np.empty((0, OUTPUTS)), np.zeros(0, dtype=np.int64)
+        children = _flip_boards(_boards([play.position for play in plays]))
+        probs = self.evaluate_boards(children)
+        depth = np.zeros(len(plays), dtype=np.int64)
+        if ply > 0 and len(plays) > 1:
+            mover = -_equities(probs)
+            order = np.argsort(-mover, kind="stable")
+            keep = [
+                int(k)
+                for k in order[: self.move_filter.keep]
+                if mover[k] >= mover[order[0]] - self.move_filter.margin
+            ]
+            probs[keep] = evaluate_plies(
+                self.evaluate_boards, children[keep], ply, self.move_filter, self.cache
+            )
+            depth[keep] = ply
+        return plays, probs, depth
+
+    def evaluate_at(self, position: Position, ply: int = 0) -> Evaluation:
+        """The evaluation of ``position`` (side on roll, before rolling) searched
+        ``ply`` deep: the average over the 21 rolls of the best play's result.
+
+        Raises:
+            ValueError: for a bad ``ply``.
+        """
+        self._check_ply(ply)
+        if ply == 0:
+            return self.evaluate(position)
+        probs = evaluate_plies(
+            self.evaluate_boards, _board(position)[None, :], ply, self.move_filter, self.cache
+        )
+        return _evaluations(probs)[0]
 
     def best_play(self, position: Position, roll: RollLike, ply: int = 0) -> Play:
         """The play of ``roll`` that maximises the mover's cubeless equity at ``ply``
@@ -764,15 +804,17 @@ class Engine:
 
         Raises:
             ValueError: for a bad roll or ``ply``.
-            NotImplementedError: for ``ply > 0`` (search is not implemented yet).
+            NotImplementedError: for ``ply > 0`` in a variant with other movement rules.
         """
         self._check_ply(ply)
-        plays, probs = self._scored(position, roll)
+        plays, probs, depth = self._scored(position, roll, ply)
         if not plays:
             return Play.no_move(position)
         if len(plays) == 1:
             return plays[0]
-        return plays[int(np.argmax(-_equities(probs)))]
+        deepest = depth == depth.max()
+        mover = np.where(deepest, -_equities(probs), -np.inf)
+        return plays[int(np.argmax(mover))]
 
     def rank_plays(self, position: Position, roll: RollLike, ply: int = 0) -> list[PlayEvaluation]:
         """Every legal play of ``roll`` with the evaluation of its result from the
@@ -781,13 +823,15 @@ class Engine:
 
         Raises:
             ValueError: for a bad roll or ``ply``.
-            NotImplementedError: for ``ply > 0`` (search is not implemented yet).
+            NotImplementedError: for ``ply > 0`` in a variant with other movement rules.
         """
         self._check_ply(ply)
-        plays, probs = self._scored(position, roll)
+        plays, probs, depth = self._scored(position, roll, ply)
         if not plays:
-            return [PlayEvaluation(Play.no_move(position), self.evaluate(position.flip()).flip())]
-        order = np.argsort(_equities(probs), kind="stable")  # the opponent's, ascending
+            after = self.evaluate_at(position.flip(), ply)
+            return [PlayEvaluation(Play.no_move(position), after.flip())]
+        # Deeper-searched plays first, then by the opponent's equity, ascending.
+        order = np.lexsort((np.arange(len(plays)), _equities(probs), -depth))
         evaluations = _evaluations(probs)
         return [PlayEvaluation(plays[index], evaluations[index].flip()) for index in order.tolist()]
 
