@@ -70,7 +70,8 @@ def eval_positions() -> tuple[Position, ...]:
 
 @cache
 def engine() -> Engine:
-    return Engine(Networks.random(seed=7, hidden=32))
+    """A small seeded network alone (no bearoff databases), to test the network path."""
+    return Engine(Networks.random(seed=7, hidden=32), bearoff=None)
 
 
 def features(row: npt.NDArray[np.float32], side: int = 0) -> dict[str, float]:
@@ -473,3 +474,30 @@ def test_lookahead_ranks_searched_plays_first_and_agrees_with_search() -> None:
     assert eng.evaluate_at(start, 1).win == pytest.approx(
         evaluate_plies(eng.evaluate_boards, start.to_array()[None, :], 1)[0][0], abs=1e-6
     )
+
+
+def test_default_engine_uses_the_exact_bearoff_databases() -> None:
+    # One checker each on the 6-point: the side on roll wins 0.8125 exactly (27/36 at
+    # once, else the opponent needs its own 27/36).
+    position = Position(side_points({6: 1}), side_points({6: 1}))
+    default = Engine(Networks.random(seed=7, hidden=32))
+    assert default.evaluate(position).win == pytest.approx(0.8125, abs=1e-6)
+    assert engine().evaluate(position).win != pytest.approx(0.8125, abs=1e-3)
+    with pytest.raises(ValueError, match="bearoff"):
+        Engine(Networks.random(seed=7, hidden=32), bearoff="nonsense")
+
+
+def test_engine_matches_gnubg_on_its_bearoff_positions() -> None:
+    """Engine() (default bearoff databases) against GNU Backgammon's 0-ply figures on
+    the reference bear-off positions: within 0.002 where it uses its two-sided
+    database, 0.01 where it uses the one-sided one."""
+    default = Engine(Networks.random(seed=7, hidden=32))
+    worst = {"bearoff1": 0.0, "bearoff2": 0.0}
+    for record, position in zip(eval_records(), eval_positions(), strict=True):
+        kind = record["class"]
+        if kind not in worst:
+            continue
+        theirs = record["eval"]["ply0"]["probs"][0]
+        worst[kind] = max(worst[kind], abs(default.evaluate(position).win - theirs))
+    assert worst["bearoff2"] < 0.002, worst
+    assert worst["bearoff1"] < 0.01, worst

@@ -1126,6 +1126,35 @@ class BearoffDatabase:
             return "bearoff1"
         return None
 
+    def covers(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+        """Which 52-slot boards (rows) the databases evaluate: both sides with
+        checkers left, all on their home points, at most 15 each (the
+        :class:`~backgammon.engine.evaluator.BearoffEvaluator` protocol)."""
+        array = np.asarray(boards, dtype=np.uint8).reshape(-1, 52)
+        mine = array[:, 1:7].astype(np.int64).sum(axis=1)
+        theirs = array[:, 27:33].astype(np.int64).sum(axis=1)
+        outside = array[:, 7:26].any(axis=1) | array[:, 33:52].any(axis=1)
+        result: npt.NDArray[np.bool_] = (
+            ~outside
+            & (mine > 0)
+            & (theirs > 0)
+            & (mine <= ONE_SIDED_CHECKERS)
+            & (theirs <= ONE_SIDED_CHECKERS)
+        )
+        return result
+
+    def evaluate_boards(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
+        """:meth:`evaluate` for many 52-slot boards, all covered (see :meth:`covers`).
+
+        Raises:
+            InvalidPositionError: if a board is not a bear-off position.
+        """
+        array = np.ascontiguousarray(boards, dtype=np.uint8).reshape(-1, 52)
+        out = np.empty((array.shape[0], 5))
+        for row in range(array.shape[0]):
+            out[row] = self.evaluate(Position.from_array(array[row]))
+        return out
+
     def evaluate(self, position: Position) -> tuple[float, float, float, float, float]:
         """Cubeless outcome chances for the side on roll of a bear-off position:
         ``(win, win gammon, win backgammon, lose gammon, lose backgammon)``, gammons

@@ -526,6 +526,28 @@ class PositionwiseBearoff:
         return probs
 
 
+class _DefaultBearoff:
+    """The default bearoff databases, opened (or built) on first use."""
+
+    def __init__(self) -> None:
+        self._database: BearoffEvaluator | None = None
+
+    def _open(self) -> BearoffEvaluator:
+        if self._database is None:
+            from backgammon.engine.bearoff import BearoffDatabase
+
+            self._database = BearoffDatabase.open()
+        return self._database
+
+    def covers(self, boards: Boards) -> npt.NDArray[np.bool_]:
+        """Which boards the databases evaluate."""
+        return self._open().covers(boards)
+
+    def evaluate_boards(self, boards: Boards) -> npt.NDArray[np.floating[Any]]:
+        """The databases' exact (or one-sided) probabilities."""
+        return self._open().evaluate_boards(boards)
+
+
 def default_networks() -> Networks:
     """The shipped networks, or, while the package ships no weights file, untrained
     networks of the default size initialised from :data:`DEFAULT_SEED` (their metadata
@@ -598,9 +620,14 @@ class Engine:
         weights: Networks | str | os.PathLike[str] | None = None,
         *,
         variant: Variant = STANDARD,
-        bearoff: BearoffEvaluator | None = None,
+        bearoff: BearoffEvaluator | str | None = "default",
     ) -> None:
         """Open the networks.
+
+        ``bearoff="default"`` uses the exact bearoff databases
+        (:class:`~backgammon.engine.bearoff.BearoffDatabase`, opened on first use and
+        built into the cache folder the first time, in seconds) for variants with
+        standard movement; ``None`` uses the race network for bear-offs too.
 
         Raises:
             EngineError: if a weights file cannot be read or is not one.
@@ -616,6 +643,12 @@ class Engine:
                 raise EngineError(f"cannot read weights {os.fspath(weights)!r}: {exc}") from None
         self._networks = networks
         self._variant = variant
+        if isinstance(bearoff, str):
+            if bearoff != "default":
+                raise ValueError(
+                    f"bearoff must be an evaluator, None or 'default', not {bearoff!r}"
+                )
+            bearoff = _DefaultBearoff() if variant.plain_movement else None
         self._bearoff = bearoff
         self._checkers = variant.checkers
         self._gammons = variant.gammons

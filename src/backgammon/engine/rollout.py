@@ -212,9 +212,7 @@ def _summary(rows: npt.NDArray[np.float64]) -> RolloutResult:
     )
 
 
-def _confident(
-    rows: list[npt.NDArray[np.float64]], done: int, settings: RolloutSettings
-) -> bool:
+def _confident(rows: list[npt.NDArray[np.float64]], done: int, settings: RolloutSettings) -> bool:
     """Whether the confidence stop is reached."""
     target = settings.stop_error
     if target is None or done < settings.min_trials:
