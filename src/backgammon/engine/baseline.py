@@ -14,7 +14,14 @@ from backgammon.rules.play import Play
 from backgammon.rules.position import Position
 from backgammon.rules.variant import Variant
 
-__all__ = ["HeuristicCube", "HeuristicPlayer", "Player", "RandomPlayer", "heuristic_score"]
+__all__ = [
+    "HeuristicCube",
+    "HeuristicPlayer",
+    "PipCountPlayer",
+    "Player",
+    "RandomPlayer",
+    "heuristic_score",
+]
 
 
 class Player(Protocol):
@@ -115,3 +122,28 @@ class HeuristicCube:
         if level >= 2:
             return True
         return position.is_race() and _race_margin(position) >= 0.3
+
+
+class PipCountPlayer:
+    """The pip-count racer baseline: the play that leaves the biggest pip lead, then
+    the fewest blots within reach of an opposing checker, then the most made points."""
+
+    def choose(self, position: Position, roll: RollLike, variant: Variant | None = None) -> Play:
+        """The best play by pip lead, safety and made points."""
+        plays = position.legal_plays(Roll.coerce(roll), variant)
+        if not plays:
+            return Play.no_move(position)
+
+        def score(play: Play) -> tuple[int, int, int]:
+            result = play.position
+            mine, theirs = result.pip_counts()
+            player, opponent = result.player, result.opponent
+            rearmost = max((i for i in range(1, 26) if opponent[i]), default=0)
+            behind = 25 - rearmost  # our points above this have an opponent checker behind
+            blots = 0
+            if result.has_contact():
+                blots = sum(1 for p in range(1, 25) if player[p] == 1 and p > behind)
+            made = sum(1 for p in range(1, 25) if player[p] >= 2)
+            return theirs - mine, -blots, made
+
+        return max(plays, key=score)
