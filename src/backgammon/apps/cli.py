@@ -322,3 +322,218 @@ def train(
                 row["ppg_error"] = round(error, 3)
             trainer.log(folder, row)
             bar.console.print(row)
+
+
+def _engine_position(text: str) -> Position:
+    try:
+        return _position_from_text(text)
+    except BackgammonError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _probabilities_line(probabilities: tuple[float, ...]) -> str:
+    win, wg, wbg, lg, lbg = probabilities
+    return (
+        f"win {win:.3f} (g {wg:.3f}, bg {wbg:.3f})  lose {1 - win:.3f} (g {lg:.3f}, bg {lbg:.3f})"
+    )
+
+
+@app.command()
+def hint(
+    position: Annotated[str, typer.Argument(help="A Position ID or an XGID.")],
+    roll: Annotated[str, typer.Option("--roll", "-r", help="The dice, e.g. 3-1.")],
+    ply: Annotated[int, typer.Option(help="Lookahead (0 = the network alone).")] = 0,
+    top: Annotated[int, typer.Option(help="How many plays to show.")] = 10,
+    weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Rank the plays of a roll with equities and probabilities (cubeless)."""
+    from backgammon.engine import Engine
+
+    board = _engine_position(position)
+    try:
+        dice = Roll.parse(roll)
+        ranked = Engine(weights).rank_plays(board, dice, ply=ply)
+    except (BackgammonError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    rows = [
+        {
+            "play": item.play.notation(),
+            "equity": round(item.equity, 4),
+            "difference": round(item.equity - ranked[0].equity, 4),
+            "probabilities": [round(p, 4) for p in item.evaluation.probabilities],
+        }
+        for item in ranked[:top]
+    ]
+    if json_output:
+        typer.echo(
+            json.dumps(
+                {"position_id": board.position_id, "roll": str(dice), "ply": ply, "plays": rows},
+                indent=2,
+            )
+        )
+        return
+    typer.echo(f"{dice} at {ply}-ply, cubeless equity for the mover:")
+    for index, (row, item) in enumerate(zip(rows, ranked, strict=False), 1):
+        typer.echo(
+            f"{index:3}. {row['play']:28} {row['equity']:+.3f} ({row['difference']:+.3f})"
+            f"   {_probabilities_line(item.evaluation.probabilities)}"
+        )
+
+
+@app.command(name="eval")
+def evaluate(
+    position: Annotated[str, typer.Argument(help="A Position ID or an XGID.")],
+    ply: Annotated[int, typer.Option(help="Lookahead (0 = the network alone).")] = 0,
+    weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Evaluate a position for the side on roll, before it rolls (cubeless)."""
+    from backgammon.engine import Engine
+
+    board = _engine_position(position)
+    engine = Engine(weights)
+    try:
+        result = engine.evaluate_at(board, ply)
+    except ValueError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    if json_output:
+        typer.echo(
+            json.dumps(
+                {
+                    "position_id": board.position_id,
+                    "ply": ply,
+                    "class": engine.classify(board).name.lower(),
+                    "probabilities": list(result.probabilities),
+                    "equity": result.equity,
+                },
+                indent=2,
+            )
+        )
+        return
+    typer.echo(str(board))
+    typer.echo(
+        f"{engine.classify(board).name.lower()}, {ply}-ply: "
+        f"{_probabilities_line(result.probabilities)}  equity {result.equity:+.3f}"
+    )
+
+
+@app.command()
+def cube(
+    position: Annotated[str, typer.Argument(help="A Position ID or an XGID.")],
+    owner: Annotated[str, typer.Option(help="centred, player or opponent")] = "centred",
+    match_length: Annotated[int, typer.Option(help="Match length (0 = money).")] = 0,
+    away: Annotated[str, typer.Option(help="Away scores 'mine,theirs' in a match.")] = "",
+    ply: Annotated[int, typer.Option(help="Lookahead of the evaluation.")] = 0,
+    weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The cube decision for the side on roll: no double / double, take / double,
+    pass / too good, with cubeful equities (Janowski; money or match)."""
+    from backgammon.engine import Engine
+    from backgammon.engine.cube import (
+        CONTACT_EFFICIENCY,
+        CubeOwner,
+        match_cube_decision,
+        money_cube_decision,
+        race_cube_efficiency,
+    )
+    from backgammon.engine.met import kazaross_xg2
+
+    board = _engine_position(position)
+    engine = Engine(weights)
+    probabilities = engine.evaluate_at(board, ply).probabilities
+    efficiency = (
+        race_cube_efficiency(board.pip_counts()[0]) if board.is_race() else CONTACT_EFFICIENCY
+    )
+    try:
+        holder = CubeOwner(owner)
+        if match_length:
+            mine, theirs = (int(part) for part in away.split(","))
+            decision = match_cube_decision(
+                probabilities, kazaross_xg2(), (mine, theirs), owner=holder, efficiency=efficiency
+            )
+        else:
+            decision = money_cube_decision(probabilities, holder, efficiency)
+    except ValueError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    summary = {
+        "position_id": board.position_id,
+        "probabilities": list(probabilities),
+        "no_double": decision.no_double,
+        "double_take": decision.double_take,
+        "double_pass": decision.double_pass,
+        "action": decision.action.value,
+        "take": decision.take,
+    }
+    if json_output:
+        typer.echo(json.dumps(summary, indent=2))
+        return
+    typer.echo(_probabilities_line(probabilities))
+    typer.echo(f"No double     {decision.no_double:+.3f}")
+    typer.echo(f"Double, take  {decision.double_take:+.3f}")
+    typer.echo(f"Double, pass  {decision.double_pass:+.3f}")
+    typer.echo(f"Proper cube action: {decision.action.value}")
+
+
+@app.command()
+def rollout(
+    position: Annotated[str, typer.Argument(help="A Position ID or an XGID.")],
+    trials: Annotated[int, typer.Option(help="Games to play (at most).")] = 1296,
+    seed: Annotated[int, typer.Option(help="Dice seed.")] = 1,
+    truncation: Annotated[int | None, typer.Option(help="Stop each game after N plies.")] = None,
+    processes: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    stop_error: Annotated[
+        float | None, typer.Option(help="Stop once the standard error is below this.")
+    ] = None,
+    weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Cubeless rollout of a position (variance reduction, quasi-random dice)."""
+    from rich.progress import Progress
+
+    from backgammon.engine import Engine
+    from backgammon.engine.rollout import RolloutSettings
+    from backgammon.engine.rollout import rollout as run_rollout
+
+    board = _engine_position(position)
+    engine = Engine(weights)
+    try:
+        settings = RolloutSettings(
+            trials=trials,
+            seed=seed,
+            truncation=truncation,
+            processes=processes,
+            stop_error=stop_error,
+        )
+    except ValueError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    with Progress(transient=True, disable=json_output) as bar:
+        task = bar.add_task("rollout", total=trials)
+        result = run_rollout(
+            engine.evaluate_boards,
+            board,
+            settings,
+            lambda done, total: bar.update(task, completed=done),
+        )
+    if json_output:
+        typer.echo(
+            json.dumps(
+                {
+                    "position_id": board.position_id,
+                    "trials": result.trials,
+                    "probabilities": list(result.probabilities),
+                    "equity": result.equity,
+                    "standard_error": result.standard_error,
+                },
+                indent=2,
+            )
+        )
+        return
+    typer.echo(f"{result.trials} trials: {_probabilities_line(result.probabilities)}")
+    typer.echo(f"equity {result.equity:+.4f} ± {result.standard_error:.4f} (standard error)")
