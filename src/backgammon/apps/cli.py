@@ -42,8 +42,14 @@ def _position_from_text(text: str) -> Position:
 def play(
     seed: Annotated[int | None, typer.Option(help="Seed the dice for a reproducible game.")] = None,
     opponent: Annotated[
-        str, typer.Option(help="The built-in opponent: 'heuristic' or 'random'.")
-    ] = "heuristic",
+        str, typer.Option(help="The built-in opponent: 'engine', 'heuristic' or 'random'.")
+    ] = "engine",
+    level: Annotated[
+        str,
+        typer.Option(
+            help="The engine's level: beginner, casual, intermediate, advanced, expert, worldclass."
+        ),
+    ] = "expert",
     name: Annotated[str, typer.Option(help="Your name on the board.")] = "You",
     match: Annotated[
         int, typer.Option("--match", help="Play a match to this many points (0: one game).")
@@ -59,12 +65,21 @@ def play(
 ) -> None:
     """Play a game (or a match, with --match N) against the built-in opponent, typing
     moves like '13/7 8/7'; the cube is in play."""
+    from backgammon.engine.evaluator import Engine
+    from backgammon.engine.players import LEVELS, EngineCube, EnginePlayer
+
+    if opponent not in ("engine", "heuristic", "random"):
+        raise typer.BadParameter(
+            f"unknown opponent {opponent!r}; choose engine, heuristic or random"
+        )
+    if level not in LEVELS:
+        raise typer.BadParameter(f"unknown level {level!r}; choose {', '.join(LEVELS)}")
+    engine = Engine()
     players: dict[str, Player] = {
+        "engine": EnginePlayer.at_level(engine, level, 0 if seed is None else seed),
         "heuristic": HeuristicPlayer(),
         "random": RandomPlayer(0 if seed is None else seed),
     }
-    if opponent not in players:
-        raise typer.BadParameter(f"unknown opponent {opponent!r}; choose heuristic or random")
     if match < 0:
         raise typer.BadParameter(f"--match needs a length >= 0, got {match}")
     if save is not None and not save.lower().endswith((".mat", ".sgf")):
@@ -82,6 +97,8 @@ def play(
         rules=rules,
         save_to=save,
         variant=chosen,
+        cube_sense=EngineCube(engine) if opponent == "engine" else None,
+        hints=engine,
     )
     session.run()
 

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from backgammon.engine.baseline import HeuristicCube, Player
+
+if TYPE_CHECKING:
+    from backgammon.engine.evaluator import Engine
 from backgammon.errors import BackgammonError
 from backgammon.notation.diagram import draw_board
 from backgammon.rules.cube import (
@@ -35,14 +39,30 @@ __all__ = ["HELP", "TerminalGame"]
 
 HELP = """Type your move in notation, e.g. '13/7 8/7', 'bar/22', '6/off', '8/4(2)'.
 Before rolling: Enter or 'roll' to roll, 'double' to double. When doubled: 'take',
-'drop' (or 'pass'), 'beaver'. Any time: moves (list the legal plays), board, undo
-(take back your last move), resign [single|gammon|backgammon], save FILE (.mat or
-.sgf), help, quit."""
+'drop' (or 'pass'), 'beaver'. Any time: moves (list the legal plays), hint (the
+engine's best plays with equities), board, undo (take back your last move), resign
+[single|gammon|backgammon], save FILE (.mat or .sgf), help, quit."""
 
 HUMAN = 0
 COMPUTER = 1
 _LEVELS = {"single": ResignLevel.SINGLE, "gammon": ResignLevel.GAMMON}
 _LEVELS["backgammon"] = ResignLevel.BACKGAMMON
+
+
+class CubeAdvisor(Protocol):
+    """Cube and resignation decisions for the built-in opponent."""
+
+    def should_double(self, game: Game) -> bool:
+        """Whether the side on roll should double now."""
+        ...
+
+    def should_take(self, game: Game) -> bool:
+        """Whether the doubled side should take (the doubler is on roll)."""
+        ...
+
+    def accepts_resignation(self, game: Game, level: int) -> bool:
+        """Whether to accept the side on roll's resignation at ``level``."""
+        ...
 
 
 class _QuitError(Exception):
@@ -64,6 +84,9 @@ class TerminalGame:
         rules: cube and match options.
         save_to: where to save the match (``.mat`` or ``.sgf``) when it ends.
         variant: the variant to play (standard by default).
+        cube_sense: the opponent's cube and resignation decisions (default: a simple
+            heuristic).
+        hints: an engine that answers the person's ``hint`` command.
     """
 
     def __init__(
@@ -78,10 +101,13 @@ class TerminalGame:
         rules: CubeRules | None = None,
         save_to: str | None = None,
         variant: Variant = STANDARD,
+        cube_sense: CubeAdvisor | None = None,
+        hints: Engine | None = None,
     ) -> None:
         self.match = Match(match_length, rules=rules, variant=variant, players=(name, "Computer"))
         self.opponent = opponent
-        self.cube_sense = HeuristicCube()
+        self.cube_sense: CubeAdvisor = HeuristicCube() if cube_sense is None else cube_sense
+        self.hints = hints
         self.dice = dice
         self.read = read
         self.write = write
@@ -192,7 +218,7 @@ class TerminalGame:
         pending = game.pending
         if pending is not None and pending.kind == "double":
             # The person doubled; the position is seen from the person (on roll).
-            if self.cube_sense.should_take(game.position):
+            if self.cube_sense.should_take(game):
                 game.push(Take())
                 self.write(f"{self.names[1]} takes. The cube is now {game.cube.value}.")
             else:
@@ -200,7 +226,7 @@ class TerminalGame:
                 self.write(f"{self.names[1]} drops.")
             return
         if pending is not None and pending.kind == "resign":
-            if self.cube_sense.accepts_resignation(game.position_for(COMPUTER), pending.level):
+            if self.cube_sense.accepts_resignation(game, pending.level):
                 game.push(AcceptResignation())
                 self.write(f"{self.names[1]} accepts your resignation.")
             else:
@@ -208,7 +234,7 @@ class TerminalGame:
                 self.write(f"{self.names[1]} rejects your resignation.")
             return
         if game.dice is None:
-            if game.can_double() and self.cube_sense.should_double(game.position):
+            if game.can_double() and self.cube_sense.should_double(game):
                 game.push(Double())
                 self.write(f"{self.names[1]} doubles to {game.cube.value * 2}.")
                 return
@@ -315,8 +341,11 @@ class TerminalGame:
         while True:
             line = self._ask(f"You rolled {dice}. Your move: ")
             command = line.lower()
-            if command in ("moves", "hint", "list"):
+            if command in ("moves", "list"):
                 self.write(f"Legal plays of {dice}: " + ", ".join(str(p) for p in plays))
+                continue
+            if command == "hint":
+                self._hint()
                 continue
             if command == "undo":
                 if self._undo():
@@ -335,6 +364,19 @@ class TerminalGame:
                 self.write(f"Not accepted: {error}")
                 continue
             return
+
+    def _hint(self) -> None:
+        game = self.game
+        dice = game.dice
+        if self.hints is None or dice is None:
+            self.write("No engine for hints; 'moves' lists the legal plays.")
+            return
+        ranked = self.hints.rank_plays(game.position, dice)
+        best = ranked[0].equity
+        for index, item in enumerate(ranked[:5], 1):
+            self.write(
+                f"{index}. {item.play.notation():26} {item.equity:+.3f} ({item.equity - best:+.3f})"
+            )
 
     def _undo(self) -> bool:
         """Take back everything since the person's last play; False if there is none."""

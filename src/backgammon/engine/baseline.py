@@ -10,6 +10,7 @@ import random
 from typing import Protocol
 
 from backgammon.rules.dice import Roll, RollLike
+from backgammon.rules.game import Game
 from backgammon.rules.play import Play
 from backgammon.rules.position import Position
 from backgammon.rules.variant import Variant
@@ -100,25 +101,28 @@ class HeuristicCube:
     count in races, and a few rough signs of a winning attack in contact positions.
     A stand-in until the neural engine's cube decisions (issue 5) arrive."""
 
-    def should_double(self, position: Position) -> bool:
-        """Whether the side on roll in ``position`` should double now."""
+    def should_double(self, game: Game) -> bool:
+        """Whether the side on roll should double now."""
+        position = game.position
         margin = _race_margin(position)
         if position.is_race():
             return margin >= 0.08
         closed = sum(1 for point in range(1, 7) if position.player[point] >= 2)
         return margin >= 0.15 and position.opponent_bar >= 1 and closed >= 4
 
-    def should_take(self, position: Position) -> bool:
-        """Whether to take a double; ``position`` is seen from the doubler (on roll)."""
+    def should_take(self, game: Game) -> bool:
+        """Whether to take a double (the doubler is on roll)."""
+        position = game.position
         margin = _race_margin(position)
         if position.is_race():
             return margin <= 0.12
         closed = sum(1 for point in range(1, 7) if position.player[point] >= 2)
         return not (position.opponent_bar >= 2 and closed >= 5) and margin <= 0.25
 
-    def accepts_resignation(self, position: Position, level: int) -> bool:
+    def accepts_resignation(self, game: Game, level: int) -> bool:
         """Whether to accept a resignation at ``level`` (1 single, 2 gammon, 3
-        backgammon); ``position`` is seen from the side accepting."""
+        backgammon) offered by the side on roll."""
+        position = game.position.flip()
         if level >= 2:
             return True
         return position.is_race() and _race_margin(position) >= 0.3
