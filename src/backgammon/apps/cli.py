@@ -554,3 +554,28 @@ def rollout(
         return
     typer.echo(f"{result.trials} trials: {_probabilities_line(result.probabilities)}")
     typer.echo(f"equity {result.equity:+.4f} ± {result.standard_error:.4f} (standard error)")
+
+
+@app.command()
+def external(
+    port: Annotated[int, typer.Option(help="TCP port to listen on (loopback).")] = 30123,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    ply: Annotated[int, typer.Option(help="The engine's lookahead.")] = 0,
+    weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
+) -> None:
+    """Play for GNU Backgammon's 'external' player protocol (FIBS board lines over a
+    socket): in gnubg, 'set player 1 external localhost:PORT'."""
+    from backgammon.apps.external import serve
+    from backgammon.engine import Engine
+
+    engine = Engine(weights)
+    try:
+        serve(
+            port,
+            engine,
+            host=host,
+            ply=ply,
+            ready=lambda bound: typer.echo(f"listening on {host}:{bound}"),
+        )
+    except KeyboardInterrupt:
+        typer.echo("stopped")
