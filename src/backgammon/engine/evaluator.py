@@ -660,6 +660,10 @@ class Engine:
         self.move_filter = MoveFilter()
         """Which plays lookahead search examines (GNU Backgammon's "normal" filter:
         up to 8 within 0.16 of the best at 0-ply)."""
+        self.inner_filter: MoveFilter | None = MoveFilter(keep=1, margin=0.0)
+        """Which replies are searched deeper inside the lookahead: by default only the
+        best at 0-ply, as GNU Backgammon's n-ply evaluation does (``None``: every
+        reply, i.e. exact expectimax)."""
         self.cache = EvaluationCache()
         """Searched evaluations kept between calls (per engine, never global)."""
 
@@ -809,7 +813,7 @@ class Engine:
                 if mover[k] >= mover[order[0]] - self.move_filter.margin
             ]
             probs[keep] = evaluate_plies(
-                self.evaluate_boards, children[keep], ply, self.move_filter, self.cache
+                self.evaluate_boards, children[keep], ply, self.inner_filter, self.cache
             )
             depth[keep] = ply
         return plays, probs, depth
@@ -825,7 +829,7 @@ class Engine:
         if ply == 0:
             return self.evaluate(position)
         probs = evaluate_plies(
-            self.evaluate_boards, _board(position)[None, :], ply, self.move_filter, self.cache
+            self.evaluate_boards, _board(position)[None, :], ply, self.inner_filter, self.cache
         )
         return _evaluations(probs)[0]
 

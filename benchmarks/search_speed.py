@@ -1,0 +1,105 @@
+"""2-ply best-play time per position, ours beside GNU Backgammon's, and cubeless
+0-ply rollout games per second, ours beside GNU Backgammon's ``rollout`` command.
+
+    python benchmarks/search_speed.py --positions 50 --rollout-trials 1296
+
+Positions: the first N records of ``../shared/reference/evals_public.jsonl`` with
+their recorded dice. GNU Backgammon is driven through ``../shared/gnubg`` (its 2-ply
+"normal" filter, as ``hint``); when it is not installed only our figures are shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from backgammon import Position
+from backgammon.engine import Engine
+from backgammon.engine.rollout import RolloutSettings, rollout
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+def load(count: int) -> list[tuple[Position, tuple[int, int], list[list[int]]]]:
+    """Positions, dice and GNU Backgammon boards from the reference file."""
+    cases = []
+    with open(SHARED / "reference" / "evals_public.jsonl", encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            if "_meta" in record or "dice" not in record:
+                continue
+            sides = []
+            for key in ("on_roll", "opponent"):
+                side = record["position"][key]
+                sides.append([side["off"], *side["points"], side["bar"]])
+            position = Position(sides[0], sides[1])
+            if position.is_game_over():
+                continue
+            cases.append((position, tuple(record["dice"]), record["gnubg_board"]))
+            if len(cases) == count:
+                break
+    return cases  # type: ignore[return-value]
+
+
+def main() -> None:
+    """Measure and print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=50)
+    parser.add_argument("--rollout-trials", type=int, default=1296)
+    parser.add_argument("--no-gnubg", action="store_true")
+    args = parser.parse_args()
+    engine = Engine()
+    cases = load(args.positions)
+    engine.best_play(cases[0][0], cases[0][1], ply=2)  # compile and warm up
+    times = []
+    for position, dice, _ in cases:
+        engine.cache = type(engine.cache)()
+        began = time.perf_counter()
+        engine.best_play(position, dice, ply=2)
+        times.append(time.perf_counter() - began)
+    ours = statistics.median(times)
+    print(
+        f"ours: 2-ply best play, median {ours * 1000:.1f} ms per position "
+        f"(mean {statistics.mean(times) * 1000:.1f} ms, {len(times)} positions)"
+    )
+    began = time.perf_counter()
+    result = rollout(
+        engine.evaluate_boards,
+        Position.initial(),
+        RolloutSettings(trials=args.rollout_trials, variance_reduction=False, seed=1),
+    )
+    seconds = time.perf_counter() - began
+    print(
+        f"ours: cubeless 0-ply rollout, no variance reduction: "
+        f"{args.rollout_trials / seconds:,.0f} games/s (equity {result.equity:+.3f})"
+    )
+    if args.no_gnubg or not Path("/usr/games/gnubg").exists():
+        print("gnubg: not measured")
+        return
+    sys.path.insert(0, str(SHARED / "gnubg"))
+    from bench import bench_rollout  # type: ignore[import-not-found]
+    from gnubg_client import GnubgService  # type: ignore[import-not-found]
+
+    with GnubgService() as service:
+        service.hint(cases[0][2], cases[0][1], plies=2)
+        gnubg_times = []
+        for _, dice, board in cases:
+            began = time.perf_counter()
+            service.hint(board, dice, plies=2, n=1)
+            gnubg_times.append(time.perf_counter() - began)
+    theirs = statistics.median(gnubg_times)
+    print(
+        f"gnubg: 2-ply hint, median {theirs * 1000:.1f} ms per position "
+        f"(includes its pipe round trip)"
+    )
+    print(f"ratio (gnubg time / ours, higher is faster for us): {theirs / ours:.2f}")
+    rate, _ = bench_rollout(1, args.rollout_trials, False)
+    print(f"gnubg: cubeless 0-ply rollout, no variance reduction, 1 thread: {rate:,.0f} games/s")
+
+
+if __name__ == "__main__":
+    main()
