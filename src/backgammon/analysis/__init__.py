@@ -1,1 +1,63 @@
-"""Match analysis: not built yet (issue 7)."""
+"""Match analysis: checker-play and cube errors, luck, per-player statistics, JSON and
+an HTML report.
+
+>>> from backgammon.analysis import analyze_match, summarize, analysis_to_json
+>>> from backgammon.formats import read_match
+>>> analysis = analyze_match(read_match("match.sgf"))  # doctest: +SKIP
+>>> summarize(analysis)[0].error_rate  # doctest: +SKIP
+
+:mod:`~backgammon.analysis.annotate` replays and judges every decision,
+:mod:`~backgammon.analysis.summary` computes the statistics and the JSON form, and
+:mod:`~backgammon.analysis.report` writes the HTML report.
+"""
+
+from backgammon.analysis.annotate import (
+    AnalysisSettings,
+    Analyzer,
+    CheckerAnalysis,
+    CubeAnalysis,
+    Decision,
+    GameAnalysis,
+    Mark,
+    MatchAnalysis,
+    PlayOption,
+    ProgressCallback,
+    Thresholds,
+    analyze_match,
+    store_annotations,
+)
+from backgammon.analysis.report import board_svg, html_report, win_plot_svg, write_html_report
+from backgammon.analysis.summary import (
+    PlayerSummary,
+    analysis_to_json,
+    decision_to_json,
+    luck_rating,
+    rating,
+    summarize,
+)
+
+__all__ = [
+    "AnalysisSettings",
+    "Analyzer",
+    "CheckerAnalysis",
+    "CubeAnalysis",
+    "Decision",
+    "GameAnalysis",
+    "Mark",
+    "MatchAnalysis",
+    "PlayOption",
+    "PlayerSummary",
+    "ProgressCallback",
+    "Thresholds",
+    "analysis_to_json",
+    "analyze_match",
+    "board_svg",
+    "decision_to_json",
+    "html_report",
+    "luck_rating",
+    "rating",
+    "store_annotations",
+    "summarize",
+    "win_plot_svg",
+    "write_html_report",
+]

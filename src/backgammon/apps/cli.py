@@ -579,3 +579,111 @@ def external(
         )
     except KeyboardInterrupt:
         typer.echo("stopped")
+
+
+@app.command()
+def analyze(
+    file: Annotated[str, typer.Argument(help="A .mat or .sgf match file to analyse.")],
+    ply: Annotated[int, typer.Option(help="Lookahead of the analysis (0 = the network).")] = 0,
+    json_output: Annotated[
+        str | None, typer.Option("--json", help="Write the analysis as JSON to this file.")
+    ] = None,
+    html_output: Annotated[
+        str | None, typer.Option("--html", help="Write an HTML report to this file.")
+    ] = None,
+    sgf_output: Annotated[
+        str | None,
+        typer.Option("--sgf", help="Write the match with the analysis to this .sgf file."),
+    ] = None,
+    processes: Annotated[int, typer.Option(help="Worker processes (games in parallel).")] = 1,
+    weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
+) -> None:
+    """Analyse a match: checker-play and cube errors, luck, error rates, PR and rating
+    per player (GNU Backgammon's thresholds and bands)."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.table import Table
+
+    from backgammon.analysis import (
+        AnalysisSettings,
+        analysis_to_json,
+        analyze_match,
+        summarize,
+        write_html_report,
+    )
+    from backgammon.engine import Engine
+
+    record = _read_match_file(file)
+    if processes < 1:
+        raise typer.BadParameter(f"--processes needs a count >= 1, got {processes}")
+    try:
+        settings = AnalysisSettings(ply=ply)
+        engine = None if weights is None else Engine(weights, variant=record.info.variant)
+    except (BackgammonError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]analysing"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("analyse", total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            analysis = analyze_match(
+                record, engine, settings=settings, processes=processes, progress=advance
+            )
+        except (BackgammonError, ValueError) as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(2) from None
+    try:
+        if json_output is not None:
+            Path(json_output).write_text(
+                json.dumps(analysis_to_json(analysis), indent=2) + "\n", encoding="utf-8"
+            )
+        if html_output is not None:
+            write_html_report(analysis, html_output)
+        if sgf_output is not None:
+            write_match(record, sgf_output)
+    except (OSError, ValueError, BackgammonError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    table = Table(title=f"{file}: {len(record.games)} games at {ply}-ply")
+    table.add_column("")
+    summaries = summarize(analysis)
+    for summary in summaries:
+        table.add_column(summary.name, justify="right")
+    rows = [
+        ("Rating", [s.rating for s in summaries]),
+        ("Error rate (mEMG)", [f"{s.error_rate:.1f}" for s in summaries]),
+        ("PR", [f"{s.pr:.2f}" for s in summaries]),
+        ("Checker error rate", [f"{s.checker_error_rate:.1f}" for s in summaries]),
+        ("Cube error rate", [f"{s.cube_error_rate:.1f}" for s in summaries]),
+        ("Unforced moves", [str(s.checker_decisions) for s in summaries]),
+        ("Cube decisions", [str(s.cube_decisions) for s in summaries]),
+        (
+            "Doubtful / bad / very bad",
+            [" / ".join(str(n) for n in s.marks.values()) for s in summaries],
+        ),
+        ("Luck per roll", [f"{s.luck_rate:+.4f} ({s.luck_rating})" for s in summaries]),
+        ("Luck-adjusted result", [f"{s.luck_adjusted_result:+.2f}" for s in summaries]),
+    ]
+    for label, cells in rows:
+        table.add_row(label, *cells)
+    Console().print(table)

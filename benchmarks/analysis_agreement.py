@@ -1,0 +1,338 @@
+"""Match analysis against GNU Backgammon's own, and its speed.
+
+    .venv/bin/python benchmarks/analysis_agreement.py [--file SGF] [--ply 0] [--json OUT]
+
+* **Agreement.** ``../shared/reference/formats/match03_5pt_analysed.sgf`` holds GNU
+  Backgammon 1.07's 0-ply analysis in its ``A`` (the plays considered, best first) and
+  ``DA`` (cube decision: no-double and double/take evaluations, in match winning
+  chances) properties. For every unforced checker play we compare our best play (by
+  resulting position) with gnubg's; where ours is in gnubg's list we also report what
+  it costs by gnubg's equities. For every cube decision gnubg analysed we compare the
+  right action: "no double", "double, take", "double, pass" or "too good", and
+  separately double/no double and take/pass. gnubg's cube decision is rebuilt from
+  ``DA`` as its ``FindBestCubeDecision`` does (equities normalised with the
+  Kazaross-XG2 table, gnubg's default, "double, pass" = +1).
+* **Speed.** The time to analyse that match and 7-point matches played by the engine
+  against itself (seeded dice, intermediate level, no doubling), at ``--ply``.
+
+Targets of our issue: 90% same best play, 95% same cube action, a 7-point match in
+under a minute at 0-ply.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from backgammon.analysis import AnalysisSettings, CheckerAnalysis, CubeAnalysis, analyze_match
+from backgammon.engine import Engine
+from backgammon.engine.cube import (
+    CONTACT_EFFICIENCY,
+    CubeOwner,
+    match_cube_decision,
+    race_cube_efficiency,
+)
+from backgammon.engine.met import kazaross_xg2
+from backgammon.engine.players import EngineCube, EnginePlayer
+from backgammon.formats import MatchRecord, read_match, record_of_match
+from backgammon.rules.cube import Double, Drop, Take
+from backgammon.rules.dice import SeededDice
+from backgammon.rules.match import Match
+from backgammon.rules.position import Position
+
+HERE = Path(__file__).resolve().parent
+REFERENCE = HERE.parent.parent / "shared" / "reference" / "formats" / "match03_5pt_analysed.sgf"
+
+
+def _point(letter: str, player: int) -> int:
+    """A gnubg SGF move letter as a point of the mover's numbering (25 bar, 0 off)."""
+    if letter == "y":
+        return 25
+    if letter == "z":
+        return 0
+    return ord(letter) - ord("a") + 1 if player == 0 else ord("x") - ord(letter) + 1
+
+
+def _apply(position: Position, steps: list[tuple[int, int]]) -> Position:
+    """The position after moving checkers ``from -> to`` in order, hitting blots."""
+    mine, theirs = list(position.player), list(position.opponent)
+    for source, target in steps:
+        mine[source] -= 1
+        mine[target] += 1
+        if 1 <= target <= 24 and theirs[25 - target] == 1:
+            theirs[25 - target] = 0
+            theirs[25] += 1
+    return Position(mine, theirs)
+
+
+def _gnubg_moves(values: list[str], player: int) -> list[tuple[list[tuple[int, int]], float]]:
+    """The plays of an ``A`` property (after its index): from/to pairs and equity."""
+    moves = []
+    for value in values[1:]:
+        tokens = value.split()
+        if tokens[0] == "E":  # no move: the letters are empty
+            tokens = ["", *tokens]
+        letters = tokens[0]
+        pairs = [
+            (_point(letters[k], player), _point(letters[k + 1], player))
+            for k in range(0, len(letters) - 1, 2)
+        ]
+        moves.append((pairs, float(tokens[9])))
+    return moves
+
+
+def _gnubg_cube(value: str, away: tuple[int, int], cube: int) -> str:
+    """gnubg's right cube action from a ``DA`` value (match play)."""
+    numbers = [float(token) for token in value.split()[7:21]]
+    met = kazaross_xg2()
+    me, them = away
+    no_double = met.mwc_to_equity(numbers[6], me, them, cube)
+    double_take = met.mwc_to_equity(numbers[13], me, them, cube)
+    double_pass = 1.0
+    if double_take >= no_double and double_pass >= no_double:
+        return "double, take" if double_pass > double_take else "double, pass"
+    if no_double > double_pass:
+        return "too good"
+    return "no double"
+
+
+def _model_with_gnubg_probabilities(
+    decision: CubeAnalysis, value: str, away: tuple[int, int]
+) -> str:
+    """Our cube model's action from gnubg's own probabilities (in ``DA``)."""
+    numbers = [float(token) for token in value.split()[7:12]]
+    position = Position.from_position_id(decision.position_id)
+    efficiency = (
+        race_cube_efficiency(position.pip_counts()[0]) if position.is_race() else CONTACT_EFFICIENCY
+    )
+    owner = CubeOwner.CENTRED if decision.cube_owner is None else CubeOwner.PLAYER
+    result = match_cube_decision(
+        numbers, kazaross_xg2(), away, cube=decision.cube, owner=owner, efficiency=efficiency
+    )
+    return _label(result.action.value)
+
+
+def _ours(decision: CubeAnalysis) -> str:
+    return _label(decision.cube_action)
+
+
+def _label(action: str) -> str:
+    if action.startswith("too good"):
+        return "too good"
+    if action.startswith("no double"):
+        return "no double"
+    if action == "double, beaver":
+        return "double, take"
+    return action
+
+
+def agreement(path: Path, ply: int) -> dict[str, Any]:
+    """Compare our analysis of ``path`` with the gnubg analysis it contains."""
+    record = read_match(path)
+    theirs = [[dict(entry.annotations) for entry in game.entries] for game in record.games]
+    began = time.perf_counter()
+    analysis = analyze_match(record, settings=AnalysisSettings(ply=ply), store=False)
+    seconds = time.perf_counter() - began
+    plays = same = listed = 0
+    cost = 0.0
+    luck_pairs: list[tuple[float, float]] = []
+    cubes = same_cube = same_double = same_model = 0
+    takes = same_take = 0
+    disagreements: list[dict[str, Any]] = []
+    for game, properties in zip(analysis.games, theirs, strict=True):
+        record_game = record.games[game.number - 1]
+        for decision in game.decisions:
+            found = properties[decision.entry]
+            if isinstance(decision, CheckerAnalysis):
+                if "LU" in found:
+                    luck_pairs.append((decision.luck, float(found["LU"][0])))
+                if not decision.counted or "A" not in found:
+                    continue
+                moves = _gnubg_moves(found["A"], decision.player)
+                position = Position.from_position_id(decision.position_id)
+                ours = _apply(position, list(decision.best.steps))
+                results = [(_apply(position, steps), equity) for steps, equity in moves]
+                plays += 1
+                if results and results[0][0] == ours:
+                    same += 1
+                match = next((eq for result, eq in results if result == ours), None)
+                if match is not None:
+                    listed += 1
+                    cost += results[0][1] - match
+                continue
+            if "DA" not in found:
+                continue
+            score = record_game.score_before
+            away = (
+                record.length - score[decision.doubler],
+                record.length - score[1 - decision.doubler],
+            )
+            gnubg = _gnubg_cube(found["DA"][0], away, decision.cube)
+            if decision.action in ("take", "pass", "beaver"):
+                takes += 1
+                numbers = [float(token) for token in found["DA"][0].split()[7:21]]
+                double_take = kazaross_xg2().mwc_to_equity(numbers[13], *away, decision.cube)
+                same_take += (double_take <= 1.0) == decision.should_take
+                continue
+            cubes += 1
+            ours_action = _ours(decision)
+            same_cube += ours_action == gnubg
+            same_double += decision.should_double == gnubg.startswith("double")
+            same_model += _model_with_gnubg_probabilities(decision, found["DA"][0], away) == gnubg
+            if ours_action != gnubg:
+                disagreements.append(
+                    {
+                        "game": decision.game,
+                        "move": decision.move_number,
+                        "ours": ours_action,
+                        "gnubg": gnubg,
+                        "position_id": decision.position_id,
+                    }
+                )
+    ours_luck = [a for a, _ in luck_pairs]
+    gnubg_luck = [b for _, b in luck_pairs]
+    return {
+        "file": str(path),
+        "rolls_with_luck": len(luck_pairs),
+        "luck_correlation": _correlation(ours_luck, gnubg_luck),
+        "luck_mean_absolute_difference": (
+            sum(abs(a - b) for a, b in luck_pairs) / len(luck_pairs) if luck_pairs else None
+        ),
+        "ply": ply,
+        "checker_plays": plays,
+        "same_best_play": same,
+        "same_best_play_rate": same / plays if plays else None,
+        "our_best_in_gnubg_list": listed,
+        "mean_gnubg_cost_of_our_best": cost / listed if listed else None,
+        "cube_decisions": cubes,
+        "same_cube_action": same_cube,
+        "same_cube_action_rate": same_cube / cubes if cubes else None,
+        "same_double_decision_rate": same_double / cubes if cubes else None,
+        "same_cube_action_with_gnubg_probabilities_rate": same_model / cubes if cubes else None,
+        "take_decisions": takes,
+        "same_take_decision": same_take,
+        "cube_disagreements": disagreements,
+        "analysis_seconds": seconds,
+        "games": len(record.games),
+    }
+
+
+def _correlation(xs: list[float], ys: list[float]) -> float | None:
+    if len(xs) < 2:
+        return None
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / (sxx * syy) ** 0.5 if sxx and syy else None
+
+
+def self_play_match(length: int, seed: int, *, doubling: bool = False) -> MatchRecord:
+    """A match played by the engine against itself (intermediate level). Without
+    ``doubling`` nobody doubles (the young network's cube is so eager that a 7-point
+    match is often over in one game), so the match has about as many games as a real
+    one; the analysis still judges every "no double"."""
+    engine = Engine()
+    players = [EnginePlayer.at_level(engine, "intermediate", seed + k) for k in (0, 1)]
+    cube = EngineCube(engine)
+    dice = SeededDice(seed)
+    match = Match(length, players=("engine A", "engine B"))
+    while not match.is_over():
+        game = match.new_game()
+        while not game.is_over():
+            if game.turn is None:
+                game.roll_dice(dice)
+                continue
+            if game.dice is None:
+                if doubling and game.can_double() and cube.should_double(game):
+                    game.push(Double())
+                    game.push(Take() if cube.should_take(game) else Drop())
+                    continue
+                game.roll_dice(dice)
+            turn = game.turn
+            assert turn is not None and game.dice is not None
+            game.push(players[turn].choose(game.position, game.dice, game.variant))
+    return record_of_match(match)
+
+
+def speed(length: int, seeds: list[int], ply: int) -> list[dict[str, Any]]:
+    """Time the analysis of self-played ``length``-point matches, one per seed."""
+    results = []
+    for seed in seeds:
+        record = self_play_match(length, seed)
+        began = time.perf_counter()
+        analyze_match(record, settings=AnalysisSettings(ply=ply), store=False)
+        seconds = time.perf_counter() - began
+        results.append(
+            {
+                "length": length,
+                "seed": seed,
+                "games": len(record.games),
+                "actions": sum(len(game.entries) for game in record.games),
+                "seconds": seconds,
+                "ply": ply,
+            }
+        )
+    return results
+
+
+def main() -> None:
+    """Run both parts and print a report (and JSON with ``--json``)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--file", type=Path, default=REFERENCE)
+    parser.add_argument("--ply", type=int, default=0)
+    parser.add_argument("--length", type=int, default=7, help="self-played match length")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    Engine().rank_plays(Position.initial(), (3, 1))  # compile / load once, outside timings
+    report = agreement(args.file, args.ply)
+    timings = speed(args.length, args.seeds, args.ply)
+    print(f"{report['file']} ({report['games']} games), analysed at {args.ply}-ply")
+    print(
+        f"best play: same as gnubg in {report['same_best_play']}/{report['checker_plays']} "
+        f"unforced plays ({100 * (report['same_best_play_rate'] or 0):.1f}%; target 90%)"
+    )
+    if report["mean_gnubg_cost_of_our_best"] is not None:
+        print(
+            f"  our best play is in gnubg's list {report['our_best_in_gnubg_list']} times; "
+            f"by gnubg's 0-ply equities it costs {report['mean_gnubg_cost_of_our_best']:.4f} "
+            "on average"
+        )
+    print(
+        f"cube action: same as gnubg in {report['same_cube_action']}/{report['cube_decisions']} "
+        f"decisions ({100 * (report['same_cube_action_rate'] or 0):.1f}%; target 95%); "
+        f"double/no double {100 * (report['same_double_decision_rate'] or 0):.1f}%; "
+        f"take/pass {report['same_take_decision']}/{report['take_decisions']}"
+    )
+    print(
+        "  our cube model fed gnubg's own probabilities agrees in "
+        f"{100 * (report['same_cube_action_with_gnubg_probabilities_rate'] or 0):.1f}%"
+    )
+    for item in report["cube_disagreements"]:
+        print(
+            f"  game {item['game']} move {item['move']}: ours {item['ours']!r}, "
+            f"gnubg {item['gnubg']!r} ({item['position_id']})"
+        )
+    if report["luck_correlation"] is not None:
+        print(
+            f"luck of {report['rolls_with_luck']} rolls: correlation with gnubg's LU "
+            f"{report['luck_correlation']:.3f}, mean absolute difference "
+            f"{report['luck_mean_absolute_difference']:.4f}"
+        )
+    print(f"analysis of that match: {report['analysis_seconds']:.2f} s")
+    for timing in timings:
+        print(
+            f"self-played {timing['length']}-point match, seed {timing['seed']} "
+            f"({timing['games']} games, {timing['actions']} actions): "
+            f"{timing['seconds']:.2f} s at {timing['ply']}-ply (target: under 60 s)"
+        )
+    if args.json is not None:
+        args.json.write_text(json.dumps({"agreement": report, "speed": timings}, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,573 @@
+"""A self-contained HTML report of an analysed match: inline CSS and inline SVG, no
+JavaScript and no external resources.
+
+The report has a summary table per player (error rates, PR, rating, marks, luck), an SVG
+plot of player 0's chance to win each game through the match with the errors marked,
+and, for every error marked bad or very bad, an SVG diagram of the board (24 points,
+checkers, bar, borne-off checkers, cube, dice) with the best alternatives or the cube
+equities.
+
+>>> from backgammon.rules.position import Position
+>>> board_svg(Position.initial(), dice=(3, 1)).startswith("<svg")
+True
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from pathlib import Path
+
+from backgammon.analysis.annotate import (
+    CheckerAnalysis,
+    CubeAnalysis,
+    Decision,
+    Mark,
+    MatchAnalysis,
+)
+from backgammon.analysis.summary import PlayerSummary, summarize
+from backgammon.rules.position import Position
+
+__all__ = ["board_svg", "html_report", "win_plot_svg", "write_html_report"]
+
+_MARK_COLOURS = {Mark.DOUBTFUL: "#e0a800", Mark.BAD: "#e06000", Mark.VERY_BAD: "#c00000"}
+
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto;
+  max-width: 980px; color: #222; background: #fff; line-height: 1.4; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { font-size: 1.25em; border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
+h3 { font-size: 1.05em; margin: 1.4em 0 0.4em; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.7em; text-align: right; }
+th { background: #f2f2f2; }
+td.text, th.text { text-align: left; }
+tr.played td { background: #fff2cc; font-weight: bold; }
+.meta { color: #555; }
+.error { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
+.mark-doubtful { color: #a07800; } .mark-bad { color: #c05000; }
+.mark-very-bad { color: #c00000; font-weight: bold; }
+svg { max-width: 100%; height: auto; }
+"""
+
+# Board geometry (SVG user units).
+_POINT = 32
+_BAR = 32
+_LEFT = 44
+_TOP = 22
+_HEIGHT = 330
+_TRAY = 44
+_WIDTH = _LEFT + 12 * _POINT + _BAR + _TRAY + 8
+_RADIUS = _POINT / 2 - 1.5
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _column_x(column: int) -> float:
+    """The left edge of board column 0..11 (left to right)."""
+    return _LEFT + column * _POINT + (_BAR if column >= 6 else 0)
+
+
+def _point_place(point: int) -> tuple[float, bool]:
+    """(left x, on the bottom row) of point 1..24 of the side on roll (its home board
+    bottom right)."""
+    if point <= 12:
+        return _column_x(12 - point), True
+    return _column_x(point - 13), False
+
+
+def board_svg(
+    position: Position,
+    *,
+    dice: tuple[int, int] | None = None,
+    cube: int = 1,
+    cube_owner: str = "centred",
+    labels: tuple[str, str] = ("on roll", "opponent"),
+) -> str:
+    """An SVG picture of ``position`` seen from the side on roll (its home board bottom
+    right, its checkers light, the opponent's dark).
+
+    Args:
+        position: the position.
+        dice: the roll to show, if any.
+        cube: the cube value (a centred cube at 1 shows 64, as on a real board).
+        cube_owner: ``"centred"``, ``"player"`` (the side on roll) or ``"opponent"``.
+        labels: names for the side on roll and the opponent.
+    """
+    bottom = _TOP + _HEIGHT
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {bottom + 36}" '
+        f'width="{_WIDTH}" height="{bottom + 36}" role="img" '
+        f'aria-label="backgammon position {html.escape(position.position_id)}">',
+        f'<rect x="0" y="0" width="{_WIDTH}" height="{bottom + 36}" fill="#f7f3ea"/>',
+        f'<rect x="{_LEFT}" y="{_TOP}" width="{12 * _POINT + _BAR}" height="{_HEIGHT}" '
+        'fill="#2e6b3a" stroke="#3b2a1a" stroke-width="3"/>',
+        f'<rect x="{_LEFT + 6 * _POINT}" y="{_TOP}" width="{_BAR}" height="{_HEIGHT}" '
+        'fill="#5a3e24"/>',
+    ]
+    depth = _HEIGHT * 0.4
+    for point in range(1, 25):
+        x, low = _point_place(point)
+        colour = "#d9c08c" if point % 2 else "#9c3b2f"
+        if low:
+            base, tip = bottom, bottom - depth
+            label_y = bottom + 14
+        else:
+            base, tip = _TOP, _TOP + depth
+            label_y = _TOP - 7
+        parts.append(
+            f'<polygon points="{_fmt(x)},{_fmt(base)} {_fmt(x + _POINT)},{_fmt(base)} '
+            f'{_fmt(x + _POINT / 2)},{_fmt(tip)}" fill="{colour}"/>'
+        )
+        parts.append(
+            f'<text x="{_fmt(x + _POINT / 2)}" y="{_fmt(label_y)}" font-size="10" '
+            f'text-anchor="middle" fill="#555">{point}</text>'
+        )
+    player, opponent = position.player, position.opponent
+    for point in range(1, 25):
+        x, low = _point_place(point)
+        if player[point]:
+            parts.extend(_stack(x + _POINT / 2, low, player[point], light=True))
+        theirs = opponent[25 - point]
+        if theirs:
+            parts.extend(_stack(x + _POINT / 2, low, theirs, light=False))
+    centre = _LEFT + 6 * _POINT + _BAR / 2
+    middle = _TOP + _HEIGHT / 2
+    if player[25]:
+        parts.extend(_bar_stack(centre, middle - _POINT, player[25], light=True))
+    if opponent[25]:
+        parts.extend(_bar_stack(centre, middle + _POINT, opponent[25], light=False))
+    parts.extend(_tray(position))
+    parts.extend(_cube(cube, cube_owner))
+    if dice is not None:
+        parts.extend(_dice(dice))
+    parts.append(
+        f'<text x="{_LEFT}" y="{bottom + 31}" font-size="11" fill="#333">'
+        f"light: {html.escape(labels[0])} (home bottom right); "
+        f"dark: {html.escape(labels[1])}; {html.escape(position.position_id)}</text>"
+    )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _checker(x: float, y: float, light: bool) -> str:
+    fill, stroke = ("#f4f1e8", "#333") if light else ("#2a2a2a", "#000")
+    return (
+        f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(_RADIUS)}" fill="{fill}" '
+        f'stroke="{stroke}" stroke-width="1.2"/>'
+    )
+
+
+def _count(x: float, y: float, count: int, light: bool) -> str:
+    colour = "#000" if light else "#fff"
+    return (
+        f'<text x="{_fmt(x)}" y="{_fmt(y + 4)}" font-size="12" font-weight="bold" '
+        f'text-anchor="middle" fill="{colour}">{count}</text>'
+    )
+
+
+def _stack(x: float, low: bool, count: int, light: bool) -> list[str]:
+    step = 2 * _RADIUS + 1
+    shown = min(count, 5)
+    parts = []
+    for k in range(shown):
+        y = _TOP + _HEIGHT - _RADIUS - 2 - k * step if low else _TOP + _RADIUS + 2 + k * step
+        parts.append(_checker(x, y, light))
+    if count > 5:
+        parts.append(_count(x, y, count, light))
+    return parts
+
+
+def _bar_stack(x: float, y: float, count: int, light: bool) -> list[str]:
+    parts = [_checker(x, y, light)]
+    if count > 1:
+        parts.append(_count(x, y, count, light))
+    return parts
+
+
+def _tray(position: Position) -> list[str]:
+    x = _LEFT + 12 * _POINT + _BAR + 6
+    parts = [
+        f'<rect x="{x}" y="{_TOP}" width="{_TRAY - 8}" height="{_HEIGHT}" fill="#e8dcc4" '
+        'stroke="#3b2a1a" stroke-width="2"/>'
+    ]
+    width = _TRAY - 14
+    for count, low, light in (
+        (position.player_off, True, True),
+        (position.opponent_off, False, False),
+    ):
+        fill = "#f4f1e8" if light else "#2a2a2a"
+        for k in range(count):
+            y = _TOP + _HEIGHT - 6 - (k + 1) * 7 if low else _TOP + 4 + k * 7
+            parts.append(
+                f'<rect x="{x + 3}" y="{y}" width="{width}" height="5" fill="{fill}" '
+                'stroke="#333" stroke-width="0.6"/>'
+            )
+        if count:
+            y = _TOP + _HEIGHT - 14 - count * 7 if low else _TOP + 16 + count * 7
+            parts.append(
+                f'<text x="{_fmt(x + (_TRAY - 8) / 2)}" y="{_fmt(y)}" font-size="11" '
+                f'text-anchor="middle" fill="#333">off {count}</text>'
+            )
+    return parts
+
+
+def _cube(value: int, owner: str) -> list[str]:
+    size = 28
+    x = (_LEFT - size) / 2
+    y: float
+    if owner == "player":
+        y = _TOP + _HEIGHT - size - 6
+    elif owner == "opponent":
+        y = _TOP + 6
+    else:
+        y = _TOP + (_HEIGHT - size) / 2
+    shown = 64 if value == 1 and owner == "centred" else value
+    return [
+        f'<rect x="{_fmt(x)}" y="{_fmt(y)}" width="{size}" height="{size}" rx="4" '
+        'fill="#fff" stroke="#222" stroke-width="1.5"/>',
+        f'<text x="{_fmt(x + size / 2)}" y="{_fmt(y + size / 2 + 5)}" font-size="14" '
+        f'font-weight="bold" text-anchor="middle" fill="#222">{shown}</text>',
+    ]
+
+
+_PIPS = {
+    1: ((0.5, 0.5),),
+    2: ((0.25, 0.25), (0.75, 0.75)),
+    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+    4: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)),
+    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+    6: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.5), (0.75, 0.5), (0.25, 0.75), (0.75, 0.75)),
+}
+
+
+def _dice(dice: tuple[int, int]) -> list[str]:
+    size = 26
+    parts = []
+    left = _column_x(6) + 3 * _POINT - size - 4
+    y = _TOP + (_HEIGHT - size) / 2
+    for k, die in enumerate(dice):
+        x = left + k * (size + 8)
+        parts.append(
+            f'<rect x="{_fmt(x)}" y="{_fmt(y)}" width="{size}" height="{size}" rx="4" '
+            'fill="#fdfdfd" stroke="#222" stroke-width="1.2"/>'
+        )
+        for px, py in _PIPS.get(die, ()):
+            parts.append(
+                f'<circle cx="{_fmt(x + px * size)}" cy="{_fmt(y + py * size)}" r="2.6" '
+                'fill="#222"/>'
+            )
+    return parts
+
+
+# -- the plot -------------------------------------------------------------------------------
+
+
+def win_plot_svg(analysis: MatchAnalysis, *, width: int = 900, height: int = 260) -> str:
+    """An SVG line plot of player 0's chance to win the current game before each roll,
+    through the whole match, with game boundaries and the errors marked (colour by
+    mark: doubtful, bad, very bad; circles for player 0, squares for player 1)."""
+    left, right, top, bottom = 44, 12, 20, 36
+    plot_w, plot_h = width - left - right, height - top - bottom
+    points: list[tuple[int, float]] = []
+    markers: list[tuple[int, Decision]] = []
+    starts: list[tuple[int, int]] = []
+    index = 0
+    for game in analysis.games:
+        starts.append((index, game.number))
+        for decision in game.decisions:
+            if isinstance(decision, CheckerAnalysis):
+                win = decision.win if decision.player == 0 else 1.0 - decision.win
+                points.append((index, win))
+                if decision.mark is not None:
+                    markers.append((index, decision))
+                index += 1
+            elif decision.mark is not None:
+                markers.append((index, decision))
+    count = max(index - 1, 1)
+
+    def sx(i: float) -> float:
+        return left + plot_w * i / count
+
+    def sy(p: float) -> float:
+        return top + plot_h * (1.0 - p)
+
+    name = html.escape(analysis.players[0])
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" '
+        f'aria-label="{name}: chance to win the game through the match">',
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>',
+    ]
+    for level in (0.0, 0.25, 0.5, 0.75, 1.0):
+        y = sy(level)
+        dash = "" if level in (0.0, 1.0) else ' stroke-dasharray="3,3"'
+        parts.append(
+            f'<line x1="{left}" y1="{_fmt(y)}" x2="{left + plot_w}" y2="{_fmt(y)}" '
+            f'stroke="#bbb"{dash}/>'
+        )
+        parts.append(
+            f'<text x="{left - 6}" y="{_fmt(y + 4)}" font-size="11" text-anchor="end" '
+            f'fill="#444">{int(level * 100)}%</text>'
+        )
+    for start, number in starts:
+        x = sx(start)
+        parts.append(
+            f'<line x1="{_fmt(x)}" y1="{top}" x2="{_fmt(x)}" y2="{top + plot_h}" '
+            'stroke="#888" stroke-width="0.8"/>'
+        )
+        parts.append(
+            f'<text x="{_fmt(x + 3)}" y="{top + plot_h + 14}" font-size="10" '
+            f'fill="#444">game {number}</text>'
+        )
+    if points:
+        path = " ".join(
+            f"{'M' if k == 0 or i in {s for s, _ in starts} else 'L'}{_fmt(sx(i))},{_fmt(sy(p))}"
+            for k, (i, p) in enumerate(points)
+        )
+        parts.append(f'<path d="{path}" fill="none" stroke="#1f5fa8" stroke-width="1.6"/>')
+    values = dict(points)
+    for i, decision in markers:
+        assert decision.mark is not None
+        colour = _MARK_COLOURS[decision.mark]
+        y = sy(values.get(i, 0.5))
+        x = sx(i)
+        title = html.escape(_headline(decision, analysis.players))
+        if decision.player == 0:
+            shape = f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="4.5" fill="{colour}" '
+        else:
+            shape = f'<rect x="{_fmt(x - 4)}" y="{_fmt(y - 4)}" width="8" height="8" '
+            shape += f'fill="{colour}" '
+        parts.append(
+            f'{shape}stroke="#000" stroke-width="0.6"><title>{title}</title>'
+            + ("</circle>" if decision.player == 0 else "</rect>")
+        )
+    parts.append(
+        f'<text x="{left}" y="{top - 6}" font-size="12" fill="#222">'
+        f"{name}: chance to win the game before each roll</text>"
+    )
+    legend_x = left + plot_w
+    for k, (mark, colour) in enumerate(reversed(list(_MARK_COLOURS.items()))):
+        x = legend_x - 90 * (k + 1)
+        parts.append(
+            f'<circle cx="{x}" cy="{top - 10}" r="4.5" fill="{colour}" stroke="#000" '
+            f'stroke-width="0.6"/><text x="{x + 8}" y="{top - 6}" font-size="11" '
+            f'fill="#222">{mark.value}</text>'
+        )
+    second = html.escape(analysis.players[1])
+    parts.append(
+        f'<text x="{left + plot_w}" y="{height - 4}" font-size="11" text-anchor="end" '
+        f'fill="#444">errors: circles {name}, squares {second}</text>'
+    )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+# -- the report -----------------------------------------------------------------------------
+
+
+def _headline(decision: Decision, players: Sequence[str]) -> str:
+    who = players[decision.player]
+    mark = "" if decision.mark is None else f" ({decision.mark.value})"
+    if isinstance(decision, CheckerAnalysis):
+        return (
+            f"Game {decision.game}, move {decision.move_number}: {who} "
+            f"{decision.roll[0]}-{decision.roll[1]} played {decision.play}, "
+            f"losing {decision.equity_loss:.3f}{mark}"
+        )
+    what = decision.error or decision.action
+    return (
+        f"Game {decision.game}, move {decision.move_number}: {who} {what}, "
+        f"losing {decision.equity_loss:.3f}{mark}"
+    )
+
+
+def _owner_word(owner: int | None, player: int) -> str:
+    if owner is None:
+        return "centred"
+    return "player" if owner == player else "opponent"
+
+
+def _summary_table(summaries: Sequence[PlayerSummary]) -> str:
+    rows: list[tuple[str, str, str]] = []
+
+    def add(label: str, a: str, b: str) -> None:
+        rows.append((label, a, b))
+
+    first, second = summaries
+    add("Rating", first.rating, second.rating)
+    add("Error rate (mEMG per decision)", f"{first.error_rate:.1f}", f"{second.error_rate:.1f}")
+    add("PR", f"{first.pr:.2f}", f"{second.pr:.2f}")
+    add(
+        "Checker play: unforced decisions",
+        str(first.checker_decisions),
+        str(second.checker_decisions),
+    )
+    add("Checker play: forced moves", str(first.forced_moves), str(second.forced_moves))
+    add(
+        "Checker play: equity lost (mean)",
+        f"{first.checker_loss:.3f} ({first.checker_loss_mean:.4f})",
+        f"{second.checker_loss:.3f} ({second.checker_loss_mean:.4f})",
+    )
+    add(
+        "Checker play: error rate",
+        f"{first.checker_error_rate:.1f}",
+        f"{second.checker_error_rate:.1f}",
+    )
+    add("Cube: close or actual decisions", str(first.cube_decisions), str(second.cube_decisions))
+    add("Cube: equity lost", f"{first.cube_loss:.3f}", f"{second.cube_loss:.3f}")
+    add("Cube: error rate", f"{first.cube_error_rate:.1f}", f"{second.cube_error_rate:.1f}")
+    for name in first.cube_errors:
+        add(f"Cube: {name}", str(first.cube_errors[name]), str(second.cube_errors[name]))
+    for name in first.marks:
+        add(f"Marked {name}", str(first.marks[name]), str(second.marks[name]))
+    add("Luck (total)", f"{first.luck:+.3f}", f"{second.luck:+.3f}")
+    add("Luck per roll", f"{first.luck_rate:+.4f}", f"{second.luck_rate:+.4f}")
+    add("Luck rating", first.luck_rating, second.luck_rating)
+    add("Points won", str(first.points_won), str(second.points_won))
+    add(
+        "Luck-adjusted result (points)",
+        f"{first.luck_adjusted_result:+.2f}",
+        f"{second.luck_adjusted_result:+.2f}",
+    )
+    body = "".join(
+        f'<tr><td class="text">{html.escape(label)}</td><td>{html.escape(a)}</td>'
+        f"<td>{html.escape(b)}</td></tr>"
+        for label, a, b in rows
+    )
+    return (
+        '<table class="summary"><thead><tr><th class="text"></th>'
+        f"<th>{html.escape(first.name)}</th><th>{html.escape(second.name)}</th></tr></thead>"
+        f"<tbody>{body}</tbody></table>"
+    )
+
+
+def _mark_class(mark: Mark | None) -> str:
+    return "" if mark is None else f"mark-{mark.value.replace(' ', '-')}"
+
+
+def _checker_section(decision: CheckerAnalysis, analysis: MatchAnalysis) -> str:
+    position = analysis.position(decision)
+    players = analysis.players
+    board = board_svg(
+        position,
+        dice=decision.roll,
+        cube=decision.cube,
+        cube_owner=_owner_word(decision.cube_owner, decision.player),
+        labels=(players[decision.player], players[1 - decision.player]),
+    )
+    best = decision.best.equity
+    rows = []
+    for rank, option in enumerate(decision.options, 1):
+        played = ' class="played"' if option == decision.played else ""
+        rows.append(
+            f'<tr{played}><td>{rank}</td><td class="text">{html.escape(option.play)}'
+            f"</td><td>{option.equity:+.3f}</td><td>{option.equity - best:+.3f}</td>"
+            f"<td>{100 * option.probabilities[0]:.1f}%</td></tr>"
+        )
+    table = (
+        '<table><thead><tr><th>#</th><th class="text">Play</th><th>Equity</th>'
+        "<th>Difference</th><th>Win</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+    )
+    return _section(decision, analysis, board, table)
+
+
+def _cube_section(decision: CubeAnalysis, analysis: MatchAnalysis) -> str:
+    position = analysis.position(decision)
+    players = analysis.players
+    board = board_svg(
+        position,
+        cube=decision.cube,
+        cube_owner=_owner_word(decision.cube_owner, decision.doubler),
+        labels=(players[decision.doubler], players[1 - decision.doubler]),
+    )
+    rows = [
+        ("No double", decision.no_double),
+        ("Double, take", decision.double_take),
+        ("Double, pass", decision.double_pass),
+    ]
+    best = max(
+        decision.no_double,
+        min(decision.double_take, decision.double_pass) if decision.should_double else -9.0,
+    )
+    body = "".join(
+        f'<tr><td class="text">{label}</td><td>{value:+.3f}</td><td>{value - best:+.3f}</td></tr>'
+        for label, value in rows
+    )
+    win = decision.probabilities[0]
+    table = (
+        f"<p>{html.escape(players[decision.player])}: {html.escape(decision.action)}; "
+        f"right: {html.escape(decision.cube_action)} "
+        f"({'exact bearoff database' if decision.exact else 'Janowski model'}); "
+        f"{html.escape(players[decision.doubler])} wins {100 * win:.1f}% cubeless.</p>"
+        '<table><thead><tr><th class="text">Action</th><th>Equity</th><th>Difference</th>'
+        f"</tr></thead><tbody>{body}</tbody></table>"
+    )
+    return _section(decision, analysis, board, table)
+
+
+def _section(decision: Decision, analysis: MatchAnalysis, board: str, table: str) -> str:
+    headline = html.escape(_headline(decision, analysis.players))
+    return (
+        f'<h3 class="{_mark_class(decision.mark)}">{headline}</h3>'
+        f'<div class="error"><div>{board}</div><div>{table}</div></div>'
+    )
+
+
+def html_report(analysis: MatchAnalysis, *, title: str | None = None) -> str:
+    """The whole report as one HTML document (inline CSS and SVG, no scripts)."""
+    players = analysis.players
+    heading = title or f"{players[0]} vs {players[1]}"
+    kind = f"{analysis.length}-point match" if analysis.length else "money session"
+    summaries = summarize(analysis)
+    errors = [
+        decision for decision in analysis.decisions if decision.mark in (Mark.BAD, Mark.VERY_BAD)
+    ]
+    sections = []
+    for decision in errors:
+        if isinstance(decision, CheckerAnalysis):
+            sections.append(_checker_section(decision, analysis))
+        else:
+            sections.append(_cube_section(decision, analysis))
+    settings = analysis.settings
+    games = "".join(
+        f"<tr><td>{game.number}</td><td>{game.score_before[0]}-{game.score_before[1]}</td>"
+        f'<td class="text">{html.escape(players[game.winner]) if game.winner is not None else "-"}'
+        f"</td><td>{game.points}</td></tr>"
+        for game in analysis.games
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(heading)}: analysis</title><style>{_CSS}</style></head><body>"
+        f"<h1>{html.escape(heading)}</h1>"
+        f'<p class="meta">{kind}, {len(analysis.games)} games, analysed at {settings.ply}-ply '
+        f"(checker play: cubeless equity at the score; cube: Janowski's model"
+        f"{', Kazaross-XG2' if analysis.length and settings.met is None else ''}). "
+        f"Marks: doubtful from {settings.thresholds.doubtful:.3f}, bad from "
+        f"{settings.thresholds.bad:.3f}, very bad from {settings.thresholds.very_bad:.3f}."
+        "</p>"
+        "<h2>Summary</h2>"
+        f"{_summary_table(summaries)}"
+        '<table><thead><tr><th>Game</th><th>Score before</th><th class="text">Winner</th>'
+        f"<th>Points</th></tr></thead><tbody>{games}</tbody></table>"
+        "<h2>Through the match</h2>"
+        f"{win_plot_svg(analysis)}"
+        f"<h2>Errors marked bad or very bad ({len(errors)})</h2>"
+        + ("".join(sections) if sections else "<p>None.</p>")
+        + "</body></html>\n"
+    )
+
+
+def write_html_report(
+    analysis: MatchAnalysis, path: str | Path, *, title: str | None = None
+) -> None:
+    """Write :func:`html_report` to ``path`` (UTF-8).
+
+    Raises:
+        OSError: if the file cannot be written.
+    """
+    Path(path).write_text(html_report(analysis, title=title), encoding="utf-8")

@@ -1,0 +1,408 @@
+"""Tests for backgammon.analysis: checker and cube errors, luck, statistics, JSON, the
+HTML report and the ``analyze`` command.
+
+The constructed games start from bear-off positions, where the engine uses the exact
+bearoff databases (cubeless chances, and exact cubeful money equities for the cube),
+so the expected losses are known exactly: e.g. a last roll that bears off both
+checkers 29 times in 36 is worth ``2 * 29/36 - 1`` without doubling and +1 doubled
+and passed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from backgammon.analysis import (
+    AnalysisSettings,
+    Analyzer,
+    GameAnalysis,
+    Mark,
+    MatchAnalysis,
+    Thresholds,
+    analysis_to_json,
+    analyze_match,
+    html_report,
+    rating,
+    summarize,
+)
+from backgammon.formats import (
+    GameRecord,
+    MatchInfo,
+    RecordEntry,
+    read_match,
+    read_match_text,
+    write_match_text,
+)
+from backgammon.rules.cube import CubeRules, CubeState, Double, Drop, Take
+from backgammon.rules.dice import Roll
+from backgammon.rules.game import Action, Game
+from backgammon.rules.play import Play
+from backgammon.rules.position import Position
+from tests.reference import REFERENCE
+
+FORMATS = REFERENCE / "formats"
+MONEY = MatchInfo(0, ("Alice", "Bob"))
+
+Step = Action | str
+
+
+@pytest.fixture(scope="module")
+def analyzer() -> Analyzer:
+    return Analyzer()
+
+
+def _position(mine: dict[int, int], theirs: dict[int, int], **bars: int) -> Position:
+    """A position from {point: checkers} of the side on roll and of the opponent (each
+    in its own numbering); the rest of the 15 checkers are borne off."""
+    return Position.from_points(
+        [mine.get(point, 0) for point in range(1, 25)],
+        [theirs.get(point, 0) for point in range(1, 25)],
+        **bars,
+    )
+
+
+def _start(
+    position: Position, rules: CubeRules | None = None, cube: CubeState | None = None
+) -> Game:
+    return Game(position=position, turn=0, rules=rules, cube=cube or CubeState())
+
+
+def _record(start: Game, steps: Sequence[Step], number: int = 1) -> GameRecord:
+    """Push ``steps`` (actions, or play notation) onto ``start``; the game record."""
+    entries = []
+    for step in steps:
+        player = start.decider if isinstance(step, Take | Drop) else start.turn
+        assert player is not None
+        if isinstance(step, str):
+            action: Action = start.play(step)
+        else:
+            start.push(step)
+            action = step
+        entries.append(RecordEntry(player, action))
+    return GameRecord(number, (0, 0), entries, outcome=start.outcome)
+
+
+def _analyse(
+    analyzer: Analyzer,
+    position: Position,
+    steps: Sequence[Step],
+    rules: CubeRules | None = None,
+    cube: CubeState | None = None,
+) -> GameAnalysis:
+    record = _record(_start(position, rules, cube), steps)
+    info = MatchInfo(0, ("Alice", "Bob"), rules or CubeRules())
+    return analyzer.analyze_game(record, info, start=_start(position, rules, cube))
+
+
+def _match(game: GameAnalysis, settings: AnalysisSettings | None = None) -> MatchAnalysis:
+    return MatchAnalysis(("Alice", "Bob"), 0, settings or AnalysisSettings(), (game,))
+
+
+NO_CUBE = CubeRules(cube=False)
+
+
+# -- checker plays ----------------------------------------------------------------------------
+
+
+def test_a_forced_move_and_no_move_are_recorded_but_not_counted(analyzer: Analyzer) -> None:
+    # One checker on the 6-point: 2-1 can only reach the 3-point.
+    game = _analyse(analyzer, _position({6: 1}, {6: 2}), [Roll(2, 1), "6/3", Roll(2, 1)], NO_CUBE)
+    forced = game.checker_decisions[0]
+    assert forced.forced and not forced.counted
+    assert forced.legal_plays == 1 and forced.mark is None and forced.equity_loss == 0.0
+    first, _ = summarize(_match(game))
+    assert first.checker_decisions == 0 and first.forced_moves == 1
+    assert first.error_rate == 0.0
+    # On the bar against a closed board: no move.
+    blocked = _position(
+        {1: 2, 2: 2, 3: 2, 4: 3, 5: 3, 6: 2}, {p: 2 for p in range(1, 7)} | {8: 3}, player_bar=1
+    )
+    start = _start(blocked, NO_CUBE)
+    record = _record(start, [Roll(6, 5)])
+    record.entries.append(RecordEntry(0, Play.no_move(blocked)))
+    dance = analyzer.analyze_game(
+        record, MatchInfo(0, rules=NO_CUBE), start=_start(blocked, NO_CUBE)
+    ).checker_decisions[0]
+    assert dance.legal_plays == 0 and dance.forced and not dance.counted
+    assert dance.play == str(Play.no_move(blocked)) and dance.mark is None
+
+
+def test_a_bear_off_blunder_is_marked_very_bad(analyzer: Analyzer) -> None:
+    # 6-1 with checkers on the 6- and 1-points bears both off; 6/5/off leaves one,
+    # and the opponent (6- and 5-points) then wins only with 6 rolls in 36.
+    game = _analyse(
+        analyzer,
+        _position({6: 1, 1: 1}, {6: 1, 5: 1}),
+        [Roll(6, 1), "6/5/off", Roll(2, 1), "6/4 5/4", Roll(3, 1), "1/off"],
+        NO_CUBE,
+    )
+    blunder = game.checker_decisions[0]
+    assert blunder.best.play == "6/off 1/off"
+    assert blunder.play == "6/off"  # the canonical notation of 6/5/off
+    assert blunder.equity_loss == pytest.approx(1 / 3, abs=1e-5)
+    assert blunder.mark is Mark.VERY_BAD
+    assert blunder.played in blunder.options and blunder.best.equity == pytest.approx(1.0)
+    # The opponent's 2-1 loses anyway: every play is as good (the last checker comes off
+    # next turn), so nothing is marked.
+    reply = game.checker_decisions[1]
+    assert reply.counted and reply.equity_loss == pytest.approx(0.0, abs=1e-9)
+
+
+def test_thresholds_are_configurable() -> None:
+    thresholds = Thresholds(0.01, 0.02, 0.5)
+    assert thresholds.mark(0.015) is Mark.DOUBTFUL
+    assert thresholds.mark(0.3) is Mark.BAD
+    assert thresholds.mark(0.5) is Mark.VERY_BAD
+    assert Thresholds().mark(0.039) is None and Thresholds().mark(0.04) is Mark.DOUBTFUL
+    with pytest.raises(ValueError):
+        Thresholds(0.1, 0.05, 0.2)
+
+
+# -- cube -------------------------------------------------------------------------------------
+
+
+def test_a_missed_double_on_the_last_roll(analyzer: Analyzer) -> None:
+    # 4- and 1-points against a certain win next turn: 29 rolls in 36 bear both off.
+    # No double: 2p - 1; double, pass: +1 (double, take would be 2(2p - 1) > 1).
+    p = 29 / 36
+    game = _analyse(analyzer, _position({4: 1, 1: 1}, {1: 1}), [Roll(6, 5), "4/off 1/off"])
+    cube = game.cube_decisions[0]
+    assert cube.action == "no double" and cube.player == 0 and cube.exact
+    assert cube.cube_action == "double, pass" and cube.best_action == "double"
+    assert cube.no_double == pytest.approx(2 * p - 1, abs=1e-5)
+    assert cube.error == "missed double"
+    assert cube.equity_loss == pytest.approx(1 - (2 * p - 1), abs=1e-5)
+    assert cube.mark is Mark.VERY_BAD and cube.counted
+    assert cube.entry == 1  # stored with the play that follows the roll
+
+
+def test_a_wrong_pass(analyzer: Analyzer) -> None:
+    # 4- and 2-points: 23 rolls in 36. Double, take is right (2(2p - 1) < 1), so the
+    # pass gives away 1 - 2(2p - 1); the double itself is right.
+    p = 23 / 36
+    game = _analyse(analyzer, _position({4: 1, 2: 1}, {1: 1}), [Double(), Drop()])
+    double, answer = game.cube_decisions
+    assert double.action == "double" and double.player == 0
+    assert double.error is None and double.equity_loss == 0.0
+    assert answer.action == "pass" and answer.player == 1
+    assert answer.cube_action == "double, take" and answer.best_action == "take"
+    assert answer.error == "wrong pass"
+    assert answer.equity_loss == pytest.approx(1 - 2 * (2 * p - 1), abs=1e-5)
+    assert answer.mark is Mark.VERY_BAD
+    _, second = summarize(_match(game))
+    assert second.cube_errors["wrong pass"] == 1 and second.passes == 1
+
+
+def test_a_wrong_double_and_a_right_take(analyzer: Analyzer) -> None:
+    # 6- and 5-points: 6 rolls in 36. Doubling gives 2(2p - 1) instead of 2p - 1.
+    p = 6 / 36
+    game = _analyse(
+        analyzer, _position({6: 1, 5: 1}, {1: 1}), [Double(), Take(), Roll(6, 5), "6/off 5/off"]
+    )
+    double, take = game.cube_decisions
+    assert double.error == "wrong double" and double.best_action == "no double"
+    assert double.equity_loss == pytest.approx((2 * p - 1) - 2 * (2 * p - 1), abs=1e-5)
+    assert take.action == "take" and take.error is None and take.equity_loss == 0.0
+
+
+# -- luck -------------------------------------------------------------------------------------
+
+
+def test_luck_of_a_joker_is_positive_and_of_an_anti_joker_negative(analyzer: Analyzer) -> None:
+    # 6- and 5-points against a certain win next turn: 6-5 and doubles from 3-3 win
+    # (6 rolls in 36): the equity before rolling is 2/6 - 1.
+    start = _position({6: 1, 5: 1}, {1: 1})
+    joker = _analyse(analyzer, start, [Roll(6, 6), "6/off 5/off"], NO_CUBE)
+    anti = _analyse(analyzer, start, [Roll(2, 1), "6/4 5/4", Roll(3, 2), "1/off"], NO_CUBE)
+    before = 2 * 6 / 36 - 1
+    assert joker.checker_decisions[0].luck == pytest.approx(1 - before, abs=1e-5)
+    assert anti.checker_decisions[0].luck == pytest.approx(-1 - before, abs=1e-5)
+    assert joker.checker_decisions[0].luck > 0 > anti.checker_decisions[0].luck
+    assert joker.checker_decisions[0].win == pytest.approx(6 / 36, abs=1e-5)
+    # The opponent's last roll cannot miss: no luck either way.
+    assert anti.checker_decisions[1].luck == pytest.approx(0.0, abs=1e-6)
+    first, second = summarize(_match(anti))
+    assert first.luck == pytest.approx(-1 - before, abs=1e-5) and first.rolls == 1
+    # Luck-adjusted result: Bob won 1 point; Alice's bad luck (in points) is added back.
+    assert second.result == 1 and first.result == -1
+    assert first.luck_adjusted_result == pytest.approx(-1 - first.luck + second.luck)
+
+
+# -- statistics -------------------------------------------------------------------------------
+
+
+def test_error_rates_by_hand_on_a_small_game(analyzer: Analyzer) -> None:
+    game = _analyse(
+        analyzer,
+        _position({6: 1, 1: 1}, {6: 1, 5: 1}),
+        [Roll(6, 1), "6/5/off", Roll(2, 1), "6/4 5/4", Roll(3, 1), "1/off"],
+        NO_CUBE,
+    )
+    first, second = summarize(_match(game))
+    # Alice: two plays, the 3-1 forced; one unforced play losing 1/3.
+    assert first.checker_decisions == 1 and first.forced_moves == 1
+    assert first.cube_decisions == 0
+    assert first.equity_loss == pytest.approx(1 / 3, abs=1e-5)
+    assert first.error_rate == pytest.approx(1000 / 3, abs=0.01)
+    assert first.checker_error_rate == pytest.approx(1000 / 3, abs=0.01)
+    assert first.pr == pytest.approx(500 / 3, abs=0.01)
+    assert first.rating == "Awful!" and first.marks["very bad"] == 1
+    # Bob: one unforced play, no loss.
+    assert second.checker_decisions == 1 and second.error_rate == pytest.approx(0.0, abs=1e-6)
+    assert second.rating == "Supernatural"
+    assert first.points_won == 1 and second.points_won == 0
+
+
+def test_rating_bands() -> None:
+    assert [rating(x) for x in (0.001, 0.004, 0.007, 0.011, 0.017, 0.025, 0.034, 0.035)] == [
+        "Supernatural",
+        "World Class",
+        "Expert",
+        "Advanced",
+        "Intermediate",
+        "Casual",
+        "Beginner",
+        "Awful!",
+    ]
+
+
+@pytest.fixture(scope="module")
+def reference_analysis() -> tuple[MatchAnalysis, str]:
+    record = read_match(FORMATS / "match01_3pt.sgf")
+    analysis = analyze_match(record)
+    return analysis, write_match_text(record, "sgf")
+
+
+def test_the_json_has_the_required_fields(reference_analysis: tuple[MatchAnalysis, str]) -> None:
+    analysis, _ = reference_analysis
+    data = json.loads(json.dumps(analysis_to_json(analysis)))
+    assert [player["name"] for player in data["players"]] == ["gnubg", "root"]
+    for player in data["players"]:
+        for key in ("name", "error_rate", "pr", "luck", "rating", "checker_error_rate"):
+            assert key in player
+    kinds = {decision["kind"] for decision in data["decisions"]}
+    assert kinds == {"checker", "cube"}
+    for decision in data["decisions"]:
+        for key in ("game", "move_number", "player", "kind", "equity_loss", "mark"):
+            assert key in decision
+        assert decision["equity_loss"] >= 0.0
+        assert decision["mark"] in (None, "doubtful", "bad", "very bad")
+        if decision["kind"] == "checker":
+            assert decision["best_plays"] and "play" in decision["best_plays"][0]
+        else:
+            assert decision["best_action"] in ("double", "no double", "take", "pass")
+    # The summary's error rates follow from the decisions (the documented definition).
+    for player in (0, 1):
+        counted = [d for d in data["decisions"] if d["player"] == player and d["counted"]]
+        loss = sum(d["equity_loss"] for d in counted)
+        assert data["players"][player]["decisions"] == len(counted)
+        assert data["players"][player]["error_rate"] == pytest.approx(
+            1000 * loss / len(counted), abs=1e-3
+        )
+        assert data["players"][player]["pr"] == pytest.approx(500 * loss / len(counted), abs=1e-3)
+
+
+def test_annotations_survive_an_sgf_round_trip(
+    reference_analysis: tuple[MatchAnalysis, str],
+) -> None:
+    analysis, text = reference_analysis
+    again = read_match_text(text, "sgf")
+    entries = [entry for game in again.games for entry in game.entries]
+    plays = [entry for entry in entries if isinstance(entry.action, Play)]
+    assert all("LU" in entry.annotations for entry in plays)
+    assert all(" E ver 3 " in entry.annotations["A"][1] for entry in plays)
+    assert any("DA" in entry.annotations for entry in entries)
+    marked = sum(1 for decision in analysis.decisions if decision.mark is not None)
+    written = sum(
+        1 for entry in entries for key in ("BM", "DO", "BC", "DC") if key in entry.annotations
+    )
+    assert written == marked
+
+
+def test_the_html_report(reference_analysis: tuple[MatchAnalysis, str]) -> None:
+    analysis, _ = reference_analysis
+    page = html_report(analysis)
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert "<svg" in page and "<script" not in page
+    errors = sum(1 for d in analysis.decisions if d.mark in (Mark.BAD, Mark.VERY_BAD))
+    assert page.count("<polygon") == 24 * errors  # one board per bad or very bad error
+    assert "gnubg" in page and "root" in page
+
+
+# -- the command line -------------------------------------------------------------------------
+
+
+def test_cli_analyze_writes_the_json(tmp_path: Path) -> None:
+    out = tmp_path / "analysis.json"
+    html = tmp_path / "report.html"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "backgammon",
+            "analyze",
+            str(FORMATS / "match01_3pt.mat"),
+            "--ply",
+            "0",
+            "--json",
+            str(out),
+            "--html",
+            str(html),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert len(data["players"]) == 2 and data["decisions"]
+    assert "<svg" in html.read_text(encoding="utf-8")
+
+
+def test_cli_analyze_reports_a_bad_file(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from backgammon.apps.cli import app
+
+    bad = tmp_path / "bad.mat"
+    bad.write_text(" 3 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/6\n")
+    result = CliRunner().invoke(app, ["analyze", str(bad)])
+    assert result.exit_code == 2
+    assert "error" in result.output
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="needs Debian's chromium")
+def test_the_html_report_renders_in_chromium(
+    reference_analysis: tuple[MatchAnalysis, str], tmp_path: Path
+) -> None:
+    analysis, _ = reference_analysis
+    page = tmp_path / "report.html"
+    page.write_text(html_report(analysis), encoding="utf-8")
+    shot = tmp_path / "report.png"
+    done = subprocess.run(
+        [
+            shutil.which("chromium") or "/usr/bin/chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--window-size=1000,1600",
+            f"--screenshot={shot}",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
