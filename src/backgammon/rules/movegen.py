@@ -153,6 +153,7 @@ def _search(
     state: npt.NDArray[np.int64],
     limit: int,
     caucasian: bool,
+    ordered: bool,
 ) -> bool:
     """Depth-first search over one ordering of the dice.
 
@@ -172,7 +173,6 @@ def _search(
     saved = np.empty(MAX_STEPS + 1, dtype=np.uint64)
     path = np.zeros(MAX_STEPS * STEP_FIELDS, dtype=np.uint8)
     hitters = np.zeros(MAX_STEPS + 1, dtype=np.int64)  # home points holding a hitter
-    ordered = limit >= 255 and not caucasian
     value = _full_hash(board)
     depth = 0
     cursor[0] = BAR
@@ -199,8 +199,11 @@ def _search(
         mask = hitters[depth]
         if board[BAR] != 0:
             # Checkers on the bar enter first (the bar is the only source).
-            if source == BAR and board[OPP + die] < 2 and board[BAR - die] < limit:
-                found = True
+            if source == BAR and board[OPP + die] < 2:
+                if board[BAR - die] < limit:
+                    found = True
+                else:
+                    state[2] = 1  # refused only by the point limit
         else:
             home_known = False
             all_home = False
@@ -214,9 +217,11 @@ def _search(
                             found = True
                             break
                     elif dest >= 1:
-                        if board[OPP + 25 - dest] < 2 and board[dest] < limit:
-                            found = True
-                            break
+                        if board[OPP + 25 - dest] < 2:
+                            if board[dest] < limit:
+                                found = True
+                                break
+                            state[2] = 1  # refused only by the point limit
                     else:
                         if not home_known:
                             home_known = True
@@ -372,9 +377,20 @@ def generate_plays_packed(board: Board, die1: int, die2: int) -> Board:
 def _generate(board: Board, die1: int, die2: int, limit: int, caucasian: bool) -> Board:
     high = max(die1, die2)
     low = min(die1, die2)
+    if caucasian:
+        # The Caucasian rule only bites after a hit in the home board.
+        blot_at_home = False
+        for point in range(1, 7):
+            if board[OPP + 25 - point] == 1:
+                blot_at_home = True
+        caucasian = blot_at_home
+    # Doubles are searched with non-increasing sources (far fewer orders) unless the
+    # order can matter: under the Caucasian rule, or (found below) when the point limit
+    # refused a landing, in which case the search is redone in every order.
+    ordered = not caucasian
     work = board.copy()
     dice = np.empty(MAX_STEPS, dtype=np.int64)
-    state = np.zeros(2, dtype=np.int64)
+    state = np.zeros(3, dtype=np.int64)
     capacity = _INITIAL_CAPACITY
     while True:
         packed = np.empty((capacity, PACKED_WIDTH), dtype=np.uint8)
@@ -383,20 +399,27 @@ def _generate(board: Board, die1: int, die2: int, limit: int, caucasian: bool) -
         state[:] = 0
         if high == low:
             dice[:] = high
-            overflow = _search(work, dice, 4, True, packed, hashes, table, state, limit, caucasian)
+            overflow = _search(
+                work, dice, 4, True, packed, hashes, table, state, limit, caucasian, ordered
+            )
         else:
             dice[0] = high
             dice[1] = low
-            overflow = _search(work, dice, 2, False, packed, hashes, table, state, limit, caucasian)
+            overflow = _search(
+                work, dice, 2, False, packed, hashes, table, state, limit, caucasian, ordered
+            )
             if not overflow:
                 dice[0] = low
                 dice[1] = high
                 overflow = _search(
-                    work, dice, 2, False, packed, hashes, table, state, limit, caucasian
+                    work, dice, 2, False, packed, hashes, table, state, limit, caucasian, ordered
                 )
-        if not overflow:
+        if overflow:
+            capacity *= 4
+        elif high == low and ordered and state[2] != 0:
+            ordered = False  # the limit refused a landing: every order must be tried
+        else:
             break
-        capacity *= 4
     n = state[0]
     if state[1] == 0:
         n = 0
