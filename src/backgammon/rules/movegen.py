@@ -216,6 +216,7 @@ def _search(
                         if dest >= 1 and board[dest] == 0 and board[OPP + 25 - dest] == 0:
                             found = True
                             break
+                        state[2] = 1  # the rule refused a move: the order may matter
                     elif dest >= 1:
                         if board[OPP + 25 - dest] < 2:
                             if board[dest] < limit:
@@ -384,10 +385,10 @@ def _generate(board: Board, die1: int, die2: int, limit: int, caucasian: bool) -
             if board[OPP + 25 - point] == 1:
                 blot_at_home = True
         caucasian = blot_at_home
-    # Doubles are searched with non-increasing sources (far fewer orders) unless the
-    # order can matter: under the Caucasian rule, or (found below) when the point limit
-    # refused a landing, in which case the search is redone in every order.
-    ordered = not caucasian
+    # Doubles are searched with non-increasing sources (far fewer orders); if the point
+    # limit refused a landing or the Caucasian rule refused a move, the order can
+    # matter, and the search is redone in every order.
+    ordered = True
     work = board.copy()
     dice = np.empty(MAX_STEPS, dtype=np.int64)
     state = np.zeros(3, dtype=np.int64)
@@ -417,7 +418,7 @@ def _generate(board: Board, die1: int, die2: int, limit: int, caucasian: bool) -
         if overflow:
             capacity *= 4
         elif high == low and ordered and state[2] != 0:
-            ordered = False  # the limit refused a landing: every order must be tried
+            ordered = False  # a rule refused a move: every order must be tried
         else:
             break
     n = state[0]
