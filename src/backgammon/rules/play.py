@@ -171,9 +171,13 @@ class Play:
     def notation(self, roll: RollLike | None = None) -> str:
         """The canonical notation; with ``roll``, dice that were not played are marked
         ``Ø`` (``"13/8 Ø"``) and the text starts with the roll (``"6-5: 13/8 Ø"``)."""
-        steps = self.steps
-        triples = [(step.source, step.destination, step.hit) for step in steps]
-        double = len(steps) > 2 or (len(steps) == 2 and steps[0].die == steps[1].die)
+        code = self._code
+        triples = [
+            (code[i], max(code[i] - code[i + 1], 0), bool(code[i + 2]))
+            for i in range(0, len(code), STEP_FIELDS)
+        ]
+        count = len(triples)
+        double = count > 2 or (count == 2 and code[1] == code[1 + STEP_FIELDS])
         if roll is None:
             return format_steps(triples, double=double)
         dice = Roll.coerce(roll)
