@@ -24,7 +24,8 @@ from pathlib import Path
 
 from backgammon.engine import Engine
 from backgammon.engine.baseline import PipCountPlayer
-from backgammon.engine.strength import EnginePlayer, duplicate_match
+from backgammon.engine.players import EnginePlayer
+from backgammon.engine.strength import duplicate_match
 
 HERE = Path(__file__).resolve().parent
 HARNESS = HERE.parent.parent / "shared" / "gnubg" / "play_vs_gnubg.py"

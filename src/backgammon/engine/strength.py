@@ -9,30 +9,13 @@ of the luck of the dice; the standard error is taken over deals.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 from backgammon.engine.baseline import HeuristicPlayer, Player
 from backgammon.engine.network import Networks
-from backgammon.rules.dice import RollLike, SeededDice
+from backgammon.rules.dice import SeededDice
 from backgammon.rules.game import Game
-from backgammon.rules.play import Play
-from backgammon.rules.position import Position
-from backgammon.rules.variant import Variant
 
-__all__ = ["EnginePlayer", "duplicate_match", "match_against_baseline"]
-
-
-class EnginePlayer:
-    """A player that takes the engine's best play at a given ply."""
-
-    def __init__(self, engine: object, ply: int = 0) -> None:
-        self.engine = engine
-        self.ply = ply
-
-    def choose(self, position: Position, roll: RollLike, variant: Variant | None = None) -> Play:
-        """The engine's best play."""
-        best: Callable[..., Play] = self.engine.best_play  # type: ignore[attr-defined]
-        return best(position, roll, ply=self.ply)
+__all__ = ["duplicate_match", "match_against_baseline"]
 
 
 def _play(first: Player, second: Player, seed: int) -> int:
@@ -74,6 +57,7 @@ def match_against_baseline(networks: Networks, games: int, seed: int = 0) -> tup
     """The networks' 0-ply points per game against the heuristic baseline over about
     ``games`` games (duplicate deals), with its standard error."""
     from backgammon.engine.evaluator import Engine
+    from backgammon.engine.players import EnginePlayer
 
     engine = Engine(networks)
     return duplicate_match(EnginePlayer(engine), HeuristicPlayer(), max(2, games // 2), seed)
