@@ -52,3 +52,31 @@ def test_bad_settings_and_checkpoints(tmp_path: Path) -> None:
         TrainingSettings(hidden=0)
     with pytest.raises(EngineError, match="not a training checkpoint"):
         Trainer.resume(tmp_path)
+
+
+def test_td_lambda_near_zero_matches_td_zero() -> None:
+    zero = Trainer(TINY)
+    tiny_lambda = Trainer(TrainingSettings(hidden=8, alpha=0.1, seed=7, lam=1e-12))
+    assert np.array_equal(zero.train(3), tiny_lambda.train(3))
+    for a, b in zip(weights(zero), weights(tiny_lambda), strict=True):
+        assert np.allclose(a, b, atol=1e-5)
+
+
+def test_td_lambda_learns_and_resumes_exactly(tmp_path: Path) -> None:
+    settings = TrainingSettings(hidden=4, alpha=0.1, seed=3, lam=0.7)
+    straight = Trainer(settings)
+    first = straight.train(6, chunk=3)
+    split = Trainer(settings)
+    head = split.train(3, chunk=3)
+    split.save(tmp_path / "lambda")
+    resumed = Trainer.resume(tmp_path / "lambda")
+    assert resumed.settings.lam == 0.7
+    tail = resumed.train(3, chunk=3)
+    assert np.array_equal(first, np.concatenate([head, tail]))
+    for a, b in zip(weights(straight), weights(resumed), strict=True):
+        assert np.array_equal(a, b)
+    td0 = Trainer(TrainingSettings(hidden=4, alpha=0.1, seed=3))
+    td0.train(6, chunk=3)
+    assert any(not np.allclose(a, b) for a, b in zip(weights(td0), weights(straight), strict=True))
+    with pytest.raises(ValueError):
+        TrainingSettings(lam=1.0)

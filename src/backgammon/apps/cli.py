@@ -282,6 +282,9 @@ def train(
         float, typer.Option(help="Games over which the learning rate halves (new runs only).")
     ] = 200_000.0,
     seed: Annotated[int, typer.Option(help="Seed of weights and dice (new runs only).")] = 1,
+    lam: Annotated[
+        float, typer.Option(help="TD(λ) trace decay, 0 for TD(0) (new runs only).")
+    ] = 0.0,
     variant: Annotated[
         str, typer.Option(help="The variant to train (new runs only).")
     ] = "standard",
@@ -304,7 +307,12 @@ def train(
     else:
         trainer = Trainer(
             TrainingSettings(
-                hidden=hidden, alpha=alpha, alpha_decay=alpha_decay, seed=seed, variant=variant
+                hidden=hidden,
+                alpha=alpha,
+                alpha_decay=alpha_decay,
+                seed=seed,
+                variant=variant,
+                lam=lam,
             )
         )
     rate = [0.0]

@@ -1,4 +1,4 @@
-"""Self-play training by temporal differences, TD(0), compiled with Numba.
+"""Self-play training by temporal differences, TD(0) or TD(λ), compiled with Numba.
 
 Each game is played by the network against itself: for every roll the side on roll
 takes the play whose resulting position is worst for the opponent (0-ply, greedy).
@@ -127,6 +127,90 @@ def _equity(p: Params) -> float:
     return 2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
 
 
+_PERM = np.array([0, 3, 4, 1, 2], dtype=np.int64)
+_SIGN = np.array([-1.0, 1.0, 1.0, 1.0, 1.0], dtype=np.float32)
+
+
+@njit(cache=True)
+def _trace_update(
+    net: int,
+    second: bool,
+    lam: float,
+    rate: float,
+    target: Params,
+    now: Params,
+    hidden: Params,
+    x: Params,
+    w1s: tuple[Params, Params, Params],
+    b1s: tuple[Params, Params, Params],
+    w2ts: tuple[Params, Params, Params],
+    b2s: tuple[Params, Params, Params],
+    traces_w1: tuple[Params, Params, Params],
+    traces_b1: tuple[Params, Params, Params],
+    traces_w2t: tuple[Params, Params, Params],
+    traces_b2: tuple[Params, Params, Params],
+) -> None:
+    """One TD(λ) step: decay every trace, add this position's gradients (outputs in
+    the first mover's view), then move every network along its traces."""
+    hidden_size = hidden.shape[0]
+    w2t = w2ts[net]
+    # Output m of the first mover's view is output PERM[m] of the second's, signed.
+    out_of = np.arange(5)
+    sign = np.ones(5, dtype=np.float32)
+    if second:
+        out_of = _PERM
+        sign = _SIGN
+    for n in range(3):
+        decayed_w1 = traces_w1[n]
+        decayed_w1 *= lam
+        decayed_b1 = traces_b1[n]
+        decayed_b1 *= lam
+        decayed_w2t = traces_w2t[n]
+        decayed_w2t *= lam
+        decayed_b2 = traces_b2[n]
+        decayed_b2 *= lam
+    e_w1 = traces_w1[net]
+    e_b1 = traces_b1[net]
+    e_w2t = traces_w2t[net]
+    e_b2 = traces_b2[net]
+    for m in range(5):
+        k = out_of[m]
+        g_out = sign[m] * now[k] * (1.0 - now[k])
+        e_b2[k, m] += g_out
+        for j in range(hidden_size):
+            e_w2t[k, j, m] += g_out * hidden[j]
+            g_hidden = g_out * w2t[k, j] * hidden[j] * (1.0 - hidden[j])
+            e_b1[j, m] += g_hidden
+            for i in range(x.shape[0]):
+                if x[i] != 0.0:
+                    e_w1[i, j, m] += g_hidden * x[i]
+    delta = np.empty(5, dtype=np.float32)
+    for m in range(5):
+        delta[m] = sign[m] * (target[out_of[m]] - now[out_of[m]])
+    for n in range(3):
+        w1 = w1s[n]
+        b1 = b1s[n]
+        w2 = w2ts[n]
+        b2 = b2s[n]
+        t_w1 = traces_w1[n]
+        t_b1 = traces_b1[n]
+        t_w2t = traces_w2t[n]
+        t_b2 = traces_b2[n]
+        for m in range(5):
+            step = rate * delta[m]
+            if step == 0.0:
+                continue
+            for k in range(5):
+                b2[k] += step * t_b2[k, m]
+                for j in range(w2.shape[1]):
+                    w2[k, j] += step * t_w2t[k, j, m]
+            for j in range(b1.shape[0]):
+                b1[j] += step * t_b1[j, m]
+            for i in range(w1.shape[0]):
+                for j in range(w1.shape[1]):
+                    w1[i, j] += step * t_w1[i, j, m]
+
+
 @njit(cache=True)
 def train_games(
     games: int,
@@ -141,8 +225,19 @@ def train_games(
     games_before: int,
     state: npt.NDArray[np.uint64],
     results: npt.NDArray[np.int64],
+    lam: float,
+    traces_w1: tuple[Params, Params, Params],
+    traces_b1: tuple[Params, Params, Params],
+    traces_w2t: tuple[Params, Params, Params],
+    traces_b2: tuple[Params, Params, Params],
 ) -> None:
     """Play and learn from ``games`` self-play games, updating the networks in place.
+
+    With ``lam`` > 0 the updates use eligibility traces, TD(λ): ``traces_*`` are
+    zero-initialised arrays shaped like each parameter with a trailing axis of 5 (one
+    trace per output, kept in the first mover's point of view, so that a position of
+    the other side adds its gradient with the outputs swapped: win ↔ loss). With
+    ``lam`` = 0 they are not used (pass empty arrays).
 
     ``w1s``/``b1s``/``w2ts``/``b2s`` hold the contact, race and crashed networks'
     parameter views; ``games_before`` counts earlier games (for the learning-rate
@@ -165,6 +260,12 @@ def train_games(
     best_child = np.empty(BOARD_SLOTS, dtype=np.uint8)
     for game in range(games):
         rate = alpha / (1.0 + (games_before + game) / alpha_decay)
+        if lam > 0.0:
+            for n in range(3):
+                traces_w1[n][:] = 0.0
+                traces_b1[n][:] = 0.0
+                traces_w2t[n][:] = 0.0
+                traces_b2[n][:] = 0.0
         board[:] = start
         die1 = random_die(state)
         die2 = random_die(state)
@@ -241,26 +342,46 @@ def train_games(
             w2t = w2ts[net]
             b2 = b2s[net]
             _forward(board, checkers, w1, b1, w2t, b2, race, x, hidden, now)
-            for k in range(5):
-                delta_out[k] = (target[k] - now[k]) * now[k] * (1.0 - now[k])
-            for j in range(hidden_size):
-                total = 0.0
+            if lam > 0.0:
+                _trace_update(
+                    net,
+                    not mover_is_first,
+                    lam,
+                    rate,
+                    target,
+                    now,
+                    hidden,
+                    x,
+                    w1s,
+                    b1s,
+                    w2ts,
+                    b2s,
+                    traces_w1,
+                    traces_b1,
+                    traces_w2t,
+                    traces_b2,
+                )
+            else:
                 for k in range(5):
-                    total += delta_out[k] * w2t[k, j]
-                delta_hidden[j] = total * hidden[j] * (1.0 - hidden[j])
-            for k in range(5):
-                step = rate * delta_out[k]
-                b2[k] += step
+                    delta_out[k] = (target[k] - now[k]) * now[k] * (1.0 - now[k])
                 for j in range(hidden_size):
-                    w2t[k, j] += step * hidden[j]
-            for j in range(hidden_size):
-                b1[j] += rate * delta_hidden[j]
-            for i in range(x.shape[0]):
-                value_i = x[i]
-                if value_i != 0.0:
-                    scaled = rate * value_i
+                    total = 0.0
+                    for k in range(5):
+                        total += delta_out[k] * w2t[k, j]
+                    delta_hidden[j] = total * hidden[j] * (1.0 - hidden[j])
+                for k in range(5):
+                    step = rate * delta_out[k]
+                    b2[k] += step
                     for j in range(hidden_size):
-                        w1[i, j] += scaled * delta_hidden[j]
+                        w2t[k, j] += step * hidden[j]
+                for j in range(hidden_size):
+                    b1[j] += rate * delta_hidden[j]
+                for i in range(x.shape[0]):
+                    value_i = x[i]
+                    if value_i != 0.0:
+                        scaled = rate * value_i
+                        for j in range(hidden_size):
+                            w1[i, j] += scaled * delta_hidden[j]
             if over:
                 # ``child_out`` holds the result for the side on roll in best_child,
                 # the loser; the mover won.

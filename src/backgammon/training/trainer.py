@@ -45,6 +45,7 @@ class TrainingSettings:
             alpha_decay)``).
         seed: seeds both the initial weights and the dice.
         variant: the variant to train (its registry name).
+        lam: the TD(λ) trace decay; 0 is TD(0), much the fastest.
     """
 
     hidden: int = 128
@@ -52,6 +53,7 @@ class TrainingSettings:
     alpha_decay: float = 200_000.0
     seed: int = 1
     variant: str = "standard"
+    lam: float = 0.0
 
     def __post_init__(self) -> None:
         if self.hidden < 1:
@@ -60,6 +62,8 @@ class TrainingSettings:
             raise ValueError(f"alpha must be > 0, got {self.alpha}")
         if not self.alpha_decay > 0:
             raise ValueError(f"alpha_decay must be > 0, got {self.alpha_decay}")
+        if not 0.0 <= self.lam < 1.0:
+            raise ValueError(f"lam must be in [0, 1), got {self.lam}")
 
 
 class Trainer:
@@ -94,6 +98,20 @@ class Trainer:
             tuple(net.b2 for net in nets),
         )
 
+    def _traces(self, *views: tuple[Any, ...]) -> tuple[tuple[Any, ...], ...]:
+        """Zeroed eligibility traces shaped like each parameter plus an output axis
+        (empty arrays for TD(0))."""
+        lam = self.settings.lam
+        return tuple(
+            tuple(
+                np.zeros(
+                    (*array.shape, 5) if lam > 0 else (0,) * (array.ndim + 1), dtype=np.float32
+                )
+                for array in group
+            )
+            for group in views
+        )
+
     def train(
         self,
         games: int,
@@ -106,6 +124,7 @@ class Trainer:
         """
         start = Position.initial(self.variant).to_array()
         w1s, b1s, w2ts, b2s = self._views()
+        traces = self._traces(w1s, b1s, w2ts, b2s)
         all_results = np.zeros((games, 3), dtype=np.int64)
         done = 0
         while done < games:
@@ -125,6 +144,8 @@ class Trainer:
                 self.games_played,
                 self.state,
                 results,
+                self.settings.lam,
+                *traces,
             )
             elapsed = time.perf_counter() - began
             self.seconds += elapsed
