@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from backgammon import ALL_ROLLS, Game, Position, SeededDice, variants
+from backgammon import ALL_ROLLS, ChooseDouble, Game, Position, SeededDice, variants
 from backgammon.engine.baseline import RandomPlayer
 
 TABLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "variant_play_counts.json"
@@ -30,6 +30,9 @@ def sample_positions(name: str) -> list[Position]:
     positions = [game.position]
     turns = 0
     while not game.is_over() and len(positions) < 3:
+        if game.pending is not None and game.pending.kind == "choose-double":
+            game.push(ChooseDouble(6))
+            continue
         if game.dice is None:
             game.roll_dice(dice)
             continue

@@ -46,7 +46,15 @@ from backgammon.rules.dice import (
     SecureDice,
     SeededDice,
 )
-from backgammon.rules.game import Ending, Explode, Game, OpeningRoll, Outcome, WinKind
+from backgammon.rules.game import (
+    ChooseDouble,
+    Ending,
+    Explode,
+    Game,
+    OpeningRoll,
+    Outcome,
+    WinKind,
+)
 from backgammon.rules.match import Match
 from backgammon.rules.match_state import MatchState
 from backgammon.rules.play import Play, PlayList, Step
@@ -61,6 +69,7 @@ __all__ = [
     "AmbiguousPlayError",
     "BackgammonError",
     "Beaver",
+    "ChooseDouble",
     "CubeRules",
     "CubeState",
     "DiceSource",

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from backgammon import (
     ALL_ROLLS,
+    ChooseDouble,
     Double,
     Ending,
     Explode,
@@ -31,6 +32,8 @@ from backgammon.rules.variant import STANDARD
 
 TABLE = Path(__file__).resolve().parents[1] / "data" / "variant_play_counts.json"
 STANDARD_TOPOLOGY = (
+    "acey-deucey",
+    "acey-deucey-1-2",
     "standard",
     "nackgammon",
     "hypergammon",
@@ -69,7 +72,7 @@ def test_registry_aliases_and_errors() -> None:
     assert variants.find("backgammon") is STANDARD
     assert variants.find("turkish").name == "tavla"
     assert variants.find("hyper_3").name == "hypergammon"
-    with pytest.raises(KeyError, match="known: atomic"):
+    with pytest.raises(KeyError, match="known: acey-deucey"):
         variants.find("chess")
 
 
@@ -257,6 +260,9 @@ def test_seeded_random_games_end_by_the_rules(name: str) -> None:
         for _ in range(20_000):
             if game.is_over():
                 break
+            if game.pending is not None and game.pending.kind == "choose-double":
+                game.push(ChooseDouble(rng.randint(1, 6)))
+                continue
             if game.dice is None:
                 if variant.atomic and game.explode_refusal() is None and rng.random() < 0.05:
                     game.push(Explode())
@@ -308,3 +314,38 @@ def test_play_command_takes_a_variant() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "BAR" in result.output
+
+
+def test_acey_deucey_entering_and_the_one_two() -> None:
+    variant = variants.find("acey-deucey")
+    start = Position.initial(variant)
+    assert start.player_bar == 15 and start.opponent_bar == 15
+    assert plays_of(start, (6, 4), "acey-deucey") == {"bar/21 bar/19", "bar/15"}
+    # Waiting checkers need not enter first: a checker on the board may move instead.
+    position = Position(side({19: 1}, bar=14), side({}, bar=15))
+    assert "19/13" in plays_of(position, (4, 2), "acey-deucey")
+    assert "19/13" not in plays_of(position, (4, 2), "standard")
+    # 1-2: play it, choose a double, play that, then roll again.
+    game = Game(variant)
+    game.push(OpeningRoll(5, 2))
+    assert game.dice is None  # the opening winner rolls again
+    game.push(Roll(2, 1))
+    game.play("bar/23 bar/24")
+    assert game.turn == 0 and game.pending is not None
+    with pytest.raises(IllegalActionError):
+        game.push(Roll(6, 5))
+    game.push(ChooseDouble(4))
+    assert game.dice == Roll(4, 4)
+    game.play("bar/21(4)")
+    assert game.turn == 0 and game.dice is None  # rolls again
+    game.push(Roll(6, 6))
+    game.play(str(game.legal_plays()[0]))
+    assert game.turn == 0  # a double rolls again (American)
+    game.push(Roll(5, 3))
+    game.play(str(game.legal_plays()[0]))
+    assert game.turn == 1
+    for _ in range(5):
+        game.pop()
+    assert game.turn == 0 and game.dice == Roll(4, 4)
+    with pytest.raises(IllegalActionError, match="acey-deucey"):
+        Game().push(ChooseDouble(3))

@@ -9,7 +9,7 @@ from typing import Any
 
 from backgammon.engine.baseline import HeuristicPlayer, Player, RandomPlayer
 from backgammon.rules.dice import SeededDice
-from backgammon.rules.game import Ending, Explode, Game, Outcome, WinKind
+from backgammon.rules.game import ChooseDouble, Ending, Explode, Game, Outcome, WinKind
 from backgammon.rules.variant import Variant
 
 __all__ = ["play_games"]
@@ -37,6 +37,9 @@ def play_one(game: Game, players: tuple[Player, Player], seed: int) -> Outcome:
         outcome = game.outcome
         if outcome is not None:
             return outcome
+        if game.pending is not None and game.pending.kind == "choose-double":
+            game.push(ChooseDouble(choice.randint(1, 6)))
+            continue
         if game.turn is None or game.dice is None:
             bomb_ready = game.variant.atomic and game.explode_refusal() is None
             if bomb_ready and choice.random() < 0.05:

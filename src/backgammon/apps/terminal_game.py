@@ -30,7 +30,7 @@ from backgammon.rules.cube import (
     Take,
 )
 from backgammon.rules.dice import DiceSource
-from backgammon.rules.game import Explode, Game, OpeningRoll, Outcome
+from backgammon.rules.game import ChooseDouble, Explode, Game, OpeningRoll, Outcome
 from backgammon.rules.match import Match
 from backgammon.rules.play import Play
 from backgammon.rules.variant import STANDARD, Variant
@@ -47,6 +47,14 @@ HUMAN = 0
 COMPUTER = 1
 _LEVELS = {"single": ResignLevel.SINGLE, "gammon": ResignLevel.GAMMON}
 _LEVELS["backgammon"] = ResignLevel.BACKGAMMON
+
+
+def _largest_playable_double(game: Game) -> int:
+    """The highest double with a legal play (1 if none has)."""
+    for number in range(6, 0, -1):
+        if game.position.legal_plays((number, number), game.variant):
+            return number
+    return 1
 
 
 class CubeAdvisor(Protocol):
@@ -216,6 +224,11 @@ class TerminalGame:
     def _computer_step(self) -> None:
         game = self.game
         pending = game.pending
+        if pending is not None and pending.kind == "choose-double":
+            number = _largest_playable_double(game)
+            game.push(ChooseDouble(number))
+            self.write(f"{self.names[1]} chooses {number}-{number}.")
+            return
         if pending is not None and pending.kind == "double":
             # The person doubled; the position is seen from the person (on roll).
             if self.cube_sense.should_take(game):
@@ -281,6 +294,13 @@ class TerminalGame:
     def _human_step(self) -> None:
         game = self.game
         pending = game.pending
+        if pending is not None and pending.kind == "choose-double":
+            line = self._ask("Acey-deucey! Choose a double to play (1-6): ")
+            if line in {"1", "2", "3", "4", "5", "6"}:
+                game.push(ChooseDouble(int(line)))
+            elif not self._common(line):
+                self.write("Type a number from 1 to 6.")
+            return
         if pending is not None and pending.kind == "double":
             self._answer_double()
             return

@@ -30,7 +30,7 @@ from backgammon.rules.cube import (
     Take,
 )
 from backgammon.rules.dice import Roll
-from backgammon.rules.game import Action, Explode, Game, OpeningRoll, Outcome
+from backgammon.rules.game import Action, ChooseDouble, Explode, Game, OpeningRoll, Outcome
 from backgammon.rules.match import Match
 from backgammon.rules.play import Play, parse_play
 from backgammon.rules.variant import STANDARD, Variant
@@ -196,7 +196,7 @@ class MatchRecord:
                     visitor.play(entry.player, action, here)
                 elif isinstance(action, Resign | AcceptResignation | RejectResignation):
                     visitor.resign(entry.player, action, here)
-                elif isinstance(action, Explode):
+                elif isinstance(action, Explode | ChooseDouble):
                     visitor.variant_action(entry.player, action, here)
                 else:
                     visitor.cube(entry.player, action, here)

@@ -57,6 +57,7 @@ from backgammon.rules.variant import STANDARD, Variant
 
 __all__ = [
     "Action",
+    "ChooseDouble",
     "Ending",
     "Explode",
     "Game",
@@ -151,6 +152,19 @@ class Explode:
     the bomb passes to the opponent."""
 
 
+@dataclass(frozen=True, slots=True)
+class ChooseDouble:
+    """Acey-deucey: after playing a 1-2, the player names the double it plays next."""
+
+    number: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.number, int) or isinstance(self.number, bool):
+            raise ValueError(f"a double is a number 1..6, got {self.number!r}")
+        if not 1 <= self.number <= 6:
+            raise ValueError(f"a double is a number 1..6, got {self.number!r}")
+
+
 def explode(position: Position) -> Position:
     """The position after an atomic bomb: every single checker of either side (on the
     points) goes to its side's bar."""
@@ -166,6 +180,7 @@ def explode(position: Position) -> Position:
 Action: TypeAlias = (
     OpeningRoll
     | Explode
+    | ChooseDouble
     | Roll
     | Play
     | Double
@@ -185,8 +200,8 @@ class Pending:
 
     Attributes:
         kind: ``"double"`` (the opponent must take, drop or beaver), ``"beaver"`` (the
-            doubler may raccoon, or roll on) or ``"resign"`` (the opponent accepts or
-            rejects).
+            doubler may raccoon, or roll on), ``"resign"`` (the opponent accepts or
+            rejects) or ``"choose-double"`` (acey-deucey: the player names a double).
         by: the player who doubled or resigned.
         level: the resignation level, for ``"resign"``.
     """
@@ -225,6 +240,7 @@ class _Snapshot:
     turns_played: tuple[int, int]
     automatic_doubles: int
     bomb: int | None
+    bonus: bool
 
 
 def _replays_to(start: Position, play: Play) -> bool:
@@ -286,6 +302,7 @@ class Game:
         self._turns_played = (0, 0)
         self._automatic_doubles = 0
         self._bomb: int | None = None
+        self._bonus = False  # acey-deucey: the player rolls again after this play
         self._history: list[Action] = []
         self._undo: list[_Snapshot] = []
 
@@ -450,6 +467,9 @@ class Game:
             if pending is not None:
                 raise IllegalActionError(f"a {pending.kind} is pending and must be answered")
             self._check_play(action)
+        elif isinstance(action, ChooseDouble):
+            if pending is None or pending.kind != "choose-double":
+                raise IllegalActionError("a double is chosen only after playing an acey-deucey 1-2")
         elif isinstance(action, Explode):
             refusal = self.explode_refusal()
             if refusal is not None:
@@ -525,6 +545,7 @@ class Game:
                 self._turns_played,
                 self._automatic_doubles,
                 self._bomb,
+                self._bonus,
             )
         )
         self._history.append(action)
@@ -539,6 +560,10 @@ class Game:
             assert self._turn is not None
             self._position = explode(self._position)
             self._bomb = 1 - self._turn
+        elif isinstance(action, ChooseDouble):
+            self._dice = Roll(action.number, action.number)
+            self._pending = None
+            self._bonus = True
         elif isinstance(action, Double):
             assert self._turn is not None
             self._pending = Pending("double", self._turn)
@@ -592,6 +617,7 @@ class Game:
         played[turn] += 1
         self._turns_played = (played[0], played[1])
         kind = outcome_of(action.position, self.variant)
+        dice = self._dice
         self._dice = None
         if self.variant.first_hit and action.hits:
             self._position = action.position
@@ -599,6 +625,24 @@ class Game:
         elif kind is not None:
             self._position = action.position
             self._end(self._scored(turn, kind, Ending.BORNE_OFF))
+        elif (
+            self.variant.acey_deucey
+            and not self._bonus
+            and dice is not None
+            and {
+                dice.first,
+                dice.second,
+            }
+            == {1, 2}
+        ):
+            # Acey-deucey: the player now names a double, plays it, and rolls again.
+            self._position = action.position
+            self._pending = Pending("choose-double", turn)
+        elif self._bonus or (
+            self.variant.doubles_roll_again and dice is not None and dice.is_double
+        ):
+            self._position = action.position
+            self._bonus = False
         else:
             self._position = action.position.flip()
             self._turn = 1 - turn
@@ -637,6 +681,7 @@ class Game:
         self._turns_played = snapshot.turns_played
         self._automatic_doubles = snapshot.automatic_doubles
         self._bomb = snapshot.bomb
+        self._bonus = snapshot.bonus
         return self._history.pop()
 
     # -- conveniences ------------------------------------------------------------

@@ -154,6 +154,7 @@ def _search(
     limit: int,
     caucasian: bool,
     ordered: bool,
+    bar_first: bool,
 ) -> bool:
     """Depth-first search over one ordering of the dice.
 
@@ -197,7 +198,7 @@ def _search(
         source = cursor[depth]
         found = False
         mask = hitters[depth]
-        if board[BAR] != 0:
+        if bar_first and board[BAR] != 0:
             # Checkers on the bar enter first (the bar is the only source).
             if source == BAR and board[OPP + die] < 2:
                 if board[BAR - die] < limit:
@@ -347,18 +348,21 @@ def _search(
 
 
 @njit(cache=True)
-def generate_plays_with(board: Board, die1: int, die2: int, limit: int, caucasian: bool) -> Board:
+def generate_plays_with(
+    board: Board, die1: int, die2: int, limit: int, caucasian: bool, bar_first: bool = True
+) -> Board:
     """Every legal play under variant options, packed one per row (see
     :func:`generate_plays_packed`).
 
     ``limit`` is the most checkers a point may hold (255: no limit; 5: the Egyptian
     rule). ``caucasian`` applies the Caucasian home-board rule: a checker that hits in
     its home board may continue that turn only to empty points and may not bear off,
-    unless no play at all exists otherwise.
+    unless no play at all exists otherwise. Without ``bar_first``, checkers on the bar
+    (acey-deucey's waiting checkers) need not enter before others move.
     """
-    packed = _generate(board, die1, die2, limit, caucasian)
+    packed = _generate(board, die1, die2, limit, caucasian, bar_first)
     if caucasian and packed.shape[0] == 0:
-        packed = _generate(board, die1, die2, limit, False)
+        packed = _generate(board, die1, die2, limit, False, bar_first)
     return packed
 
 
@@ -371,11 +375,13 @@ def generate_plays_packed(board: Board, die1: int, die2: int) -> Board:
     ``(source, die, hit)`` triples (unused ones zero), then at :data:`COUNT_COLUMN` the
     number of steps. No rows at all means no checker can move. ``board`` is unchanged.
     """
-    return _generate(board, die1, die2, 255, False)
+    return _generate(board, die1, die2, 255, False, True)
 
 
 @njit(cache=True)
-def _generate(board: Board, die1: int, die2: int, limit: int, caucasian: bool) -> Board:
+def _generate(
+    board: Board, die1: int, die2: int, limit: int, caucasian: bool, bar_first: bool
+) -> Board:
     high = max(die1, die2)
     low = min(die1, die2)
     if caucasian:
@@ -401,19 +407,52 @@ def _generate(board: Board, die1: int, die2: int, limit: int, caucasian: bool) -
         if high == low:
             dice[:] = high
             overflow = _search(
-                work, dice, 4, True, packed, hashes, table, state, limit, caucasian, ordered
+                work,
+                dice,
+                4,
+                True,
+                packed,
+                hashes,
+                table,
+                state,
+                limit,
+                caucasian,
+                ordered,
+                bar_first,
             )
         else:
             dice[0] = high
             dice[1] = low
             overflow = _search(
-                work, dice, 2, False, packed, hashes, table, state, limit, caucasian, ordered
+                work,
+                dice,
+                2,
+                False,
+                packed,
+                hashes,
+                table,
+                state,
+                limit,
+                caucasian,
+                ordered,
+                bar_first,
             )
             if not overflow:
                 dice[0] = low
                 dice[1] = high
                 overflow = _search(
-                    work, dice, 2, False, packed, hashes, table, state, limit, caucasian, ordered
+                    work,
+                    dice,
+                    2,
+                    False,
+                    packed,
+                    hashes,
+                    table,
+                    state,
+                    limit,
+                    caucasian,
+                    ordered,
+                    bar_first,
                 )
         if overflow:
             capacity *= 4

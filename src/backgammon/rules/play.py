@@ -249,7 +249,12 @@ def legal_plays(position: Position, roll: RollLike, variant: Variant | None = No
         packed = generate_plays_packed(board, dice.first, dice.second)
     else:
         packed = generate_plays_with(
-            board, dice.first, dice.second, variant.point_limit, variant.caucasian
+            board,
+            dice.first,
+            dice.second,
+            variant.point_limit,
+            variant.caucasian,
+            not variant.enter_anytime,
         )
     plays = PlayList(position, dice)
     buffer = packed.tobytes()

@@ -23,7 +23,8 @@ class Variant:
     Attributes:
         name: the registry name, e.g. ``"standard"``.
         start: the starting layout of each side, as ``(point, checkers)`` pairs in that
-            side's own numbering (24 = the opponent's 1-point).
+            side's own numbering (24 = the opponent's 1-point, 25 = the bar: checkers
+            still to enter).
         gammons: whether gammons score double (and backgammons, if allowed, triple).
         backgammons: whether backgammons score triple (else they count as gammons).
         cube: whether the doubling cube may be used.
@@ -38,6 +39,12 @@ class Variant:
             passes to the opponent.
         opening_reroll: the winner of the opening throw rolls again for its first turn
             instead of playing the opening dice (Tavla).
+        enter_anytime: checkers on the bar need not enter before other checkers move
+            (acey-deucey, whose checkers all start off the board, waiting on the bar).
+        acey_deucey: after playing a 1-2, the player chooses any double, plays it, and
+            rolls again.
+        doubles_roll_again: after playing a double (as rolled), the player rolls again
+            (American acey-deucey).
         description: one line for people.
         aliases: other names the registry accepts.
     """
@@ -52,14 +59,18 @@ class Variant:
     first_hit: bool = False
     atomic: bool = False
     opening_reroll: bool = False
+    enter_anytime: bool = False
+    acey_deucey: bool = False
+    doubles_roll_again: bool = False
     description: str = ""
     aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for point, count in self.start:
-            if not 1 <= point <= 24 or count < 1:
+            if not 1 <= point <= 25 or count < 1:
                 raise ValueError(
-                    f"a start layout holds (point 1..24, count >= 1), got {point, count}"
+                    "a start layout holds (point 1..24 or 25 = the bar, count >= 1), "
+                    f"got {point, count}"
                 )
         if self.max_per_point is not None and self.max_per_point < 1:
             raise ValueError(f"max_per_point must be >= 1, got {self.max_per_point}")
@@ -77,7 +88,7 @@ class Variant:
     @property
     def plain_movement(self) -> bool:
         """True when checkers move exactly as in standard backgammon."""
-        return self.max_per_point is None and not self.caucasian
+        return self.max_per_point is None and not self.caucasian and not self.enter_anytime
 
     def start_counts(self) -> tuple[int, ...]:
         """One side's 26 slots at the start: index 0 off, 1..24 points, 25 bar."""
