@@ -16,7 +16,7 @@ import random
 import time
 from collections import Counter
 
-from backgammon import Explode, Game, SeededDice, WinKind, variants
+from backgammon import ChooseDouble, Explode, Game, SeededDice, WinKind, variants
 from backgammon.rules.variant import Variant
 
 SAFETY_TURNS = 50_000
@@ -50,6 +50,9 @@ def run(variant: Variant, games: int, seed: int) -> tuple[Counter[str], list[str
         for _ in range(SAFETY_TURNS):
             if game.is_over():
                 break
+            if game.pending is not None and game.pending.kind == "choose-double":
+                game.push(ChooseDouble(rng.randint(1, 6)))
+                continue
             if game.dice is None:
                 if variant.atomic and game.explode_refusal() is None and rng.random() < 0.05:
                     game.push(Explode())
