@@ -74,3 +74,31 @@ def test_progress_and_processes() -> None:
     assert np.allclose(serial.probabilities, parallel.probabilities)
     with pytest.raises(ValueError):
         RolloutSettings(trials=0)
+
+
+def test_cubeful_rollout_cashes_a_double_pass() -> None:
+    from backgammon.engine import Engine
+
+    def side(points: dict[int, int]) -> list[int]:
+        slots = [0] * 26
+        for point, count in points.items():
+            slots[point] = count
+        slots[0] = 15 - sum(slots)
+        return slots
+
+    # Our last roll, won by all but 2-1 (34/36): a double the opponent must pass.
+    position = Position(side({3: 1, 1: 1}), side({1: 1}))
+    engine = Engine()
+    cubeless = rollout(engine.evaluate_boards, position, RolloutSettings(trials=72, seed=1))
+    assert cubeless.equity == pytest.approx(2 * 34 / 36 - 1, abs=0.1)
+    cubeful = rollout(
+        engine.evaluate_boards, position, RolloutSettings(trials=72, seed=1, cubeful=True)
+    )
+    assert cubeful.equity == pytest.approx(1.0)
+    assert cubeful.standard_error == pytest.approx(0.0)
+    opening = rollout(
+        engine.evaluate_boards,
+        Position.initial(),
+        RolloutSettings(trials=36, seed=2, cubeful=True, truncation=12),
+    )
+    assert -1.0 < opening.equity < 1.0

@@ -515,10 +515,14 @@ def rollout(
     stop_error: Annotated[
         float | None, typer.Option(help="Stop once the standard error is below this.")
     ] = None,
+    cubeful: Annotated[
+        bool, typer.Option(help="Money games with the cube (cubeful points).")
+    ] = False,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Cubeless rollout of a position (variance reduction, quasi-random dice)."""
+    """Rollout of a position: cubeless (variance reduction, quasi-random dice) or, with
+    --cubeful, money games with the cube."""
     from rich.progress import Progress
 
     from backgammon.engine import Engine
@@ -534,6 +538,7 @@ def rollout(
             truncation=truncation,
             processes=processes,
             stop_error=stop_error,
+            cubeful=cubeful,
         )
     except ValueError as error:
         typer.echo(f"error: {error}", err=True)

@@ -34,6 +34,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from backgammon.engine.cube import (
+    CONTACT_EFFICIENCY,
+    CubeOwner,
+    money_cube_decision,
+    money_cubeful_equity,
+    race_cube_efficiency,
+)
 from backgammon.engine.search import (
     BoardEvaluator,
     equities,
@@ -65,6 +72,9 @@ class RolloutSettings:
         stop_error: stop early once the equity's standard error is below this.
         min_trials: never stop before this many trials.
         processes: worker processes (1: run in this process).
+        cubeful: play money games with the cube (Janowski decisions on the 0-ply
+            evaluations, cube 1 centred at the start); the equity is then the mean
+            cubeful points (variance reduction does not apply).
     """
 
     trials: int = 1296
@@ -74,6 +84,7 @@ class RolloutSettings:
     stop_error: float | None = None
     min_trials: int = 144
     processes: int = 1
+    cubeful: bool = False
 
     def __post_init__(self) -> None:
         if self.trials < 1:
@@ -91,7 +102,7 @@ class RolloutResult:
     Attributes:
         probabilities: mean win, win gammon, win backgammon, lose gammon, lose
             backgammon.
-        equity: mean cubeless money equity.
+        equity: mean cubeless money equity (cubeful points for a cubeful rollout).
         standard_error: the standard error of the equity.
         probability_errors: the standard error of each probability.
         trials: how many trials were played.
@@ -179,8 +190,79 @@ def _trial(
     else:  # pragma: no cover - games end long before this
         raise RuntimeError("a rollout trial did not end")
     root_result = result if mover_is_root else invert(result)
-    adjusted: npt.NDArray[np.float64] = root_result - luck
-    return adjusted
+    adjusted = root_result - luck
+    row: npt.NDArray[np.float64] = np.append(adjusted, equities(adjusted))
+    return row
+
+
+def _cubeful_trial(
+    evaluator: BoardEvaluator,
+    start: npt.NDArray[np.uint8],
+    trial: int,
+    settings: RolloutSettings,
+    first: list[tuple[int, int]],
+    second: list[tuple[int, int]],
+) -> npt.NDArray[np.float64]:
+    """One money game with the cube from ``start`` (cube 1, centred): both sides
+    double, take and pass by Janowski's model on the evaluator's probabilities. The
+    row holds the outcome (win, gammon, backgammon, lose gammon, lose backgammon, a
+    pass counting as a single game) and the points won, from the root's side."""
+    rng = random.Random(settings.seed * 7_919 + trial)
+    board = start.copy()
+    cube = 1
+    owner: int | None = None  # 0 = the root's side, 1 = the other side
+    mover = 0
+    for ply in range(_MAX_PLIES):
+        over = _terminal(board)
+        if over is not None:
+            result, points = over, float(equities(over)) * cube
+            break
+        probabilities = np.asarray(evaluator(board[None, :]), dtype=np.float64)[0]
+        relative = (
+            CubeOwner.CENTRED
+            if owner is None
+            else CubeOwner.PLAYER
+            if owner == mover
+            else CubeOwner.OPPONENT
+        )
+        efficiency = (
+            race_cube_efficiency(int(np.dot(np.arange(26), board[:26])))
+            if _is_race(board)
+            else CONTACT_EFFICIENCY
+        )
+        if settings.truncation is not None and ply >= settings.truncation:
+            result = probabilities
+            points = money_cubeful_equity(probabilities, relative, efficiency) * cube
+            break
+        if relative is not CubeOwner.OPPONENT:
+            decision = money_cube_decision(probabilities, relative, efficiency)
+            if decision.should_double:
+                if not decision.take:
+                    result = np.array([1.0, 0.0, 0.0, 0.0, 0.0])
+                    points = float(cube)
+                    break
+                cube *= 2
+                owner = 1 - mover
+        if ply == 0:
+            die1, die2 = first[trial % 36]
+        elif ply == 1:
+            die1, die2 = second[(trial // 36) % 36]
+        else:
+            die1, die2 = rng.randint(1, 6), rng.randint(1, 6)
+        board, _ = _best_child(evaluator, board, die1, die2)
+        mover = 1 - mover
+    else:  # pragma: no cover - games end long before this
+        raise RuntimeError("a rollout trial did not end")
+    if mover != 0:
+        result, points = invert(result), -points
+    row: npt.NDArray[np.float64] = np.append(result, points)
+    return row
+
+
+def _is_race(board: npt.NDArray[np.uint8]) -> bool:
+    back = max((i for i in range(1, 26) if board[i]), default=0)
+    their_back = max((i for i in range(1, 26) if board[_HALF + i]), default=0)
+    return back + their_back <= 25
 
 
 def rollout_trials(
@@ -192,14 +274,15 @@ def rollout_trials(
     """The results of the given trial numbers (a worker's share), one row each."""
     first = _stratified(settings.seed, 1)
     second = _stratified(settings.seed, 2)
-    return np.array([_trial(evaluator, start, t, settings, first, second) for t in trials])
+    play = _cubeful_trial if settings.cubeful else _trial
+    return np.array([play(evaluator, start, t, settings, first, second) for t in trials])
 
 
 def _summary(rows: npt.NDArray[np.float64]) -> RolloutResult:
     n = rows.shape[0]
-    mean = rows.mean(axis=0)
-    equity_rows = equities(rows)
-    spread = rows.std(axis=0, ddof=1) if n > 1 else np.zeros(5)
+    mean = rows[:, :5].mean(axis=0)
+    equity_rows = rows[:, 5]
+    spread = rows[:, :5].std(axis=0, ddof=1) if n > 1 else np.zeros(5)
     equity_se = float(equity_rows.std(ddof=1) / math.sqrt(n)) if n > 1 else float("inf")
     probabilities = tuple(float(x) for x in mean)
     errors = tuple(float(x / math.sqrt(n)) for x in spread)
