@@ -80,3 +80,36 @@ def test_td_lambda_learns_and_resumes_exactly(tmp_path: Path) -> None:
     assert any(not np.allclose(a, b) for a, b in zip(weights(td0), weights(straight), strict=True))
     with pytest.raises(ValueError):
         TrainingSettings(lam=1.0)
+
+
+def test_train_command_writes_and_resumes_a_checkpoint(tmp_path: Path) -> None:
+    import csv
+
+    from typer.testing import CliRunner
+
+    from backgammon.apps.cli import app
+
+    folder = tmp_path / "run"
+    args = [
+        "train",
+        "--checkpoint",
+        str(folder),
+        "--games",
+        "6",
+        "--hidden",
+        "4",
+        "--save-every",
+        "3",
+        "--check-games",
+        "4",
+    ]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert (folder / "networks.npz").exists() and (folder / "trainer.json").exists()
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0, again.output
+    assert "resuming" in again.output
+    rows = list(csv.DictReader((folder / "training.csv").open()))
+    assert [int(row["games"]) for row in rows] == [3, 6, 9, 12]
+    assert all("ppg_vs_heuristic" in row for row in rows)
+    assert Trainer.resume(folder).games_played == 12
