@@ -155,6 +155,7 @@ def _search(
     caucasian: bool,
     ordered: bool,
     bar_first: bool,
+    same_direction: bool,
 ) -> bool:
     """Depth-first search over one ordering of the dice.
 
@@ -174,6 +175,10 @@ def _search(
     saved = np.empty(MAX_STEPS + 1, dtype=np.uint64)
     path = np.zeros(MAX_STEPS * STEP_FIELDS, dtype=np.uint8)
     hitters = np.zeros(MAX_STEPS + 1, dtype=np.int64)  # home points holding a hitter
+    # The opponent's slot for our point q: OPP + 25 - q normally; OPP + q when both
+    # sides move the same way round the board (Russian backgammon).
+    mirror_base = OPP if same_direction else OPP + 25
+    mirror_sign = 1 if same_direction else -1
     value = _full_hash(board)
     depth = 0
     cursor[0] = BAR
@@ -190,7 +195,7 @@ def _search(
             else:
                 board[dest] -= 1
                 if path[base + 2]:
-                    board[OPP + 25 - dest] = 1
+                    board[mirror_base + mirror_sign * dest] = 1
                     board[OPP + BAR] -= 1
             value = saved[depth]
             applied[depth] = False
@@ -200,7 +205,7 @@ def _search(
         mask = hitters[depth]
         if bar_first and board[BAR] != 0:
             # Checkers on the bar enter first (the bar is the only source).
-            if source == BAR and board[OPP + die] < 2:
+            if source == BAR and board[mirror_base + mirror_sign * (BAR - die)] < 2:
                 if board[BAR - die] < limit:
                     found = True
                 else:
@@ -214,12 +219,16 @@ def _search(
                     dest = source - die
                     if caucasian and (mask >> source) & 1 and board[source] == 1:
                         # A hitter in the home board may only go on to an empty point.
-                        if dest >= 1 and board[dest] == 0 and board[OPP + 25 - dest] == 0:
+                        if (
+                            dest >= 1
+                            and board[dest] == 0
+                            and board[mirror_base + mirror_sign * dest] == 0
+                        ):
                             found = True
                             break
                         state[2] = 1  # the rule refused a move: the order may matter
                     elif dest >= 1:
-                        if board[OPP + 25 - dest] < 2:
+                        if board[mirror_base + mirror_sign * dest] < 2:
                             if board[dest] < limit:
                                 found = True
                                 break
@@ -259,7 +268,7 @@ def _search(
                 count = np.int64(board[dest])
                 board[dest] = count + 1
                 value ^= _ZOBRIST[dest, count & 31] ^ _ZOBRIST[dest, (count + 1) & 31]
-                opp_slot = OPP + 25 - dest
+                opp_slot = mirror_base + mirror_sign * dest
                 if board[opp_slot] == 1:
                     hit = 1
                     board[opp_slot] = 0
@@ -341,7 +350,7 @@ def _search(
                 else:
                     board[dest] -= 1
                     if path[base + 2]:
-                        board[OPP + 25 - dest] = 1
+                        board[mirror_base + mirror_sign * dest] = 1
                         board[OPP + BAR] -= 1
             depth -= 1
     return overflow
@@ -349,7 +358,13 @@ def _search(
 
 @njit(cache=True)
 def generate_plays_with(
-    board: Board, die1: int, die2: int, limit: int, caucasian: bool, bar_first: bool = True
+    board: Board,
+    die1: int,
+    die2: int,
+    limit: int,
+    caucasian: bool,
+    bar_first: bool = True,
+    same_direction: bool = False,
 ) -> Board:
     """Every legal play under variant options, packed one per row (see
     :func:`generate_plays_packed`).
@@ -358,11 +373,13 @@ def generate_plays_with(
     rule). ``caucasian`` applies the Caucasian home-board rule: a checker that hits in
     its home board may continue that turn only to empty points and may not bear off,
     unless no play at all exists otherwise. Without ``bar_first``, checkers on the bar
-    (acey-deucey's waiting checkers) need not enter before others move.
+    (acey-deucey's waiting checkers) need not enter before others move. With
+    ``same_direction`` both sides move the same way round the board (Russian
+    backgammon): the opponent's point ``q`` is our point ``q``.
     """
-    packed = _generate(board, die1, die2, limit, caucasian, bar_first)
+    packed = _generate(board, die1, die2, limit, caucasian, bar_first, same_direction)
     if caucasian and packed.shape[0] == 0:
-        packed = _generate(board, die1, die2, limit, False, bar_first)
+        packed = _generate(board, die1, die2, limit, False, bar_first, same_direction)
     return packed
 
 
@@ -375,12 +392,18 @@ def generate_plays_packed(board: Board, die1: int, die2: int) -> Board:
     ``(source, die, hit)`` triples (unused ones zero), then at :data:`COUNT_COLUMN` the
     number of steps. No rows at all means no checker can move. ``board`` is unchanged.
     """
-    return _generate(board, die1, die2, 255, False, True)
+    return _generate(board, die1, die2, 255, False, True, False)
 
 
 @njit(cache=True)
 def _generate(
-    board: Board, die1: int, die2: int, limit: int, caucasian: bool, bar_first: bool
+    board: Board,
+    die1: int,
+    die2: int,
+    limit: int,
+    caucasian: bool,
+    bar_first: bool,
+    same_direction: bool,
 ) -> Board:
     high = max(die1, die2)
     low = min(die1, die2)
@@ -419,6 +442,7 @@ def _generate(
                 caucasian,
                 ordered,
                 bar_first,
+                same_direction,
             )
         else:
             dice[0] = high
@@ -436,6 +460,7 @@ def _generate(
                 caucasian,
                 ordered,
                 bar_first,
+                same_direction,
             )
             if not overflow:
                 dice[0] = low
@@ -453,6 +478,7 @@ def _generate(
                     caucasian,
                     ordered,
                     bar_first,
+                    same_direction,
                 )
         if overflow:
             capacity *= 4
