@@ -44,6 +44,7 @@ STANDARD_TOPOLOGY = (
     "first-hit",
     "atomic",
     "tavla",
+    "russian",
 )
 
 
@@ -231,9 +232,19 @@ def test_play_count_table() -> None:
         variant = variants.find(name)
         assert entries
         for entry in entries:
-            position = Position.from_position_id(entry["position_id"], checkers=variant.checkers)
+            position = _from_id(entry["position_id"], variant.checkers)
             counts = {str(roll): len(position.legal_plays(roll, variant)) for roll in ALL_ROLLS}
             assert counts == entry["counts"], (name, entry["position_id"])
+
+
+def _from_id(position_id: str, checkers: int) -> Position:
+    """Any variant's position from its Position ID (sides in their own numbering)."""
+    from backgammon.notation.position_id import decode_position_id
+
+    player, opponent = decode_position_id(position_id)
+    return Position.unchecked(
+        [checkers - sum(player), *player], [checkers - sum(opponent), *opponent]
+    )
 
 
 def _check_invariants(game: Game, checkers: int) -> None:
@@ -241,7 +252,8 @@ def _check_invariants(game: Game, checkers: int) -> None:
     assert position.player_checkers() == checkers
     assert position.opponent_checkers() == checkers
     for point in range(1, 25):
-        assert not (position.player[point] and position.opponent[25 - point])
+        theirs = point if game.variant.same_direction else 25 - point
+        assert not (position.player[point] and position.opponent[theirs])
     limit = game.variant.max_per_point
     if limit is not None:
         assert max(position.player[1:25]) <= limit
@@ -349,3 +361,33 @@ def test_acey_deucey_entering_and_the_one_two() -> None:
     assert game.turn == 0 and game.dice == Roll(4, 4)
     with pytest.raises(IllegalActionError, match="acey-deucey"):
         Game().push(ChooseDouble(3))
+
+
+def test_russian_backgammon() -> None:
+    variant = variants.find("russian")
+    start = Position.initial(variant)
+    # Every checker must enter before any other move.
+    assert plays_of(start, (6, 4), "russian") == {"bar/21 bar/19"}
+    # Both sides share the board the same way round: the opponent's point p is ours.
+    blocked = Position.unchecked(side({20: 1}, bar=14), side({19: 2}, bar=13))
+    assert blocked.problems(variant) == []
+    # Entering with the 6 (on our 19-point) is blocked; the 6 is lost.
+    assert plays_of(blocked, (6, 1), "russian") == {"bar/24"}
+    hit = Position.unchecked(side({}, bar=15), side({20: 1}, bar=14))
+    assert plays_of(hit, (5, 1), "russian") == {"bar/24 bar/20*"}
+    shared = Position.unchecked(side({20: 1}), side({20: 1}))
+    assert shared.problems(variant) == ["points [20] hold checkers of both sides"]
+    # A double played out is followed by its complement, then another roll.
+    entered = Position.unchecked(side({20: 5, 18: 5, 15: 5}), side({}, bar=15))
+    game = Game(variant, position=entered, turn=0, dice=(2, 2))
+    game.play(str(game.legal_plays()[0]))
+    assert game.turn == 0 and game.dice == Roll(5, 5)
+    game.play(str(game.legal_plays()[0]))
+    assert game.turn == 0 and game.dice is None
+    game.push(Roll(3, 1))
+    game.play(str(game.legal_plays()[0]))
+    assert game.turn == 1
+    game.pop()
+    game.pop()
+    game.pop()
+    assert game.dice == Roll(5, 5)

@@ -176,6 +176,7 @@ class TerminalGame:
                 position.opponent,
                 player_name=self.names[0],
                 opponent_name=self.names[1],
+                same_direction=game.variant.same_direction,
             )
             + f"\nCube {cube.value} ({owner}){score}"
         )

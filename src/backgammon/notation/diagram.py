@@ -49,6 +49,7 @@ def draw_board(
     *,
     player_name: str = "on roll",
     opponent_name: str = "opponent",
+    same_direction: bool = False,
 ) -> str:
     """Draw a position as text.
 
@@ -57,10 +58,12 @@ def draw_board(
         opponent: the opponent's 26 slots in its own numbering, shown as O.
         player_name: label for X.
         opponent_name: label for O.
+        same_direction: both sides move the same way round the board (Russian
+            backgammon): the opponent's point ``p`` is the player's point ``p``.
     """
 
     def signed(point: int) -> int:
-        return player[point] - opponent[25 - point]
+        return player[point] - opponent[point if same_direction else 25 - point]
 
     top_points = list(range(13, 25))
     bottom_points = list(range(12, 0, -1))

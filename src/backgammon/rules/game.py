@@ -241,6 +241,7 @@ class _Snapshot:
     automatic_doubles: int
     bomb: int | None
     bonus: bool
+    complement: bool
 
 
 def _replays_to(start: Position, play: Play) -> bool:
@@ -303,6 +304,7 @@ class Game:
         self._automatic_doubles = 0
         self._bomb: int | None = None
         self._bonus = False  # acey-deucey: the player rolls again after this play
+        self._complement = False  # Russian: this play is a double's complement
         self._history: list[Action] = []
         self._undo: list[_Snapshot] = []
 
@@ -546,6 +548,7 @@ class Game:
                 self._automatic_doubles,
                 self._bomb,
                 self._bonus,
+                self._complement,
             )
         )
         self._history.append(action)
@@ -638,6 +641,25 @@ class Game:
             # Acey-deucey: the player now names a double, plays it, and rolls again.
             self._position = action.position
             self._pending = Pending("choose-double", turn)
+        elif self._complement:
+            # Russian: after the complement the player rolls again, if it was played out.
+            self._complement = False
+            if action.dice_used == 4:
+                self._position = action.position
+            else:
+                self._position = action.position.flip()
+                self._turn = 1 - turn
+        elif (
+            self.variant.complement_doubles
+            and dice is not None
+            and dice.is_double
+            and action.dice_used == 4
+            and action.position.player_bar == 0
+        ):
+            # Russian: a double played out is followed by its complement to seven.
+            self._position = action.position
+            self._dice = Roll(7 - dice.first, 7 - dice.first)
+            self._complement = True
         elif self._bonus or (
             self.variant.doubles_roll_again and dice is not None and dice.is_double
         ):
@@ -682,6 +704,7 @@ class Game:
         self._automatic_doubles = snapshot.automatic_doubles
         self._bomb = snapshot.bomb
         self._bonus = snapshot.bonus
+        self._complement = snapshot.complement
         return self._history.pop()
 
     # -- conveniences ------------------------------------------------------------

@@ -255,6 +255,7 @@ def legal_plays(position: Position, roll: RollLike, variant: Variant | None = No
             variant.point_limit,
             variant.caucasian,
             not variant.enter_anytime,
+            variant.same_direction,
         )
     plays = PlayList(position, dice)
     buffer = packed.tobytes()

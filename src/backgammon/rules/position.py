@@ -75,6 +75,17 @@ class Position:
         return position
 
     @classmethod
+    def unchecked(cls, player: Sequence[int], opponent: Sequence[int]) -> Position:
+        """Like the constructor, without the check that no point holds both sides:
+        for variants whose sides move the same way round the board (where the
+        player's point ``p`` is the opponent's ``p``; see :meth:`problems`).
+
+        Raises:
+            InvalidPositionError: if a side does not have 26 counts in 0..255.
+        """
+        return cls._from_bytes(_pack(player, opponent))
+
+    @classmethod
     def initial(cls, variant: Variant = STANDARD) -> Position:
         """The starting position of ``variant`` (standard backgammon by default)."""
         side = variant.start_counts()
@@ -273,10 +284,17 @@ class Position:
         """Why this position cannot occur in ``variant``; empty if it can.
 
         Checks each side's checker count and that both sides have not finished.
-        (Points held by both sides are refused at construction.)
+        (Points held by both sides are refused at construction for the usual board;
+        for variants whose sides move the same way round, here.)
         """
         found = []
         total = variant.checkers
+        if variant.same_direction:
+            shared = [
+                point for point in range(1, 25) if self._data[point] and self._data[SLOTS + point]
+            ]
+            if shared:
+                found.append(f"points {shared} hold checkers of both sides")
         if variant.max_per_point is not None:
             crowded = [
                 point

@@ -45,6 +45,12 @@ class Variant:
             rolls again.
         doubles_roll_again: after playing a double (as rolled), the player rolls again
             (American acey-deucey).
+        same_direction: both sides move the same way round the board, entering in the
+            same table and bearing off from the same table (Russian backgammon): the
+            opponent's point ``q`` is then our point ``q`` instead of ``25 - q``.
+        complement_doubles: after playing all four numbers of a double, the player
+            plays the complementary double (the number from 7) and rolls again, once
+            all its checkers have entered (Russian backgammon).
         description: one line for people.
         aliases: other names the registry accepts.
     """
@@ -62,6 +68,8 @@ class Variant:
     enter_anytime: bool = False
     acey_deucey: bool = False
     doubles_roll_again: bool = False
+    same_direction: bool = False
+    complement_doubles: bool = False
     description: str = ""
     aliases: tuple[str, ...] = ()
 
@@ -88,7 +96,12 @@ class Variant:
     @property
     def plain_movement(self) -> bool:
         """True when checkers move exactly as in standard backgammon."""
-        return self.max_per_point is None and not self.caucasian and not self.enter_anytime
+        return (
+            self.max_per_point is None
+            and not self.caucasian
+            and not self.enter_anytime
+            and not self.same_direction
+        )
 
     def start_counts(self) -> tuple[int, ...]:
         """One side's 26 slots at the start: index 0 off, 1..24 points, 25 bar."""
