@@ -30,7 +30,8 @@ def check(game: Game, variant: Variant) -> str | None:
     if position.opponent_checkers() != variant.checkers:
         return "the opponent's checker count changed"
     for point in range(1, 25):
-        if position.player[point] and position.opponent[25 - point]:
+        theirs = point if variant.same_direction else 25 - point
+        if position.player[point] and position.opponent[theirs]:
             return f"point {point} holds both sides"
     limit = variant.max_per_point
     if limit is not None and max(*position.player[1:25], *position.opponent[1:25]) > limit:
