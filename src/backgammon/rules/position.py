@@ -141,21 +141,8 @@ class Position:
         Raises:
             InvalidIdError: if the ID is malformed or a side has more than ``checkers``.
         """
-        total = STANDARD.checkers if checkers is None else checkers
         player, opponent = decode_position_id(position_id)
-        sides = []
-        for name, side in (("player", player), ("opponent", opponent)):
-            on_board = sum(side)
-            if on_board > total:
-                raise InvalidIdError(
-                    f"Position ID {position_id!r}: the {name} has {on_board} checkers, "
-                    f"more than {total}"
-                )
-            sides.append((total - on_board, *side))
-        try:
-            return cls(sides[0], sides[1])
-        except InvalidPositionError as exc:
-            raise InvalidIdError(f"Position ID {position_id!r}: {exc}") from None
+        return cls._from_sides(player, opponent, checkers, f"Position ID {position_id!r}")
 
     @classmethod
     def from_xgid(cls, xgid: str, checkers: int | None = None) -> Position:
@@ -165,21 +152,9 @@ class Position:
             InvalidIdError: if the XGID is malformed or a side has too many checkers.
         """
         fields = decode_xgid(xgid)
-        total = STANDARD.checkers if checkers is None else checkers
         bottom, top = fields.bottom, fields.top
         player, opponent = (bottom, top) if fields.turn == 1 else (top, bottom)
-        sides = []
-        for name, side in (("player", player), ("opponent", opponent)):
-            on_board = sum(side)
-            if on_board > total:
-                raise InvalidIdError(
-                    f"XGID {xgid!r}: the {name} has {on_board} checkers, more than {total}"
-                )
-            sides.append((total - on_board, *side))
-        try:
-            return cls(sides[0], sides[1])
-        except InvalidPositionError as exc:
-            raise InvalidIdError(f"XGID {xgid!r}: {exc}") from None
+        return cls._from_sides(player, opponent, checkers, f"XGID {xgid!r}")
 
     @classmethod
     def from_fibs_board(cls, board: str, checkers: int | None = None) -> Position:
@@ -196,19 +171,35 @@ class Position:
             raise InvalidIdError(f"FIBS board {board!r}: {exc}") from None
         if fields.turn == -fields.colour:
             player, opponent = opponent, player
+        return cls._from_sides(player, opponent, checkers, f"FIBS board {board!r}")
+
+    @classmethod
+    def _from_sides(
+        cls,
+        player: Sequence[int],
+        opponent: Sequence[int],
+        checkers: int | None,
+        source: str,
+    ) -> Position:
+        """Both sides from 25 counts each (points 1..24, bar), the rest borne off.
+
+        Raises:
+            InvalidIdError: naming ``source``, if a side has too many checkers or a
+                point holds both sides.
+        """
         total = STANDARD.checkers if checkers is None else checkers
         sides = []
         for name, side in (("player", player), ("opponent", opponent)):
             on_board = sum(side)
             if on_board > total:
                 raise InvalidIdError(
-                    f"FIBS board {board!r}: the {name} has {on_board} checkers, more than {total}"
+                    f"{source}: the {name} has {on_board} checkers, more than {total}"
                 )
             sides.append((total - on_board, *side))
         try:
             return cls(sides[0], sides[1])
         except InvalidPositionError as exc:
-            raise InvalidIdError(f"FIBS board {board!r}: {exc}") from None
+            raise InvalidIdError(f"{source}: {exc}") from None
 
     # -- views ---------------------------------------------------------------------
 
