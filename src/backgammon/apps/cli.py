@@ -27,6 +27,7 @@ app = typer.Typer(
     help="backgammon: play, study and analyse backgammon.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode="markdown",
 )
 
 
