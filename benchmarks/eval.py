@@ -46,7 +46,6 @@ import argparse
 import gc
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -326,28 +325,10 @@ def measure_debian(ids: Sequence[str], runs: int, gnubg_dir: Path) -> tuple[list
 
 
 def machine() -> dict[str, Any]:
-    """What this ran on."""
-    import numba
+    """What this ran on (shared with ``movegen.py``, run from the same folder)."""
+    from movegen import machine as describe
 
-    import backgammon
-
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {
-        "cpu": cpu,
-        "nproc": os.cpu_count(),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "numba": numba.__version__,
-        "backgammon": backgammon.__version__,
-    }
+    return describe()
 
 
 def build_ratios(

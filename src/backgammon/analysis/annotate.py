@@ -68,9 +68,9 @@ import numpy.typing as npt
 
 from backgammon.engine.cube import (
     CONTACT_EFFICIENCY,
-    CubeAction,
     CubeDecision,
     CubeOwner,
+    classify_cube_decision,
     match_cube_decision,
     money_cube_decision,
     race_cube_efficiency,
@@ -507,20 +507,8 @@ class _LazyBearoff:
 
 
 def _money_decision(no_double: float, double_take: float, beavers: bool) -> CubeDecision:
-    """A money cube decision from cubeful equities (as
-    :func:`~backgammon.engine.cube.money_cube_decision` classifies them)."""
-    double_pass = 1.0
-    take = double_take <= double_pass
-    beaver = beavers and take and double_take < 0.0
-    if double_take > no_double and double_pass > no_double:
-        action = CubeAction.DOUBLE_TAKE if take else CubeAction.DOUBLE_PASS
-        if beaver:
-            action = CubeAction.DOUBLE_BEAVER
-    elif not take and no_double > double_pass:
-        action = CubeAction.TOO_GOOD
-    else:
-        action = CubeAction.NO_DOUBLE_BEAVER if beaver else CubeAction.NO_DOUBLE
-    return CubeDecision(no_double, double_take, double_pass, action, take, beaver)
+    """A money cube decision from cubeful equities."""
+    return classify_cube_decision(no_double, double_take, 1.0, beavers=beavers)
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,7 +99,7 @@ import uuid
 import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Literal, NamedTuple, TypeAlias
+from typing import Literal, NamedTuple, Protocol, TypeAlias, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -592,6 +592,36 @@ def _load(path: Path, kind: str) -> dict[str, npt.NDArray[np.generic]]:
     return arrays
 
 
+_Database = TypeVar("_Database", bound="_Saveable")
+
+
+class _Saveable(Protocol):
+    def save(self, directory: str | os.PathLike[str]) -> Path: ...
+
+
+def _open_or_build(
+    path: Path,
+    load: Callable[[Path], _Database],
+    make: Callable[[], _Database],
+    build: bool,
+) -> _Database:
+    """Load the database at ``path``; if it is missing or unreadable and ``build`` is
+    true, build it and save it there first.
+
+    Raises:
+        EngineError: if it is missing or unreadable and ``build`` is false.
+    """
+    if path.exists() or not build:
+        try:
+            return load(path)
+        except EngineError:
+            if not build:
+                raise
+    database = make()
+    database.save(path.parent)
+    return database
+
+
 class OneSidedDatabase:
     """Exact roll-count distributions of every position of up to 15 checkers on the six
     home points (54,264 positions), and the gammon-saving (first checker off)
@@ -672,15 +702,7 @@ class OneSidedDatabase:
             OSError: if a built database cannot be written.
         """
         path = Path(directory or default_database_directory()) / ONE_SIDED_FILE
-        if path.exists() or not build:
-            try:
-                return cls._from_file(path)
-            except EngineError:
-                if not build:
-                    raise
-        database = cls.build(progress)
-        database.save(path.parent)
-        return database
+        return _open_or_build(path, cls._from_file, lambda: cls.build(progress), build)
 
     @classmethod
     def _from_file(cls, path: Path) -> OneSidedDatabase:
@@ -956,15 +978,7 @@ class TwoSidedDatabase:
             OSError: if a built database cannot be written.
         """
         path = Path(directory or default_database_directory()) / TWO_SIDED_FILE
-        if path.exists() or not build:
-            try:
-                return cls._from_file(path)
-            except EngineError:
-                if not build:
-                    raise
-        database = cls.build(progress)
-        database.save(path.parent)
-        return database
+        return _open_or_build(path, cls._from_file, lambda: cls.build(progress), build)
 
     @classmethod
     def _from_file(cls, path: Path) -> TwoSidedDatabase:

@@ -34,6 +34,7 @@ MWCs; the report converts them to equities at the current cube with
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ __all__ = [
     "CubeAction",
     "CubeDecision",
     "CubeOwner",
+    "classify_cube_decision",
     "match_cube_decision",
     "money_cube_decision",
     "money_cubeful_equity",
@@ -200,7 +202,17 @@ def money_cube_decision(
     # After a double the opponent owns a cube twice as big (and the Jacoby rule no
     # longer applies, as the cube has been turned).
     double_take = 2.0 * money_cubeful_equity(probabilities, CubeOwner.OPPONENT, efficiency)
-    double_pass = 1.0
+    return classify_cube_decision(no_double, double_take, 1.0, beavers=beavers)
+
+
+def classify_cube_decision(
+    no_double: float, double_take: float, double_pass: float, *, beavers: bool = False
+) -> CubeDecision:
+    """The cube action from the three cubeful equities of the side on roll: double
+    when both "double, take" and "double, pass" beat "no double"; the opponent takes
+    when "double, take" is at most "double, pass"; "too good" when playing on beats
+    cashing; a beaver (if allowed) when the take is worth more than no double at all
+    to the taker (``double_take < 0``)."""
     take = double_take <= double_pass
     beaver = beavers and take and double_take < 0.0
     if double_take > no_double and double_pass > no_double:
@@ -302,15 +314,14 @@ def match_cube_decision(
         probabilities, met, away, 2 * cube, CubeOwner.OPPONENT, efficiency, 2 * cube < max(me, them)
     )
     double_pass = met.after_game(me, them, cube)
-    take = double_take <= double_pass
-    if double_take > no_double and double_pass > no_double:
-        action = CubeAction.DOUBLE_TAKE if take else CubeAction.DOUBLE_PASS
-    elif not take and no_double > double_pass:
-        action = CubeAction.TOO_GOOD
-    else:
-        action = CubeAction.NO_DOUBLE
+    decision = classify_cube_decision(no_double, double_take, double_pass)
 
     def equity(mwc: float) -> float:
         return met.mwc_to_equity(mwc, me, them, cube)
 
-    return CubeDecision(equity(no_double), equity(double_take), equity(double_pass), action, take)
+    return dataclasses.replace(
+        decision,
+        no_double=equity(no_double),
+        double_take=equity(double_take),
+        double_pass=equity(double_pass),
+    )
