@@ -51,7 +51,7 @@ def table() -> dict[str, Any]:
         variant = variants.find(name)
         out[name] = [
             {
-                "position_id": position.position_id,
+                "position": position.slots_text,
                 "counts": {
                     str(roll): len(position.legal_plays(roll, variant)) for roll in ALL_ROLLS
                 },

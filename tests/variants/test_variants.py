@@ -34,6 +34,7 @@ TABLE = Path(__file__).resolve().parents[1] / "data" / "variant_play_counts.json
 STANDARD_TOPOLOGY = (
     "acey-deucey",
     "acey-deucey-1-2",
+    "acey-deucey-european",
     "standard",
     "nackgammon",
     "hypergammon",
@@ -46,6 +47,8 @@ STANDARD_TOPOLOGY = (
     "tavla",
     "russian",
 )
+OTHER_BOARDS = ("long-nardy", "plakoto", "plakoto-prison")
+EVERY_VARIANT = STANDARD_TOPOLOGY + OTHER_BOARDS
 
 
 def side(points: dict[int, int], *, bar: int = 0, total: int = 15) -> list[int]:
@@ -61,8 +64,12 @@ def plays_of(position: Position, roll: tuple[int, int], name: str) -> set[str]:
     return {str(play) for play in position.legal_plays(roll, variants.find(name))}
 
 
-@pytest.mark.parametrize("name", STANDARD_TOPOLOGY)
-def test_registry_finds_every_standard_topology_variant(name: str) -> None:
+def test_the_registry_holds_exactly_the_tested_variants() -> None:
+    assert sorted(variants.names()) == sorted(EVERY_VARIANT)
+
+
+@pytest.mark.parametrize("name", EVERY_VARIANT)
+def test_registry_finds_every_variant(name: str) -> None:
     variant = variants.find(name)
     assert variant.name == name
     assert variants.find(name.upper().replace("-", " ")) is variant
@@ -89,6 +96,12 @@ def test_start_layouts() -> None:
         again = Position.from_position_id(start.position_id, checkers=variant.checkers)
         assert again == start
         assert Position.from_xgid(start.xgid, checkers=variant.checkers) == start
+    for name in OTHER_BOARDS:
+        variant = variants.find(name)
+        start = Position.initial(variant)
+        assert start.problems(variant) == []
+        # Other boards use our slots text, which round-trips.
+        assert Position.from_slots_text(start.slots_text) == start
 
 
 def test_egyptian_rule_limits_points_to_five() -> None:
@@ -232,35 +245,29 @@ def test_play_count_table() -> None:
         variant = variants.find(name)
         assert entries
         for entry in entries:
-            position = _from_id(entry["position_id"], variant.checkers)
+            position = Position.from_slots_text(entry["position"])
             counts = {str(roll): len(position.legal_plays(roll, variant)) for roll in ALL_ROLLS}
-            assert counts == entry["counts"], (name, entry["position_id"])
-
-
-def _from_id(position_id: str, checkers: int) -> Position:
-    """Any variant's position from its Position ID (sides in their own numbering)."""
-    from backgammon.notation.position_id import decode_position_id
-
-    player, opponent = decode_position_id(position_id)
-    return Position.unchecked(
-        [checkers - sum(player), *player], [checkers - sum(opponent), *opponent]
-    )
+            assert counts == entry["counts"], (name, entry["position"])
 
 
 def _check_invariants(game: Game, checkers: int) -> None:
     position = game.position
+    variant = game.variant
+    # Checker conservation, no point shared against the rules, pins consistent.
     assert position.player_checkers() == checkers
     assert position.opponent_checkers() == checkers
+    assert position.problems(variant) == []
     for point in range(1, 25):
-        theirs = point if game.variant.same_direction else 25 - point
-        assert not (position.player[point] and position.opponent[theirs])
-    limit = game.variant.max_per_point
+        theirs = variant.opponent_point(point)
+        if not variant.pinning:
+            assert not (position.player[point] and position.opponent[theirs])
+    limit = variant.max_per_point
     if limit is not None:
         assert max(position.player[1:25]) <= limit
         assert max(position.opponent[1:25]) <= limit
 
 
-@pytest.mark.parametrize("name", STANDARD_TOPOLOGY)
+@pytest.mark.parametrize("name", EVERY_VARIANT)
 def test_seeded_random_games_end_by_the_rules(name: str) -> None:
     variant = variants.find(name)
     games = 1000
@@ -361,6 +368,30 @@ def test_acey_deucey_entering_and_the_one_two() -> None:
     assert game.turn == 0 and game.dice == Roll(4, 4)
     with pytest.raises(IllegalActionError, match="acey-deucey"):
         Game().push(ChooseDouble(3))
+
+
+def test_acey_deucey_european_complements_and_exact_bear_off() -> None:
+    european = variants.find("acey-deucey-european")
+    home = Position(side({2: 1, 1: 2}, total=15), side({}, bar=15))
+    # Exact numbers only: the 6 cannot bear off the checker on the 2-point.
+    assert plays_of(home, (6, 5), "acey-deucey") == {"2/off 1/off"}
+    assert plays_of(home, (6, 5), "acey-deucey-european") == set()
+    assert plays_of(home, (2, 1), "acey-deucey-european") == {"2/off 1/off"}
+    # A rolled double played out is followed by its complement, then the turn passes.
+    start = Position(side({}, bar=15), side({}, bar=15))
+    game = Game(european, position=start, turn=0, dice=(3, 3))
+    game.play(str(game.legal_plays()[0]))
+    assert game.turn == 0 and game.dice == Roll(4, 4)
+    game.play(str(game.legal_plays()[0]))
+    assert game.turn == 1 and game.dice is None
+    # The double chosen after a 1-2 gets no complement: the player rolls again.
+    game = Game(european, position=start, turn=0, dice=(2, 1))
+    game.play("bar/23 bar/24")
+    game.push(ChooseDouble(5))
+    game.play(str(game.legal_plays()[0]))
+    assert game.turn == 0 and game.dice is None
+    game.pop()
+    assert game.dice == Roll(5, 5)
 
 
 def test_russian_backgammon() -> None:

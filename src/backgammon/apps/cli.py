@@ -32,8 +32,10 @@ app = typer.Typer(
 
 
 def _position_from_text(text: str) -> Position:
-    """A Position ID or an XGID."""
+    """A Position ID, an XGID or a slots text."""
     stripped = text.strip()
+    if stripped.lower().startswith("slots:"):
+        return Position.from_slots_text(stripped)
     if stripped.upper().startswith("XGID=") or ":" in stripped:
         return Position.from_xgid(stripped)
     return Position.from_position_id(stripped)
@@ -75,9 +77,14 @@ def play(
         )
     if level not in LEVELS:
         raise typer.BadParameter(f"unknown level {level!r}; choose {', '.join(LEVELS)}")
-    engine = Engine()
+    chosen = _variant_named(variant)
+    engine = Engine(variant=chosen)
+    engine_player = EnginePlayer.at_level(engine, level, 0 if seed is None else seed)
+    if not chosen.plain_movement:
+        # Lookahead follows standard movement; other variants play at 0-ply.
+        engine_player = EnginePlayer(engine, 0, engine_player.noise, 0 if seed is None else seed)
     players: dict[str, Player] = {
-        "engine": EnginePlayer.at_level(engine, level, 0 if seed is None else seed),
+        "engine": engine_player,
         "heuristic": HeuristicPlayer(),
         "random": RandomPlayer(0 if seed is None else seed),
     }
@@ -85,7 +92,6 @@ def play(
         raise typer.BadParameter(f"--match needs a length >= 0, got {match}")
     if save is not None and not save.lower().endswith((".mat", ".sgf")):
         raise typer.BadParameter(f"--save needs a .mat or .sgf file name, got {save!r}")
-    chosen = _variant_named(variant)
     dice: DiceSource = SecureDice() if seed is None else SeededDice(seed)
     rules = CubeRules(jacoby=jacoby, beavers=beavers)
     session = TerminalGame(
@@ -348,6 +354,107 @@ def train(
                 row["ppg_error"] = round(error, 3)
             trainer.log(folder, row)
             bar.console.print(row)
+
+
+@app.command()
+def distill(
+    folder: Annotated[
+        str, typer.Option(help="Work folder: positions, labels and the result; resumed.")
+    ] = "distill",
+    weights: Annotated[
+        str | None, typer.Option(help="Weights to start from (default: the shipped ones).")
+    ] = None,
+    games: Annotated[int, typer.Option(help="Self-play games to collect positions from.")] = 20_000,
+    plies: Annotated[int, typer.Option(help="Search depth of the labels.")] = 1,
+    epochs: Annotated[int, typer.Option(help="Passes over the labelled positions.")] = 4,
+    learning_rate: Annotated[float, typer.Option(help="Adam's step size.")] = 3e-4,
+    explore: Annotated[
+        float, typer.Option(help="Chance of a random one of the three best plays.")
+    ] = 0.1,
+    seed: Annotated[int, typer.Option(help="Seed of the games and the fit.")] = 1,
+) -> None:
+    """Improve the networks beyond TD: label positions from the engine's own games with
+    its own deeper search, and train the networks on them. Writes FOLDER/networks.npz;
+    each step's result is kept in FOLDER, so an interrupted run resumes."""
+    import dataclasses
+    import json
+
+    import numpy as np
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from backgammon.engine import Engine
+    from backgammon.training.supervised import (
+        collect_positions,
+        fit_networks,
+        label_positions,
+    )
+
+    work = Path(folder)
+    work.mkdir(parents=True, exist_ok=True)
+    engine = Engine(weights)
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeRemainingColumn(),
+    )
+    positions_file = work / "positions.npy"
+    if positions_file.exists():
+        boards = np.load(positions_file)
+    else:
+        with Progress(*columns) as bar:
+            task = bar.add_task("collecting games", total=games)
+            boards = collect_positions(
+                engine, games, seed, explore, progress=lambda n: bar.advance(task, n)
+            )
+        np.save(positions_file, boards)
+    typer.echo(f"{boards.shape[0]} positions from {games} games")
+    labels_file = work / f"labels-{plies}ply.npy"
+    labels = np.load(labels_file) if labels_file.exists() else np.zeros((0, 5))
+    chunk = 20_000
+    with Progress(*columns) as bar:
+        task = bar.add_task(f"labelling at {plies}-ply", total=boards.shape[0])
+        bar.update(task, completed=labels.shape[0])
+        while labels.shape[0] < boards.shape[0]:
+            part = boards[labels.shape[0] : labels.shape[0] + chunk]
+            done = label_positions(engine, part, plies, progress=lambda n: bar.advance(task, n))
+            labels = np.concatenate((labels, done))
+            np.save(labels_file, labels)
+    networks, reports = fit_networks(
+        engine.networks,
+        boards,
+        labels,
+        checkers=engine.variant.checkers,
+        epochs=epochs,
+        learning_rate=learning_rate,
+        seed=seed,
+    )
+    for report in reports:
+        typer.echo(
+            f"{report.network}: {report.train_positions} positions, held-out error "
+            f"{report.loss_before:.3g} -> {report.loss_after:.3g}"
+        )
+    before = engine.networks.metadata
+    history = list(before.extra.get("distillation", []))
+    history.append(
+        {
+            "games": games,
+            "positions": int(boards.shape[0]),
+            "plies": plies,
+            "epochs": epochs,
+            "learning_rate": learning_rate,
+            "seed": seed,
+            "held_out": [dataclasses.asdict(r) for r in reports],
+        }
+    )
+    metadata = dataclasses.replace(
+        before,
+        strength={},
+        notes=f"{before.notes}; distilled from {plies}-ply labels of its own games".strip("; "),
+        extra={**before.extra, "distillation": history},
+    )
+    networks.replace(metadata=metadata).save(work / "networks.npz")
+    typer.echo(json.dumps({"weights": str(work / "networks.npz")}))
 
 
 def _engine_position(text: str) -> Position:

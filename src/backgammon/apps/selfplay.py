@@ -64,10 +64,12 @@ def play_games(variant: Variant, games: int, seed: int, player: str = "random") 
         ``{"variant", "games", "seed", "player", "results": {"player0": {...},
         "player1": {...}}, "points": [p0, p1], "turns": mean}`` where each side's
         results count its wins by kind (``single``, ``gammon``, ``backgammon``, and
-        the variant's other endings such as ``first_hit``).
+        the variant's other endings such as ``first_hit`` or ``mother_pinned``), and
+        ``"draws"`` counts drawn games (Plakoto).
     """
     results = [Counter[str](), Counter[str]()]
     points = [0, 0]
+    draws = 0
     turns = 0
     for index in range(games):
         game_seed = seed + index
@@ -77,7 +79,10 @@ def play_games(variant: Variant, games: int, seed: int, player: str = "random") 
             players = (RandomPlayer(game_seed), RandomPlayer(game_seed + 1_000_003))
         game = Game(variant)
         outcome = play_one(game, players, game_seed)
-        results[outcome.winner][_result_name(outcome)] += 1
+        if outcome.is_draw:
+            draws += 1
+        else:
+            results[outcome.winner][_result_name(outcome)] += 1
         points[outcome.winner] += outcome.points
         turns += sum(game.turns_played)
     kinds = [kind.name.lower() for kind in WinKind]
@@ -91,6 +96,7 @@ def play_games(variant: Variant, games: int, seed: int, player: str = "random") 
             | dict(results[side])
             for side in (0, 1)
         },
+        "draws": draws,
         "points": points,
         "turns": turns / games if games else 0.0,
     }

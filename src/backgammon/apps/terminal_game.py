@@ -17,7 +17,6 @@ from backgammon.engine.baseline import HeuristicCube, Player
 if TYPE_CHECKING:
     from backgammon.engine.evaluator import Engine
 from backgammon.errors import BackgammonError
-from backgammon.notation.diagram import draw_board
 from backgammon.rules.cube import (
     AcceptResignation,
     Beaver,
@@ -170,16 +169,12 @@ class TerminalGame:
         if self.match.length:
             a, b = game.context.score
             score = f", score {a}-{b} to {self.match.length}"
-        return (
-            draw_board(
-                position.player,
-                position.opponent,
-                player_name=self.names[0],
-                opponent_name=self.names[1],
-                same_direction=game.variant.same_direction,
-            )
-            + f"\nCube {cube.value} ({owner}){score}"
+        board = position.diagram(
+            game.variant, player_name=self.names[0], opponent_name=self.names[1]
         )
+        if not game.variant.cube:
+            return board + (f"\nScore {score[2:]}" if score else "")
+        return board + f"\nCube {cube.value} ({owner}){score}"
 
     def _announce(self, game: Game) -> None:
         outcome = game.outcome

@@ -569,6 +569,11 @@ def default_networks() -> Networks:
 # writable arrays: the kernels are then compiled for one array type only.
 
 
+_COUNT_MASK = np.uint8(0x7F)
+"""Clears Plakoto's pin mark from stored slots (see
+:mod:`backgammon.rules.blocking_movegen`)."""
+
+
 def _board(position: Position) -> Boards:
     return np.frombuffer(bytearray(position._data), dtype=np.uint8)
 
@@ -693,7 +698,10 @@ class Engine:
 
         Ended games get their exact result.
         """
-        return _evaluation(*self._evaluate_board(_board(position)).tolist())
+        board = _board(position)
+        if self._variant.pinning:
+            board = board & _COUNT_MASK
+        return _evaluation(*self._evaluate_board(board).tolist())
 
     def _evaluate_board(self, board: Boards) -> npt.NDArray[np.floating[Any]]:
         out = np.empty(OUTPUTS, dtype=np.float32)
@@ -733,6 +741,9 @@ class Engine:
             ValueError: if ``boards`` is not ``(n, 52)``.
         """
         array = _as_boards(boards)
+        if self._variant.pinning:
+            # Plakoto's pin marks are not checkers: the networks see plain counts.
+            array = array & _COUNT_MASK
         n = array.shape[0]
         classes = _classify_rows(array, np.empty(n, dtype=np.int8))
         probs = np.zeros((n, OUTPUTS), dtype=np.float32)

@@ -50,6 +50,7 @@ def draw_board(
     player_name: str = "on roll",
     opponent_name: str = "opponent",
     same_direction: bool = False,
+    crosswise: bool = False,
 ) -> str:
     """Draw a position as text.
 
@@ -60,9 +61,13 @@ def draw_board(
         opponent_name: label for O.
         same_direction: both sides move the same way round the board (Russian
             backgammon): the opponent's point ``p`` is the player's point ``p``.
+        crosswise: both sides move the same way round from heads diagonally across
+            (long nardy): the opponent's point ``(p + 11) % 24 + 1`` is the player's ``p``.
     """
 
     def signed(point: int) -> int:
+        if crosswise:
+            return player[point] - opponent[(point + 11) % 24 + 1]
         return player[point] - opponent[point if same_direction else 25 - point]
 
     top_points = list(range(13, 25))

@@ -66,6 +66,7 @@ __all__ = [
     "Pending",
     "WinKind",
     "explode",
+    "mother_outcome",
     "outcome_of",
 ]
 
@@ -85,6 +86,8 @@ class Ending(Enum):
     DROPPED = "double dropped"
     RESIGNED = "resigned"
     FIRST_HIT = "first hit"
+    MOTHER_PINNED = "mother pinned"
+    DRAW = "draw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +99,9 @@ class Outcome:
         kind: single, gammon or backgammon (for a drop: single; for a resignation:
             the level accepted).
         cube: the cube value the game was played for.
-        ending: borne off, double dropped, or resigned.
+        ending: borne off, double dropped, resigned, first hit (first-hit game),
+            mother pinned (Plakoto), or draw (Plakoto: both mothers pinned; then
+            ``winner`` is the side that moved last and :attr:`points` is 0).
         jacoby: the Jacoby rule made a gammon or backgammon count single.
     """
 
@@ -108,8 +113,16 @@ class Outcome:
 
     @property
     def points(self) -> int:
-        """Points won: the kind's multiplier (1 under the Jacoby rule) times the cube."""
+        """Points won: the kind's multiplier (1 under the Jacoby rule) times the cube;
+        0 for a draw."""
+        if self.ending is Ending.DRAW:
+            return 0
         return (1 if self.jacoby else int(self.kind)) * self.cube
+
+    @property
+    def is_draw(self) -> bool:
+        """True when nobody won (Plakoto, both mothers pinned)."""
+        return self.ending is Ending.DRAW
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +240,27 @@ def outcome_of(result: Position, variant: Variant = STANDARD) -> WinKind | None:
     if variant.backgammons and any(opponent[19:26]):
         return WinKind.BACKGAMMON
     return WinKind.GAMMON
+
+
+def mother_outcome(result: Position, mover: int, variant: Variant) -> tuple[int, Ending] | None:
+    """Plakoto's mother rule after ``mover``'s play (``result`` seen from the mover):
+    ``(winner, ending)`` if it ends the game, else ``None``.
+
+    A side's *mother* is its last checker on its 24-point; pinned there, it loses the
+    side a double game, unless the pinner still has checkers on its own 24-point (then
+    play goes on until they have all left, or the pinner's mother is pinned too: a
+    draw). With the prison option the exception does not apply.
+    """
+    mine, theirs = result.pinned_points()
+    mover_caught = 24 in mine
+    other_caught = 24 in theirs
+    if mover_caught and other_caught:
+        return mover, Ending.DRAW
+    if other_caught and (variant.prison or result.player[24] == 0):
+        return mover, Ending.MOTHER_PINNED
+    if mover_caught and (variant.prison or result.opponent[24] == 0):
+        return 1 - mover, Ending.MOTHER_PINNED
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -628,6 +662,13 @@ class Game:
         elif kind is not None:
             self._position = action.position
             self._end(self._scored(turn, kind, Ending.BORNE_OFF))
+        elif self.variant.mother_rule and (
+            mothers := mother_outcome(action.position, turn, self.variant)
+        ):
+            self._position = action.position
+            winner, ending = mothers
+            kind = WinKind.SINGLE if ending is Ending.DRAW else WinKind.GAMMON
+            self._end(self._scored(winner, kind, ending))
         elif (
             self.variant.acey_deucey
             and not self._bonus
@@ -644,7 +685,7 @@ class Game:
         elif self._complement:
             # Russian: after the complement the player rolls again, if it was played out.
             self._complement = False
-            if action.dice_used == 4:
+            if action.dice_used == 4 and self.variant.complement_roll_again:
                 self._position = action.position
             else:
                 self._position = action.position.flip()
@@ -653,10 +694,12 @@ class Game:
             self.variant.complement_doubles
             and dice is not None
             and dice.is_double
+            and not self._bonus
             and action.dice_used == 4
-            and action.position.player_bar == 0
+            and (self.variant.enter_anytime or action.position.player_bar == 0)
         ):
-            # Russian: a double played out is followed by its complement to seven.
+            # Russian, European acey-deucey: a rolled double played out is followed by
+            # its complement to seven.
             self._position = action.position
             self._dice = Roll(7 - dice.first, 7 - dice.first)
             self._complement = True
@@ -745,4 +788,9 @@ class Game:
 
     def __repr__(self) -> str:
         state = "over" if self._outcome else f"turn={self._turn} dice={self._dice}"
-        return f"<Game {self.variant.name} {self._position.position_id} {state}>"
+        where = (
+            self._position.position_id
+            if self.variant.topology == "mirror" and not self.variant.pinning
+            else self._position.slots_text
+        )
+        return f"<Game {self.variant.name} {where} {state}>"

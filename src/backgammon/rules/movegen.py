@@ -156,6 +156,7 @@ def _search(
     ordered: bool,
     bar_first: bool,
     same_direction: bool,
+    exact_bearoff: bool,
 ) -> bool:
     """Depth-first search over one ordering of the dice.
 
@@ -245,7 +246,7 @@ def _search(
                                 if board[slot] != 0:
                                     highest = slot
                                     break
-                        if all_home and (dest == 0 or source == highest):
+                        if all_home and (dest == 0 or (source == highest and not exact_bearoff)):
                             found = True
                             break
                 source -= 1
@@ -365,6 +366,7 @@ def generate_plays_with(
     caucasian: bool,
     bar_first: bool = True,
     same_direction: bool = False,
+    exact_bearoff: bool = False,
 ) -> Board:
     """Every legal play under variant options, packed one per row (see
     :func:`generate_plays_packed`).
@@ -375,11 +377,16 @@ def generate_plays_with(
     unless no play at all exists otherwise. Without ``bar_first``, checkers on the bar
     (acey-deucey's waiting checkers) need not enter before others move. With
     ``same_direction`` both sides move the same way round the board (Russian
-    backgammon): the opponent's point ``q`` is our point ``q``.
+    backgammon): the opponent's point ``q`` is our point ``q``. With ``exact_bearoff``
+    a checker bears off only with the exact number (European acey-deucey).
     """
-    packed = _generate(board, die1, die2, limit, caucasian, bar_first, same_direction)
+    packed = _generate(
+        board, die1, die2, limit, caucasian, bar_first, same_direction, exact_bearoff
+    )
     if caucasian and packed.shape[0] == 0:
-        packed = _generate(board, die1, die2, limit, False, bar_first, same_direction)
+        packed = _generate(
+            board, die1, die2, limit, False, bar_first, same_direction, exact_bearoff
+        )
     return packed
 
 
@@ -392,7 +399,7 @@ def generate_plays_packed(board: Board, die1: int, die2: int) -> Board:
     ``(source, die, hit)`` triples (unused ones zero), then at :data:`COUNT_COLUMN` the
     number of steps. No rows at all means no checker can move. ``board`` is unchanged.
     """
-    return _generate(board, die1, die2, 255, False, True, False)
+    return _generate(board, die1, die2, 255, False, True, False, False)
 
 
 @njit(cache=True)
@@ -404,6 +411,7 @@ def _generate(
     caucasian: bool,
     bar_first: bool,
     same_direction: bool,
+    exact_bearoff: bool,
 ) -> Board:
     high = max(die1, die2)
     low = min(die1, die2)
@@ -443,6 +451,7 @@ def _generate(
                 ordered,
                 bar_first,
                 same_direction,
+                exact_bearoff,
             )
         else:
             dice[0] = high
@@ -461,6 +470,7 @@ def _generate(
                 ordered,
                 bar_first,
                 same_direction,
+                exact_bearoff,
             )
             if not overflow:
                 dice[0] = low
@@ -479,6 +489,7 @@ def _generate(
                     ordered,
                     bar_first,
                     same_direction,
+                    exact_bearoff,
                 )
         if overflow:
             capacity *= 4

@@ -21,6 +21,7 @@ from backgammon.notation.play_text import (
     format_steps,
     parse_play_text,
 )
+from backgammon.rules.blocking_movegen import CROSSWISE, MIRROR, SAME_WAY, generate_blocking_plays
 from backgammon.rules.dice import Roll, RollLike
 from backgammon.rules.movegen import (
     COUNT_COLUMN,
@@ -206,6 +207,7 @@ class Play:
 _set_position_data = Position.__dict__["_data"].__set__
 _new = object.__new__
 _BOARD = 52
+_TOPOLOGIES = {"mirror": MIRROR, "same-way": SAME_WAY, "crosswise": CROSSWISE}
 
 
 def _play_from_row(row: bytes) -> Play:
@@ -247,6 +249,16 @@ def legal_plays(position: Position, roll: RollLike, variant: Variant | None = No
     board = np.frombuffer(position._data, dtype=np.uint8)
     if variant is None or variant.plain_movement:
         packed = generate_plays_packed(board, dice.first, dice.second)
+    elif variant.blocking or variant.pinning:
+        packed = generate_blocking_plays(
+            board,
+            dice.first,
+            dice.second,
+            _TOPOLOGIES[variant.topology],
+            variant.head_rule,
+            variant.prime_rule,
+            variant.pinning,
+        )
     else:
         packed = generate_plays_with(
             board,
@@ -256,6 +268,7 @@ def legal_plays(position: Position, roll: RollLike, variant: Variant | None = No
             variant.caucasian,
             not variant.enter_anytime,
             variant.same_direction,
+            variant.exact_bearoff,
         )
     plays = PlayList(position, dice)
     buffer = packed.tobytes()

@@ -19,7 +19,9 @@ from backgammon.errors import InvalidIdError, InvalidPositionError
 from backgammon.notation.diagram import draw_board
 from backgammon.notation.fibs_board import decode_fibs_board, fibs_board_to_sides
 from backgammon.notation.position_id import decode_position_id, encode_position_id
+from backgammon.notation.slots_text import decode_slots_text, encode_slots_text
 from backgammon.notation.xgid import XgidFields, decode_xgid, encode_xgid
+from backgammon.rules.blocking_movegen import PINNED
 from backgammon.rules.variant import STANDARD, Variant
 
 if TYPE_CHECKING:
@@ -31,6 +33,8 @@ __all__ = ["Position"]
 SLOTS = 26
 OFF = 0
 BAR = 25
+_COUNTS = bytes(value & ~PINNED for value in range(256))
+"""Translation table from stored slots to checker counts (drops the pin mark)."""
 
 
 class Position:
@@ -174,6 +178,25 @@ class Position:
         return cls._from_sides(player, opponent, checkers, f"FIBS board {board!r}")
 
     @classmethod
+    def from_slots_text(cls, text: str) -> Position:
+        """The position of a slots text (``slots:...``, see
+        :mod:`backgammon.notation.slots_text`), our format for every variant's board.
+        Check it against a variant with :meth:`problems`.
+
+        Raises:
+            InvalidIdError: if the text is malformed.
+        """
+        player, opponent = decode_slots_text(text)
+        return cls._from_bytes(bytes(player + opponent))
+
+    @property
+    def slots_text(self) -> str:
+        """This position as slots text (``slots:<player>/<opponent>``), which
+        round-trips for every variant, pinned checkers included."""
+        data = self._data
+        return encode_slots_text(tuple(data[:SLOTS]), tuple(data[SLOTS:]))
+
+    @classmethod
     def _from_sides(
         cls,
         player: Sequence[int],
@@ -205,13 +228,23 @@ class Position:
 
     @property
     def player(self) -> tuple[int, ...]:
-        """The side on roll's 26 slots: 0 off, 1..24 its points, 25 its bar."""
-        return tuple(self._data[:SLOTS])
+        """The side on roll's 26 slots: 0 off, 1..24 its points, 25 its bar (checker
+        counts; a pinned checker counts 1, see :meth:`pinned_points`)."""
+        return tuple(self._data[:SLOTS].translate(_COUNTS))
 
     @property
     def opponent(self) -> tuple[int, ...]:
         """The opponent's 26 slots, in the opponent's own numbering."""
-        return tuple(self._data[SLOTS:])
+        return tuple(self._data[SLOTS:].translate(_COUNTS))
+
+    def pinned_points(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Points (each side's own numbering) where a checker of the side on roll, and
+        of the opponent, is pinned (Plakoto); empty in games without pinning."""
+        data = self._data
+        return (
+            tuple(point for point in range(1, 25) if data[point] & PINNED),
+            tuple(point for point in range(1, 25) if data[SLOTS + point] & PINNED),
+        )
 
     @property
     def player_bar(self) -> int:
@@ -235,22 +268,23 @@ class Position:
 
     def player_checkers(self) -> int:
         """The total number of checkers of the side on roll (off included)."""
-        return sum(self._data[:SLOTS])
+        return sum(self._data[:SLOTS].translate(_COUNTS))
 
     def opponent_checkers(self) -> int:
         """The total number of checkers of the opponent (off included)."""
-        return sum(self._data[SLOTS:])
+        return sum(self._data[SLOTS:].translate(_COUNTS))
 
     def at(self, point: int) -> int:
         """Checkers on ``point`` (1..24, the player's numbering): positive for the
         player, negative for the opponent, 0 if empty."""
         if not 1 <= point <= 24:
             raise ValueError(f"point must be 1..24, got {point}")
-        return self._data[point] - self._data[SLOTS + 25 - point]
+        data = self._data.translate(_COUNTS)
+        return data[point] - data[SLOTS + 25 - point]
 
     def pip_counts(self) -> tuple[int, int]:
         """``(player, opponent)`` pip counts; a checker on the bar counts 25."""
-        data = self._data
+        data = self._data.translate(_COUNTS)
         player = sum(index * data[index] for index in range(1, SLOTS))
         opponent = sum(index * data[SLOTS + index] for index in range(1, SLOTS))
         return player, opponent
@@ -280,9 +314,35 @@ class Position:
         """
         found = []
         total = variant.checkers
-        if variant.same_direction:
+        data = self._data
+        flagged = [slot for slot in range(2 * SLOTS) if data[slot] & PINNED]
+        if flagged and not variant.pinning:
+            found.append(f"pinned checkers, but {variant.name} has no pinning")
+        elif variant.pinning:
+            bad = []
+            for slot in flagged:
+                base, point = (0, slot) if slot < SLOTS else (SLOTS, slot - SLOTS)
+                above = SLOTS - base + variant.opponent_point(point) if 1 <= point <= 24 else 0
+                if data[slot] != PINNED + 1 or not 1 <= point <= 24 or not data[above]:
+                    bad.append(slot)
+            if bad:
+                found.append(f"slots {bad} hold a pinned checker with nobody on top of it")
+            clash = [
+                point
+                for point in range(1, 25)
+                if data[point]
+                and data[SLOTS + variant.opponent_point(point)]
+                and not (
+                    data[point] & PINNED or data[SLOTS + variant.opponent_point(point)] & PINNED
+                )
+            ]
+            if clash:
+                found.append(f"points {clash} hold free checkers of both sides")
+        if variant.topology != "mirror" and not variant.pinning:
             shared = [
-                point for point in range(1, 25) if self._data[point] and self._data[SLOTS + point]
+                point
+                for point in range(1, 25)
+                if self._data[point] and self._data[SLOTS + variant.opponent_point(point)]
             ]
             if shared:
                 found.append(f"points {shared} hold checkers of both sides")
@@ -377,10 +437,37 @@ class Position:
         return legal_plays(self, roll, variant)
 
     def __str__(self) -> str:
-        data = self._data
-        return draw_board(tuple(data[:SLOTS]), tuple(data[SLOTS:]))
+        return self.diagram()
+
+    def diagram(
+        self,
+        variant: Variant = STANDARD,
+        *,
+        player_name: str = "on roll",
+        opponent_name: str = "opponent",
+    ) -> str:
+        """The position drawn as text (X on roll), on ``variant``'s board; pinned
+        checkers (Plakoto) are listed under it."""
+        text = draw_board(
+            self.player,
+            self.opponent,
+            player_name=player_name,
+            opponent_name=opponent_name,
+            same_direction=variant.same_direction,
+            crosswise=variant.crosswise,
+        )
+        mine, theirs = self.pinned_points()
+        if mine or theirs:
+            notes = [f"X pinned on {', '.join(map(str, mine))}"] if mine else []
+            # The opponent's pinned checkers, in the player's numbering.
+            if theirs:
+                notes.append(f"O pinned on {', '.join(str(25 - p) for p in theirs)}")
+            text += "\n " + "; ".join(notes)
+        return text
 
     def __repr__(self) -> str:
+        if any(value & PINNED for value in self._data):
+            return f"Position.from_slots_text({self.slots_text!r})"
         on_board = sum(self._data[1:SLOTS]) + sum(self._data[SLOTS + 1 :])
         if self.player_checkers() == self.opponent_checkers() and on_board <= 30:
             checkers = self.player_checkers()

@@ -51,6 +51,19 @@ class Variant:
         complement_doubles: after playing all four numbers of a double, the player
             plays the complementary double (the number from 7) and rolls again, once
             all its checkers have entered (Russian backgammon).
+        complement_roll_again: after the complement is played out the player rolls
+            again (Russian backgammon; not in European acey-deucey).
+        exact_bearoff: a checker bears off only with the exact number (European
+            acey-deucey).
+        crosswise: both sides move the same way round the board from starting points
+            diagonally across from each other (long nardy): the opponent's point
+            ``(q + 11) % 24 + 1`` is our point ``q``.
+        blocking: nothing is ever hit; a single opposing checker closes a point
+            (long nardy).
+        head_rule: at most one checker may leave the 24-point (the head) per turn;
+            two on a side's first turn with 6-6, 4-4 or 3-3 (long nardy).
+        prime_rule: a play may not leave six consecutive points held in front of the
+            opponent unless an opposing checker is already past them (long nardy).
         description: one line for people.
         aliases: other names the registry accepts.
     """
@@ -70,6 +83,15 @@ class Variant:
     doubles_roll_again: bool = False
     same_direction: bool = False
     complement_doubles: bool = False
+    complement_roll_again: bool = True
+    exact_bearoff: bool = False
+    crosswise: bool = False
+    blocking: bool = False
+    head_rule: bool = False
+    prime_rule: bool = False
+    pinning: bool = False
+    mother_rule: bool = False
+    prison: bool = False
     description: str = ""
     aliases: tuple[str, ...] = ()
 
@@ -82,6 +104,32 @@ class Variant:
                 )
         if self.max_per_point is not None and self.max_per_point < 1:
             raise ValueError(f"max_per_point must be >= 1, got {self.max_per_point}")
+        if self.crosswise and self.same_direction:
+            raise ValueError("crosswise and same_direction are different boards; pick one")
+        needs_blocking = [
+            name for name in ("crosswise", "head_rule", "prime_rule") if getattr(self, name)
+        ]
+        if needs_blocking and not self.blocking:
+            raise ValueError(f"{', '.join(needs_blocking)} need blocking movement (no hitting)")
+        if (self.mother_rule or self.prison) and not self.pinning:
+            raise ValueError("the mother and prison rules need pinning movement")
+        if self.blocking and self.pinning:
+            raise ValueError("blocking and pinning are different movements; pick one")
+        if self.blocking or self.pinning:
+            clashing = [
+                name
+                for name in ("caucasian", "first_hit", "atomic", "enter_anytime", "acey_deucey")
+                if getattr(self, name)
+            ]
+            if self.max_per_point is not None:
+                clashing.append("max_per_point")
+            if any(point == 25 for point, _ in self.start):
+                clashing.append("a start on the bar")
+            if clashing:
+                raise ValueError(
+                    "blocking or pinning movement (no hitting) does not combine with "
+                    + ", ".join(clashing)
+                )
 
     @property
     def checkers(self) -> int:
@@ -101,7 +149,32 @@ class Variant:
             and not self.caucasian
             and not self.enter_anytime
             and not self.same_direction
+            and not self.exact_bearoff
+            and not self.crosswise
+            and not self.blocking
+            and not self.head_rule
+            and not self.prime_rule
+            and not self.pinning
         )
+
+    @property
+    def topology(self) -> str:
+        """Where the opponent's points lie: ``"mirror"`` (the usual board, the
+        opponent's point ``25 - q`` is our ``q``), ``"same-way"`` (Russian: its ``q``)
+        or ``"crosswise"`` (long nardy: its ``(q + 11) % 24 + 1``)."""
+        if self.crosswise:
+            return "crosswise"
+        if self.same_direction:
+            return "same-way"
+        return "mirror"
+
+    def opponent_point(self, point: int) -> int:
+        """The opponent's number for our point ``point`` (1..24)."""
+        if self.crosswise:
+            return (point + 11) % 24 + 1
+        if self.same_direction:
+            return point
+        return 25 - point
 
     def start_counts(self) -> tuple[int, ...]:
         """One side's 26 slots at the start: index 0 off, 1..24 points, 25 bar."""
