@@ -5,7 +5,8 @@ rules' invariants checked after every turn.
 
 For each variant: every game must end by that variant's rules (no turn cap but a
 safety limit that counts as a failure); after every play each side keeps its checkers,
-no point holds both sides, the Egyptian limit holds; gammons/backgammons only where the
+no point holds both sides (unless one is pinned, in Plakoto), pins are consistent,
+the Egyptian limit holds; gammons/backgammons only where the
 variant scores them. Prints the endings per variant and games/s.
 """
 
@@ -29,10 +30,13 @@ def check(game: Game, variant: Variant) -> str | None:
         return "the side on roll's checker count changed"
     if position.opponent_checkers() != variant.checkers:
         return "the opponent's checker count changed"
-    for point in range(1, 25):
-        theirs = point if variant.same_direction else 25 - point
-        if position.player[point] and position.opponent[theirs]:
-            return f"point {point} holds both sides"
+    problems = position.problems(variant)  # shared points, pins, counts
+    if problems:
+        return "; ".join(problems)
+    if not variant.pinning:
+        for point in range(1, 25):
+            if position.player[point] and position.opponent[variant.opponent_point(point)]:
+                return f"point {point} holds both sides"
     limit = variant.max_per_point
     if limit is not None and max(*position.player[1:25], *position.opponent[1:25]) > limit:
         return f"a point holds more than {limit}"

@@ -31,8 +31,10 @@ __all__ = [
     "apply_steps",
     "count_plays_batch",
     "generate_plays",
+    "generate_plays_options",
     "generate_plays_packed",
     "generate_plays_with",
+    "movement_options",
 ]
 
 BOARD_SLOTS = 52
@@ -44,6 +46,10 @@ STEP_FIELDS = 3  # source, die, hit
 COUNT_COLUMN = BOARD_SLOTS + MAX_STEPS * STEP_FIELDS
 PACKED_WIDTH = COUNT_COLUMN + 1
 _INITIAL_CAPACITY = 128
+_CAUCASIAN = 1 << 8
+_ENTER_ANYTIME = 1 << 9
+_SAME_DIRECTION = 1 << 10
+_EXACT_BEAROFF = 1 << 11
 
 Board = npt.NDArray[np.uint8]
 
@@ -181,6 +187,14 @@ def _search(
     mirror_base = OPP if same_direction else OPP + 25
     mirror_sign = 1 if same_direction else -1
     value = _full_hash(board)
+    # Transposition table for the search in every order (see below).
+    seen_capacity = 2048 if doubles and not ordered else 1
+    seen_slot = np.zeros(seen_capacity, dtype=np.int32)
+    seen_board = np.empty((seen_capacity * 3 // 4, BOARD_SLOTS), dtype=np.uint8)
+    seen_key = np.empty(seen_capacity * 3 // 4, dtype=np.uint64)
+    seen_depth = np.empty(seen_capacity * 3 // 4, dtype=np.int64)
+    seen_hitters = np.empty(seen_capacity * 3 // 4, dtype=np.int64)
+    seen_count = 0
     depth = 0
     cursor[0] = BAR
     overflow = False
@@ -291,14 +305,50 @@ def _search(
                             mask |= 1 << dest
                     if hit and dest <= 6:
                         mask |= 1 << dest
-                depth += 1
-                hitters[depth] = mask
-                # Doubles: a step never starts above the previous one (any set of moves
-                # can be played in that order) -- except under a point limit or the
-                # Caucasian rule, where the order matters and every order is tried.
-                cursor[depth] = source if doubles and ordered else BAR
-                moved[depth] = False
-                applied[depth] = False
+                # Every order is tried (doubles under a point limit or the Caucasian
+                # rule): a board reached before at the same depth with the same hitters
+                # has had its continuations searched already, so it is not expanded
+                # again (transpositions; boards compared in full, never by hash alone).
+                expand = True
+                if seen_capacity > 1:
+                    key = (
+                        value
+                        ^ (np.uint64(depth + 1) * np.uint64(0x9E3779B97F4A7C15))
+                        ^ (np.uint64(mask) * np.uint64(0xC2B2AE3D27D4EB4F))
+                    )
+                    probe = np.int64(key & np.uint64(seen_capacity - 1))
+                    while seen_slot[probe] != 0:
+                        entry = seen_slot[probe] - 1
+                        if (
+                            seen_key[entry] == key
+                            and seen_depth[entry] == depth + 1
+                            and seen_hitters[entry] == mask
+                        ):
+                            same = True
+                            for column in range(BOARD_SLOTS):
+                                if seen_board[entry, column] != board[column]:
+                                    same = False
+                                    break
+                            if same:
+                                expand = False
+                                break
+                        probe = (probe + 1) & (seen_capacity - 1)
+                    if expand and seen_count < seen_board.shape[0]:
+                        seen_slot[probe] = seen_count + 1
+                        seen_key[seen_count] = key
+                        seen_depth[seen_count] = depth + 1
+                        seen_hitters[seen_count] = mask
+                        seen_board[seen_count] = board
+                        seen_count += 1
+                if expand:
+                    depth += 1
+                    hitters[depth] = mask
+                    # Doubles: a step never starts above the previous one (any set of
+                    # moves can be played in that order) -- except under a point limit or
+                    # the Caucasian rule, where the order matters and every order is tried.
+                    cursor[depth] = source if doubles and ordered else BAR
+                    moved[depth] = False
+                    applied[depth] = False
         elif not moved[depth]:
             leaf_depth = depth
         if leaf_depth >= 0 and leaf_depth >= state[1]:
@@ -388,6 +438,42 @@ def generate_plays_with(
             board, die1, die2, limit, False, bar_first, same_direction, exact_bearoff
         )
     return packed
+
+
+def movement_options(
+    limit: int,
+    caucasian: bool,
+    bar_first: bool = True,
+    same_direction: bool = False,
+    exact_bearoff: bool = False,
+) -> int:
+    """The options of :func:`generate_plays_with` packed in one int for
+    :func:`generate_plays_options` (bits 0-7 the point limit, then one bit each)."""
+    if not 1 <= limit <= 255:
+        raise ValueError(f"the point limit must be 1..255, got {limit}")
+    return (
+        limit
+        | (_CAUCASIAN if caucasian else 0)
+        | (0 if bar_first else _ENTER_ANYTIME)
+        | (_SAME_DIRECTION if same_direction else 0)
+        | (_EXACT_BEAROFF if exact_bearoff else 0)
+    )
+
+
+@njit(cache=True)
+def generate_plays_options(board: Board, die1: int, die2: int, options: int) -> Board:
+    """:func:`generate_plays_with` with its options packed by :func:`movement_options`
+    (four arguments: cheaper to call from Python)."""
+    return generate_plays_with(
+        board,
+        die1,
+        die2,
+        options & 0xFF,
+        (options & _CAUCASIAN) != 0,
+        (options & _ENTER_ANYTIME) == 0,
+        (options & _SAME_DIRECTION) != 0,
+        (options & _EXACT_BEAROFF) != 0,
+    )
 
 
 @njit(cache=True)

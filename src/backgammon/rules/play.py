@@ -28,8 +28,8 @@ from backgammon.rules.movegen import (
     MAX_STEPS,
     PACKED_WIDTH,
     STEP_FIELDS,
+    generate_plays_options,
     generate_plays_packed,
-    generate_plays_with,
 )
 from backgammon.rules.position import Position
 from backgammon.rules.variant import Variant
@@ -247,7 +247,7 @@ def legal_plays(position: Position, roll: RollLike, variant: Variant | None = No
     """
     dice = Roll.coerce(roll)
     board = np.frombuffer(position._data, dtype=np.uint8)
-    if variant is None or variant.plain_movement:
+    if variant is None or variant.standard_moves:
         packed = generate_plays_packed(board, dice.first, dice.second)
     elif variant.blocking or variant.pinning:
         packed = generate_blocking_plays(
@@ -260,16 +260,7 @@ def legal_plays(position: Position, roll: RollLike, variant: Variant | None = No
             variant.pinning,
         )
     else:
-        packed = generate_plays_with(
-            board,
-            dice.first,
-            dice.second,
-            variant.point_limit,
-            variant.caucasian,
-            not variant.enter_anytime,
-            variant.same_direction,
-            variant.exact_bearoff,
-        )
+        packed = generate_plays_options(board, dice.first, dice.second, variant.movement)
     plays = PlayList(position, dice)
     buffer = packed.tobytes()
     append = plays.append

@@ -10,8 +10,10 @@ ones ("house rules").
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from backgammon.rules.movegen import movement_options
 
 __all__ = ["STANDARD", "Variant"]
 
@@ -94,6 +96,11 @@ class Variant:
     prison: bool = False
     description: str = ""
     aliases: tuple[str, ...] = ()
+    movement: int = field(init=False, repr=False, compare=False)
+    """The hitting kernel's options packed in one int (see
+    :func:`~backgammon.rules.movegen.movement_options`); computed, not given."""
+    standard_moves: bool = field(init=False, repr=False, compare=False)
+    """Same as :attr:`plain_movement`, computed once (read on every move)."""
 
     def __post_init__(self) -> None:
         for point, count in self.start:
@@ -130,6 +137,18 @@ class Variant:
                     "blocking or pinning movement (no hitting) does not combine with "
                     + ", ".join(clashing)
                 )
+        object.__setattr__(
+            self,
+            "movement",
+            movement_options(
+                min(self.point_limit, 255),
+                self.caucasian,
+                not self.enter_anytime,
+                self.same_direction,
+                self.exact_bearoff,
+            ),
+        )
+        object.__setattr__(self, "standard_moves", self.plain_movement)
 
     @property
     def checkers(self) -> int:
