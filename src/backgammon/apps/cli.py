@@ -299,6 +299,13 @@ def train(
     check_games: Annotated[
         int, typer.Option(help="Games against the heuristic baseline at each checkpoint (0: none).")
     ] = 200,
+    start_from: Annotated[
+        str | None,
+        typer.Option(
+            help="New runs only: start from these weights ('default': the shipped ones), "
+            "widened to --hidden units if that is more."
+        ),
+    ] = None,
 ) -> None:
     """Train the engine by TD self-play, resuming from the checkpoint folder; logs
     metrics to training.csv there, with a progress bar."""
@@ -312,6 +319,15 @@ def train(
         trainer = Trainer.resume(folder)
         typer.echo(f"resuming {folder} after {trainer.games_played} games")
     else:
+        initial = None
+        if start_from is not None:
+            from backgammon.engine.evaluator import default_networks
+            from backgammon.engine.network import Networks
+
+            initial = (
+                default_networks() if start_from == "default" else Networks.load(start_from)
+            ).widened(hidden, seed)
+            hidden = initial.contact.hidden
         trainer = Trainer(
             TrainingSettings(
                 hidden=hidden,
@@ -320,7 +336,8 @@ def train(
                 seed=seed,
                 variant=variant,
                 lam=lam,
-            )
+            ),
+            initial,
         )
     rate = [0.0]
     with Progress(

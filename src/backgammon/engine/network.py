@@ -239,6 +239,23 @@ class Network:
         """An independent copy (its own parameter vector)."""
         return Network(self.params.copy(), self.inputs, self.hidden, self.encoding)
 
+    def widened(self, hidden: int, seed: int | tuple[int, ...] = 0) -> Network:
+        """The same function with ``hidden`` hidden units (at least as many as now):
+        the new units get small random input weights and zero output weights, so the
+        outputs are unchanged until training gives the new units a say.
+
+        Raises:
+            ValueError: if ``hidden`` is smaller than the current size.
+        """
+        if hidden < self.hidden:
+            raise ValueError(f"cannot widen {self.hidden} hidden units to {hidden}")
+        rng = np.random.default_rng(seed)
+        extra = hidden - self.hidden
+        w1 = np.concatenate((self.w1, rng.normal(0.0, 0.01, size=(self.inputs, extra))), axis=1)
+        b1 = np.concatenate((self.b1, np.zeros(extra)))
+        w2 = np.concatenate((self.w2, np.zeros((extra, OUTPUTS))), axis=0)
+        return Network.from_arrays(w1, b1, w2, self.b2, self.encoding)
+
     def __repr__(self) -> str:
         return f"<Network {self.encoding} {self.inputs}-{self.hidden}-{OUTPUTS}>"
 
@@ -451,6 +468,16 @@ class Networks:
             trained=False, notes=notes, variant=variant, checkers=checkers, seed=seed
         )
         return cls(nets["contact"], nets["race"], nets["crashed"], metadata)
+
+    def widened(self, hidden: int, seed: int = 0) -> Networks:
+        """Every network widened to at least ``hidden`` hidden units (see
+        :meth:`Network.widened`; networks already that wide are copied)."""
+        return self.replace(
+            **{
+                name: net.widened(max(hidden, net.hidden), (seed, index))
+                for index, (name, net) in enumerate(self.by_name().items())
+            }
+        )
 
     def by_name(self) -> dict[str, Network]:
         """The networks by name (``"contact"``, ``"race"``, ``"crashed"``)."""

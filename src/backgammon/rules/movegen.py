@@ -433,7 +433,8 @@ def generate_plays_with(
     packed = _generate(
         board, die1, die2, limit, caucasian, bar_first, same_direction, exact_bearoff
     )
-    if caucasian and packed.shape[0] == 0:
+    if caucasian and packed.shape[0] == 0 and _blot_in_home(board):
+        # The rule may have refused every play: without it, if anything is possible.
         packed = _generate(
             board, die1, die2, limit, False, bar_first, same_direction, exact_bearoff
         )
@@ -489,6 +490,16 @@ def generate_plays_packed(board: Board, die1: int, die2: int) -> Board:
 
 
 @njit(cache=True)
+def _blot_in_home(board: Board) -> bool:
+    """Whether an opposing blot stands in the player's home board (the Caucasian rule
+    can bite only then)."""
+    for point in range(1, 7):
+        if board[OPP + 25 - point] == 1:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _generate(
     board: Board,
     die1: int,
@@ -503,11 +514,7 @@ def _generate(
     low = min(die1, die2)
     if caucasian:
         # The Caucasian rule only bites after a hit in the home board.
-        blot_at_home = False
-        for point in range(1, 7):
-            if board[OPP + 25 - point] == 1:
-                blot_at_home = True
-        caucasian = blot_at_home
+        caucasian = _blot_in_home(board)
     # Doubles are searched with non-increasing sources (far fewer orders); if the point
     # limit refused a landing or the Caucasian rule refused a move, the order can
     # matter, and the search is redone in every order.
