@@ -113,3 +113,23 @@ def test_train_command_writes_and_resumes_a_checkpoint(tmp_path: Path) -> None:
     assert [int(row["games"]) for row in rows] == [3, 6, 9, 12]
     assert all("ppg_vs_heuristic" in row for row in rows)
     assert Trainer.resume(folder).games_played == 12
+
+
+def test_train_command_starts_a_wider_run_from_given_weights(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from backgammon.apps.cli import app
+    from backgammon.engine.network import Networks
+
+    base = Networks.random(seed=9, hidden=6)
+    base.save(tmp_path / "base.npz")
+    folder = tmp_path / "wide"
+    args = ["train", "--checkpoint", str(folder), "--games", "3", "--hidden", "10"]
+    args += ["--check-games", "0", "--start-from", str(tmp_path / "base.npz")]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    trained = Trainer.resume(folder)
+    assert trained.networks.contact.hidden == 10 and trained.settings.hidden == 10
+    # The old units carried over (training moved them only a little).
+    old = base.contact.w1
+    assert np.abs(trained.networks.contact.w1[:, :6] - old).max() < 0.5

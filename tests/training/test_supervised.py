@@ -1,0 +1,97 @@
+"""Supervised improvement: collecting positions, labelling them by search, fitting, and
+widening networks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from backgammon.apps.cli import app
+from backgammon.engine import Engine
+from backgammon.engine.evaluator import PositionClass, classify_boards
+from backgammon.engine.network import Networks
+from backgammon.engine.search import evaluate_plies
+from backgammon.training.supervised import collect_positions, fit_networks, label_positions
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine()
+
+
+def test_collected_positions_need_a_network(engine: Engine) -> None:
+    boards = collect_positions(engine, 4, seed=3)
+    assert boards.shape[1] == 52 and boards.shape[0] > 50
+    classes = classify_boards(boards)
+    assert not np.any(classes == int(PositionClass.OVER))
+    bearoff = engine.bearoff
+    assert bearoff is not None
+    bear = boards[classes == int(PositionClass.BEAROFF)]
+    if bear.shape[0]:
+        assert not np.any(bearoff.covers(bear))
+    # Every board keeps 15 checkers a side; the same seed gives the same positions.
+    assert np.all(boards[:, :26].sum(axis=1) == 15) and np.all(boards[:, 26:].sum(axis=1) == 15)
+    assert np.array_equal(boards, collect_positions(engine, 4, seed=3))
+    with pytest.raises(ValueError, match="explore"):
+        collect_positions(engine, 1, seed=0, explore=2.0)
+
+
+def test_labels_are_the_engines_own_search(engine: Engine) -> None:
+    boards = collect_positions(engine, 1, seed=5)[:12]
+    assert np.allclose(label_positions(engine, boards, 0), engine.evaluate_boards(boards))
+    one_ply = label_positions(engine, boards, 1, batch=5)
+    assert np.allclose(one_ply, evaluate_plies(engine.evaluate_boards, boards, 1))
+    assert not np.allclose(one_ply, engine.evaluate_boards(boards))
+    with pytest.raises(ValueError, match="shaped"):
+        label_positions(engine, np.zeros((3, 10), dtype=np.uint8))
+
+
+def test_fit_moves_the_networks_toward_the_labels(engine: Engine) -> None:
+    boards = collect_positions(engine, 6, seed=8)
+    rng = np.random.default_rng(0)
+    # Labels the networks do not give: the fit must bring the held-out error down.
+    targets = np.clip(
+        engine.evaluate_boards(boards) + rng.normal(0.05, 0.01, (len(boards), 5)), 0, 1
+    )
+    fitted, reports = fit_networks(
+        engine.networks, boards, targets, epochs=30, learning_rate=1e-3, held_out=0.2, seed=1
+    )
+    contact = next(report for report in reports if report.network == "contact")
+    assert contact.loss_after < contact.loss_before
+    assert contact.train_positions + contact.held_out == int(
+        np.sum(classify_boards(boards) == int(PositionClass.CONTACT))
+    )
+    # The originals are untouched.
+    assert fitted.contact.params is not engine.networks.contact.params
+    assert np.array_equal(engine.networks.contact.params, Engine().networks.contact.params)
+    with pytest.raises(ValueError, match="targets"):
+        fit_networks(engine.networks, boards, targets[:-1])
+
+
+def test_widened_networks_compute_the_same_function() -> None:
+    small = Networks.random(seed=2, hidden=8)
+    wide = small.widened(20, seed=4)
+    assert wide.contact.hidden == 20 and wide.race.hidden == 20
+    x = np.random.default_rng(1).random((6, small.contact.inputs), dtype=np.float32)
+    assert np.allclose(small.contact.forward(x), wide.contact.forward(x), atol=1e-6)
+    with pytest.raises(ValueError, match="cannot widen"):
+        small.contact.widened(4)
+
+
+def test_distill_command_runs_and_resumes(tmp_path: Path) -> None:
+    folder = tmp_path / "distill"
+    args = ["distill", "--folder", str(folder), "--games", "2", "--epochs", "1", "--seed", "4"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    written = json.loads(result.output.strip().splitlines()[-1])["weights"]
+    networks = Networks.load(written)
+    history = networks.metadata.extra["distillation"]
+    assert history[-1]["games"] == 2 and history[-1]["plies"] == 1
+    labels = np.load(folder / "labels-1ply.npy")
+    assert labels.shape == (np.load(folder / "positions.npy").shape[0], 5)
+    again = CliRunner().invoke(app, args)  # resumes from the saved steps
+    assert again.exit_code == 0, again.output
