@@ -335,6 +335,18 @@ def test_play_command_takes_a_variant() -> None:
     assert "BAR" in result.output
 
 
+@pytest.mark.parametrize("name", (*OTHER_BOARDS, "russian", "acey-deucey"))
+def test_play_command_plays_other_boards_against_the_engine(name: str) -> None:
+    moved = False
+    for seed in range(1, 5):
+        result = CliRunner().invoke(
+            app, ["play", "--variant", name, "--seed", str(seed)], input="\n" * 3 + "quit\n"
+        )
+        assert result.exit_code == 0, result.output
+        moved = moved or "Computer rolls" in result.output
+    assert moved
+
+
 def test_acey_deucey_entering_and_the_one_two() -> None:
     variant = variants.find("acey-deucey")
     start = Position.initial(variant)
