@@ -7,7 +7,7 @@ import pytest
 
 from backgammon import Position
 from backgammon.engine import Engine
-from backgammon.engine.cube import CubeAction, money_cube_decision
+from backgammon.engine.cube import CubeAction, money_cube_decision, race_cube_efficiency
 
 
 def side(points: dict[int, int], *, bar: int = 0) -> list[int]:
@@ -49,3 +49,68 @@ def test_closeout_is_too_good_or_a_pass() -> None:
 def test_opening_position_is_no_double() -> None:
     decision = money_cube_decision(Engine().evaluate(Position.initial()).probabilities)
     assert decision.action is CubeAction.NO_DOUBLE
+
+
+def race_side(pips: int) -> dict[int, int]:
+    """15 checkers spread smoothly over points 1..12 with exactly ``pips`` pips."""
+    points = [6, 5, 4, 3, 2, 1, 6, 5, 4, 3, 2, 1, 8, 7, 9]
+    total = sum(points)
+    index = 0
+    while total != pips:
+        k = index % 15
+        if total < pips and points[k] < 12:
+            points[k] += 1
+            total += 1
+        elif total > pips and points[k] > 1:
+            points[k] -= 1
+            total -= 1
+        index += 1
+    layout: dict[int, int] = {}
+    for point in points:
+        layout[point] = layout.get(point, 0) + 1
+    return layout
+
+
+def keith_action(roller: dict[int, int], other: dict[int, int]) -> CubeAction:
+    """Paul Keith's race rule: add 2 pips per checker beyond one on the 1-point, 1 per
+    checker beyond one on the 2-point and beyond three on the 3-point, 1 per empty 4, 5
+    or 6 point; the roller's count grows by a seventh; double when it exceeds the
+    other count by at most 4, and the double is taken when it exceeds it by 2 or more."""
+
+    def count(layout: dict[int, int]) -> float:
+        pips = sum(point * n for point, n in layout.items())
+        pips += 2 * max(layout.get(1, 0) - 1, 0) + max(layout.get(2, 0) - 1, 0)
+        pips += max(layout.get(3, 0) - 3, 0) + sum(1 for p in (4, 5, 6) if not layout.get(p))
+        return pips
+
+    lead = count(roller) * 8 / 7 - count(other)
+    if lead > 4:
+        return CubeAction.NO_DOUBLE
+    return CubeAction.DOUBLE_TAKE if lead >= 2 else CubeAction.DOUBLE_PASS
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "action"),
+    [
+        (60, 62, CubeAction.NO_DOUBLE),
+        (80, 82, CubeAction.NO_DOUBLE),
+        (100, 104, CubeAction.NO_DOUBLE),
+        (120, 126, CubeAction.NO_DOUBLE),
+        (90, 100, CubeAction.DOUBLE_TAKE),
+        (110, 122, CubeAction.DOUBLE_TAKE),
+        (60, 76, CubeAction.DOUBLE_PASS),
+        (80, 96, CubeAction.DOUBLE_PASS),
+        (100, 116, CubeAction.DOUBLE_PASS),
+        (120, 138, CubeAction.DOUBLE_PASS),
+    ],
+)
+def test_long_races_follow_the_keith_count(mine: int, theirs: int, action: CubeAction) -> None:
+    """Races of 60 to 140 pips, each clearly inside one of Keith's regions (GNU
+    Backgammon's 2-ply cubeful analysis, checked as a yardstick, agrees on each)."""
+    roller, other = race_side(mine), race_side(theirs)
+    assert keith_action(roller, other) is action  # the rule of thumb's answer
+    position = Position(side(roller), side(other))
+    assert position.is_race() and position.pip_counts() == (mine, theirs)
+    probabilities = Engine().evaluate_at(position, 1).probabilities
+    decision = money_cube_decision(probabilities, efficiency=race_cube_efficiency(mine))
+    assert decision.action is action

@@ -474,6 +474,39 @@ def distill(
     typer.echo(json.dumps({"weights": str(work / "networks.npz")}))
 
 
+@app.command(name="train-race")
+def train_race_command(
+    out: Annotated[str, typer.Option(help="Where to write the weights file.")],
+    weights: Annotated[
+        str | None, typer.Option(help="Weights to start from (default: the shipped ones).")
+    ] = None,
+    games: Annotated[int, typer.Option(help="TD games per learning rate.")] = 200_000,
+    seed: Annotated[int, typer.Option(help="Seed of every step.")] = 11,
+) -> None:
+    """Retrain the race network (the recipe of docs/training.md: TD from sampled races,
+    then supervised steps on its own 1-ply labels); the other networks are kept."""
+    import dataclasses
+
+    from backgammon.engine.evaluator import default_networks
+    from backgammon.engine.network import Networks
+    from backgammon.training.race import improve_race_network
+
+    start = default_networks() if weights is None else Networks.load(weights)
+    improved = improve_race_network(
+        start, games, seed, progress=lambda step: typer.echo(f"race network: {step}")
+    )
+    metadata = dataclasses.replace(
+        start.metadata,
+        strength={},
+        extra={
+            **start.metadata.extra,
+            "race_training": {"games": games, "seed": seed, "command": "backgammon train-race"},
+        },
+    )
+    improved.replace(metadata=metadata).save(out)
+    typer.echo(f"wrote {out}")
+
+
 def _engine_position(text: str) -> Position:
     try:
         return _position_from_text(text)
