@@ -136,17 +136,19 @@ def improve_race_network(
     games: int = 200_000,
     seed: int = 11,
     progress: Callable[[str], None] | None = None,
+    samples: int = 40_000,
 ) -> Networks:
     """The race-network recipe behind the shipped weights (docs/training.md):
 
     1. TD self-play from ``games`` sampled races at ``alpha`` 0.01, then ``games``
        more at 0.003 (:func:`train_race`);
-    2. supervised: 40,000 sampled races and as many shortened ones, labelled by the
-       result's own 1-ply search (exact bear-off databases below), fitted;
-    3. supervised again, from two of our own teachers: the race positions of 4,000
-       self-play games labelled at 1-ply by the *starting* networks (which play
-       ordinary races well) and 30,000 sampled long races labelled at 1-ply by step
-       2's networks (which judge long races better).
+    2. supervised: ``samples`` (40,000) sampled races and as many shortened ones,
+       labelled by the result's own 1-ply search (exact bear-off databases below),
+       fitted;
+    3. supervised again, from two of our own teachers: the race positions of
+       ``samples / 10`` self-play games labelled at 1-ply by the *starting* networks
+       (which play ordinary races well) and ``samples * 3 / 4`` sampled long races
+       labelled at 1-ply by step 2's networks (which judge long races better).
 
     Only the race network changes. ``progress`` is told each step's name.
     """
@@ -165,14 +167,14 @@ def improve_race_network(
     current = train_race(networks, games, seed, alpha=0.01)
     current = train_race(current, games, seed + 1, alpha=0.003)
     say("1-ply labels of sampled races")
-    sampled = sample_race_starts(40_000, seed + 2)
+    sampled = sample_race_starts(samples, seed + 2)
     boards = races(np.concatenate((sampled, _shortened(sampled, seed + 3))))
     labels = label_positions(Engine(current), boards, 1)
     current, _ = fit_networks(current, boards, labels, epochs=6, seed=seed + 4)
     say("1-ply labels from two teachers")
     original = Engine(networks)
-    ordinary = races(collect_positions(original, 4_000, seed + 5))
-    long_races = races(sample_race_starts(30_000, seed + 6))
+    ordinary = races(collect_positions(original, samples // 10, seed + 5))
+    long_races = races(sample_race_starts(samples * 3 // 4, seed + 6))
     boards = np.concatenate((ordinary, long_races))
     labels = np.concatenate(
         (label_positions(original, ordinary, 1), label_positions(Engine(current), long_races, 1))
