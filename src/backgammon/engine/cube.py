@@ -26,8 +26,10 @@ the dead-cube MWC weighs each outcome (win/lose single, gammon, backgammon at th
 cube value) by its probability, and the live-cube MWC interpolates between the
 doubled side's drop value and its win value at its match take point, as for money;
 the result is ``x·live + (1 − x)·dead``. The table's take points are dead-cube ones;
-live take points are taken as 0.8 of them (money's 20% live against 25% dead), an
-approximation; a cube that already covers both away scores is dead. Decisions compare
+:func:`live_take_point` turns them into live ones level by level (the taker's later
+redouble is worth something only while a win at the doubled cube ends nobody's match),
+which gives money's 20% at long even scores; a cube that already covers both away
+scores is dead. Decisions compare
 MWCs; the report converts them to equities at the current cube with
 :meth:`MatchEquityTable.mwc_to_equity`.
 """
@@ -47,6 +49,7 @@ __all__ = [
     "CubeDecision",
     "CubeOwner",
     "classify_cube_decision",
+    "live_take_point",
     "match_cube_decision",
     "money_cube_decision",
     "money_cubeful_equity",
@@ -55,11 +58,6 @@ __all__ = [
 
 CONTACT_EFFICIENCY = 0.68
 """GNU Backgammon's cube efficiency for contact and crashed positions."""
-
-
-LIVE_TAKE_RATIO = 0.8
-"""Live-cube take point over dead-cube take point (money without gammons: 20% / 25%),
-used to turn the match equity table's dead take points into live ones."""
 
 
 def race_cube_efficiency(pips: int) -> float:
@@ -236,6 +234,25 @@ def _interpolate(p: float, points: Sequence[tuple[float, float]]) -> float:
     return points[-1][1]
 
 
+def live_take_point(met: MatchEquityTable, away_self: int, away_opponent: int, cube: int) -> float:
+    """The doubled side's take point with a live cube (gammons ignored), when doubled
+    from ``cube`` to ``2 * cube`` at these away scores.
+
+    Taking gives the taker the cube at ``2 * cube``; if a win at that cube does not end
+    the match for either side, the taker can later redouble the doubler out at its own
+    cash point ``c = 1 - (the doubler's live take point at 2 * cube)``. Its match winning
+    chance when taking is then linear from losing ``2 * cube`` (at 0) to winning it (at
+    ``c``), so the take point is the dead one (:meth:`MatchEquityTable.take_point`)
+    times ``c``; with a dead cube it is the dead one. At long even scores this gives
+    money's 20% against the dead 25%; at lopsided scores it follows the table.
+    """
+    dead = met.take_point(away_self, away_opponent, cube)
+    doubled = 2 * cube
+    if away_self <= doubled or away_opponent <= doubled:
+        return dead
+    return dead * (1.0 - live_take_point(met, away_opponent, away_self, doubled))
+
+
 def _match_values(
     probabilities: Sequence[float],
     met: MatchEquityTable,
@@ -267,10 +284,8 @@ def _match_values(
     lose_value = lost / (1.0 - win) if win < 1 - 1e-9 else met.after_game(me, them, -cube)
     we_cash = met.after_game(me, them, cube)
     they_cash = met.after_game(me, them, -cube)
-    # Live take points are lower than the dead-cube ones the table gives (the taker
-    # gains the recube); money's ratio, 20% live to 25% dead, is used at every score.
-    take = LIVE_TAKE_RATIO * met.take_point(me, them, cube)  # our take point if doubled
-    cash = 1.0 - LIVE_TAKE_RATIO * met.take_point(them, me, cube)  # they pass beyond
+    take = live_take_point(met, me, them, cube)  # our take point if doubled
+    cash = 1.0 - live_take_point(met, them, me, cube)  # they pass beyond
     if owner is CubeOwner.CENTRED:
         points = [(0.0, lose_value), (take, they_cash), (cash, we_cash), (1.0, win_value)]
     elif owner is CubeOwner.PLAYER:
