@@ -127,10 +127,11 @@ def test_live_take_points_follow_the_cube_levels() -> None:
     # Long even scores: close to money's 20% live against 25% dead.
     assert live_take_point(met, 25, 25, 1) == pytest.approx(0.2, abs=0.02)
     assert met.take_point(25, 25, 1) > live_take_point(met, 25, 25, 1)
-    # When the doubled cube decides the match for someone, the cube is dead after the
-    # take: the live take point is the table's dead one.
+    # When a win at the doubled cube gives the taker the match, owning the cube is
+    # worth nothing to it: the live take point is the table's dead one.
     assert live_take_point(met, 2, 2, 1) == pytest.approx(met.take_point(2, 2, 1))
-    assert live_take_point(met, 5, 2, 1) == pytest.approx(met.take_point(5, 2, 1))
+    assert live_take_point(met, 2, 5, 1) == pytest.approx(met.take_point(2, 5, 1))
+    assert live_take_point(met, 5, 2, 1) < met.take_point(5, 2, 1)
     # Otherwise it is the dead one times the taker's own cash point one level up.
     cash = 1 - live_take_point(met, 7, 9, 2)
     assert live_take_point(met, 9, 7, 1) == pytest.approx(met.take_point(9, 7, 1) * cash)

@@ -239,7 +239,7 @@ def live_take_point(met: MatchEquityTable, away_self: int, away_opponent: int, c
     from ``cube`` to ``2 * cube`` at these away scores.
 
     Taking gives the taker the cube at ``2 * cube``; if a win at that cube does not end
-    the match for either side, the taker can later redouble the doubler out at its own
+    the taker's match, it can later redouble the doubler out at its own
     cash point ``c = 1 - (the doubler's live take point at 2 * cube)``. Its match winning
     chance when taking is then linear from losing ``2 * cube`` (at 0) to winning it (at
     ``c``), so the take point is the dead one (:meth:`MatchEquityTable.take_point`)
@@ -248,8 +248,8 @@ def live_take_point(met: MatchEquityTable, away_self: int, away_opponent: int, c
     """
     dead = met.take_point(away_self, away_opponent, cube)
     doubled = 2 * cube
-    if away_self <= doubled or away_opponent <= doubled:
-        return dead
+    if away_self <= doubled:
+        return dead  # a win at the doubled cube ends the taker's match: no use for it
     return dead * (1.0 - live_take_point(met, away_opponent, away_self, doubled))
 
 
