@@ -96,6 +96,10 @@ class EvaluationCache:
         return len(self._entries)
 
 
+_DEDUPLICATE_FROM = 4096
+"""Batches of at least this many boards are deduplicated before evaluation."""
+
+
 def invert(probabilities: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """The same outcomes seen from the other side (works on ``[..., 5]`` arrays)."""
     out = np.empty_like(probabilities)
@@ -152,6 +156,16 @@ def evaluate_plies(
     if plies < 0:
         raise ValueError(f"plies must be >= 0, got {plies}")
     boards = np.ascontiguousarray(boards, dtype=np.uint8).reshape(-1, BOARD_SLOTS)
+    if plies == 0:
+        # A static evaluation in a batch costs less than a cache lookup per board; in
+        # big batches (a search's children) many boards repeat, so each distinct board
+        # is evaluated once.
+        if boards.shape[0] < _DEDUPLICATE_FROM:
+            return np.asarray(evaluator(boards), dtype=np.float64)
+        rows = boards.view(np.dtype((np.void, BOARD_SLOTS))).ravel()
+        _, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
+        values = np.asarray(evaluator(boards[first]), dtype=np.float64)
+        return values[inverse.reshape(-1)]
     out = np.empty((boards.shape[0], 5))
     todo: list[int] = []
     for index, board in enumerate(boards):
@@ -207,6 +221,17 @@ def _search(
     every_child = np.concatenate(children)
     shallow = evaluate_plies(evaluator, every_child, 0, None, cache)
     mover_equity = -equities(shallow)
+    if plies == 1:
+        # Vectorised: the best child of each (board, roll) span, the first one on ties.
+        span_array = np.array(spans, dtype=np.int64)
+        lengths = span_array[:, 3] - span_array[:, 2]
+        owner = np.repeat(np.arange(len(spans)), lengths)
+        ranked = np.lexsort((-mover_equity, owner))
+        firsts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        best_child = ranked[firsts]
+        weights = _WEIGHTS[span_array[:, 1]][:, None]
+        np.add.at(result, span_array[:, 0], weights * invert(shallow[best_child]))
+        return result
     # Pick, per (board, roll), the candidates to search deeper.
     deeper_index: list[int] = []
     candidate_spans: list[list[int]] = []
