@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
+from numba.typed import List
 
 from backgammon.rules.dice import ALL_ROLLS
 from backgammon.rules.movegen import BOARD_SLOTS, generate_plays_packed
@@ -50,6 +52,47 @@ BoardEvaluator = Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.float64]]
 _HALF = BOARD_SLOTS // 2
 _ROLLS = tuple((roll.high, roll.low) for roll in ALL_ROLLS)
 _WEIGHTS = np.array([float(roll.weight) for roll in ALL_ROLLS])
+_ROLL_ARRAY = np.array(_ROLLS, dtype=np.int64)
+
+
+@njit(cache=True)
+def _children_of(
+    boards: npt.NDArray[np.uint8], skip: npt.NDArray[np.bool_], rolls: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+    """Every child (resulting position, opponent on roll) of every board not skipped
+    and every roll, concatenated, with spans ``(board, roll, start, stop)``. A roll
+    with no legal play gives the board itself, flipped (the turn passes)."""
+    parts = List()
+    spans = np.empty((boards.shape[0] * rolls.shape[0], 4), dtype=np.int64)
+    count = 0
+    total = 0
+    for i in range(boards.shape[0]):
+        if skip[i]:
+            continue
+        for r in range(rolls.shape[0]):
+            packed = generate_plays_packed(boards[i], rolls[r, 0], rolls[r, 1])
+            rows = max(packed.shape[0], 1)
+            kids = np.empty((rows, BOARD_SLOTS), dtype=np.uint8)
+            if packed.shape[0] == 0:
+                kids[0, :_HALF] = boards[i, _HALF:]
+                kids[0, _HALF:] = boards[i, :_HALF]
+            else:
+                for k in range(rows):
+                    kids[k, :_HALF] = packed[k, _HALF:BOARD_SLOTS]
+                    kids[k, _HALF:] = packed[k, :_HALF]
+            parts.append(kids)
+            spans[count, 0] = i
+            spans[count, 1] = r
+            spans[count, 2] = total
+            spans[count, 3] = total + rows
+            count += 1
+            total += rows
+    out = np.empty((total, BOARD_SLOTS), dtype=np.uint8)
+    at = 0
+    for kids in parts:
+        out[at : at + kids.shape[0]] = kids
+        at += kids.shape[0]
+    return out, spans[:count]
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,33 +242,21 @@ def _search(
     is the evaluator's job at 0 plies; here a finished board is evaluated directly)."""
     n = boards.shape[0]
     result = np.zeros((n, 5))
-    # Gather every child of every board and roll; rank them at 0-ply in one batch.
-    children: list[npt.NDArray[np.uint8]] = []
-    spans: list[tuple[int, int, int, int]] = []  # board, roll, start, stop
+    # Gather every child of every board and roll (one compiled call); rank them at
+    # 0-ply in one batch.
     over = np.array([not boards[i, 1:26].any() or not boards[i, 27:52].any() for i in range(n)])
-    offset = 0
-    for i in range(n):
-        if over[i]:
-            continue
-        for r, (die1, die2) in enumerate(_ROLLS):
-            _, kids = rank_children(boards[i], die1, die2)
-            if kids.shape[0] == 0:
-                kids = _flip(boards[i : i + 1])  # no play: the turn passes
-            children.append(kids)
-            spans.append((i, r, offset, offset + kids.shape[0]))
-            offset += kids.shape[0]
     if over.any():
         result[over] = np.asarray(evaluator(boards[over]), dtype=np.float64)
-    if not children:
+    if over.all():
         return result
-    every_child = np.concatenate(children)
+    every_child, span_array = _children_of(np.ascontiguousarray(boards), over, _ROLL_ARRAY)
+    spans = [tuple(int(v) for v in row) for row in span_array] if plies > 1 else []
     shallow = evaluate_plies(evaluator, every_child, 0, None, cache)
     mover_equity = -equities(shallow)
     if plies == 1:
         # Vectorised: the best child of each (board, roll) span, the first one on ties.
-        span_array = np.array(spans, dtype=np.int64)
         lengths = span_array[:, 3] - span_array[:, 2]
-        owner = np.repeat(np.arange(len(spans)), lengths)
+        owner = np.repeat(np.arange(span_array.shape[0]), lengths)
         ranked = np.lexsort((-mover_equity, owner))
         firsts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
         best_child = ranked[firsts]
