@@ -88,3 +88,26 @@ def test_search_plays_ranks_the_best_first() -> None:
     assert depth[0] == 1
     searched = probabilities[depth == 1]
     assert list(equities(searched)) == sorted(equities(searched), reverse=True)
+
+
+def gnubg_scheme(position: Position, plies: int) -> npt.NDArray[np.float64]:
+    """Reference for keep=1: each roll's reply is chosen at 0-ply (the first best on
+    ties) and only that reply is searched deeper."""
+    board = position.to_array()[None, :]
+    if plies == 0 or not any(position.player[1:]) or not any(position.opponent[1:]):
+        return toy(board)[0]
+    total = np.zeros(5)
+    for roll in ALL_ROLLS:
+        plays = position.legal_plays(roll)
+        children = [play.position.flip() for play in plays] or [position.flip()]
+        shallow = [float(equities(invert(toy(child.to_array()[None, :])[0]))) for child in children]
+        chosen = children[int(np.argmax(shallow))]
+        total += float(roll.weight) * invert(gnubg_scheme(chosen, plies - 1))
+    return total
+
+
+@pytest.mark.parametrize("plies", [2, 3])
+def test_keep_one_filter_searches_the_static_best_reply(plies: int) -> None:
+    position = small_race()
+    ours = evaluate_plies(toy, position.to_array()[None, :], plies, MoveFilter(keep=1, margin=0))
+    assert ours[0] == pytest.approx(gnubg_scheme(position, plies), abs=1e-12)

@@ -250,20 +250,29 @@ def _search(
     if over.all():
         return result
     every_child, span_array = _children_of(np.ascontiguousarray(boards), over, _ROLL_ARRAY)
-    spans = [tuple(int(v) for v in row) for row in span_array] if plies > 1 else []
     shallow = evaluate_plies(evaluator, every_child, 0, None, cache)
     mover_equity = -equities(shallow)
-    if plies == 1:
-        # Vectorised: the best child of each (board, roll) span, the first one on ties.
+    if plies == 1 or (move_filter is not None and move_filter.keep == 1):
+        # Vectorised: the best child of each (board, roll) span at 0-ply (the first one
+        # on ties), searched ``plies - 1`` deeper when that is more than 0.
         lengths = span_array[:, 3] - span_array[:, 2]
         owner = np.repeat(np.arange(span_array.shape[0]), lengths)
         ranked = np.lexsort((-mover_equity, owner))
         firsts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
         best_child = ranked[firsts]
+        if plies == 1:
+            chosen = shallow[best_child]
+        else:
+            distinct, inverse = np.unique(best_child, return_inverse=True)
+            searched = evaluate_plies(
+                evaluator, every_child[distinct], plies - 1, move_filter, cache
+            )
+            chosen = searched[inverse.reshape(-1)]
         weights = _WEIGHTS[span_array[:, 1]][:, None]
-        np.add.at(result, span_array[:, 0], weights * invert(shallow[best_child]))
+        np.add.at(result, span_array[:, 0], weights * invert(chosen))
         return result
     # Pick, per (board, roll), the candidates to search deeper.
+    spans = [tuple(int(v) for v in row) for row in span_array]
     deeper_index: list[int] = []
     candidate_spans: list[list[int]] = []
     for _, _, start, stop in spans:
