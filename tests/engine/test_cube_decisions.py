@@ -135,3 +135,21 @@ def test_live_take_points_follow_the_cube_levels() -> None:
     # Otherwise it is the dead one times the taker's own cash point one level up.
     cash = 1 - live_take_point(met, 7, 9, 2)
     assert live_take_point(met, 9, 7, 1) == pytest.approx(met.take_point(9, 7, 1) * cash)
+
+
+def test_gammons_raise_the_take_point_and_hold_the_cube() -> None:
+    from backgammon.engine.cube import live_take_point, match_cube_decision
+    from backgammon.engine.met import kazaross_xg2
+
+    met = kazaross_xg2()
+    plain_take = live_take_point(met, 9, 9, 1)
+    # The doubler's gammons (a share of the taker's losses) make taking worse.
+    assert live_take_point(met, 9, 9, 1, (0.0, 0.3)) > plain_take
+    # The taker's own gammon chances make taking better.
+    assert live_take_point(met, 9, 9, 1, (0.3, 0.0)) < plain_take
+    # From GNU Backgammon's analysis in ../shared/reference/formats/match03_5pt_analysed.sgf
+    # (game 2, move 29): 3-away against 5-away, centred cube, a gammonish position where
+    # its answer is "no double" (play on for the gammon that wins the match at 2 cubes).
+    gammonish = (0.623, 0.433, 0.073, 0.033, 0.0)
+    decision = match_cube_decision(gammonish, met, (3, 5))
+    assert decision.action is CubeAction.NO_DOUBLE

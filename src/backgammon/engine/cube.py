@@ -26,11 +26,11 @@ the dead-cube MWC weighs each outcome (win/lose single, gammon, backgammon at th
 cube value) by its probability, and the live-cube MWC interpolates between the
 doubled side's drop value and its win value at its match take point, as for money;
 the result is ``x·live + (1 − x)·dead``. The table's take points are dead-cube ones;
-:func:`live_take_point` turns them into live ones level by level (the taker's later
-redouble is worth something only while a win at the doubled cube ends nobody's match),
-which gives money's 20% at long even scores; a cube that already covers both away
-scores is dead. Decisions compare
-MWCs; the report converts them to equities at the current cube with
+:func:`live_take_point` turns them into live, gammon-aware ones level by level (the
+taker's later redouble is worth something only while a win at the doubled cube does not
+end its match; the position's gammon shares weigh the values of taking), which gives
+money's 20% at long even scores; a cube that already covers both away scores is dead.
+Decisions compare MWCs; the report converts them to equities at the current cube with
 :meth:`MatchEquityTable.mwc_to_equity`.
 """
 
@@ -234,23 +234,44 @@ def _interpolate(p: float, points: Sequence[tuple[float, float]]) -> float:
     return points[-1][1]
 
 
-def live_take_point(met: MatchEquityTable, away_self: int, away_opponent: int, cube: int) -> float:
-    """The doubled side's take point with a live cube (gammons ignored), when doubled
-    from ``cube`` to ``2 * cube`` at these away scores.
+def live_take_point(
+    met: MatchEquityTable,
+    away_self: int,
+    away_opponent: int,
+    cube: int,
+    gammons: tuple[float, float] = (0.0, 0.0),
+) -> float:
+    """The doubled side's take point with a live cube, when doubled from ``cube`` to
+    ``2 * cube`` at these away scores; ``gammons`` are the shares of the taker's wins
+    and of its losses that are gammons (backgammons counted as gammons).
 
-    Taking gives the taker the cube at ``2 * cube``; if a win at that cube does not end
-    the taker's match, it can later redouble the doubler out at its own
-    cash point ``c = 1 - (the doubler's live take point at 2 * cube)``. Its match winning
-    chance when taking is then linear from losing ``2 * cube`` (at 0) to winning it (at
-    ``c``), so the take point is the dead one (:meth:`MatchEquityTable.take_point`)
-    times ``c``; with a dead cube it is the dead one. At long even scores this gives
-    money's 20% against the dead 25%; at lopsided scores it follows the table.
+    Taking plays for ``2 * cube``: losing is worth the gammon-weighted average ``L`` of
+    losing 2 or 4 cubes. If a win at ``2 * cube`` does not end the taker's match, it
+    owns a useful cube: it redoubles the doubler out at its cash point ``c = 1 - (the
+    doubler's live take point at 2 * cube)``, where it collects ``W = MWC(win 2 *
+    cube)``; its match winning chance when taking is linear from ``L`` (at 0) to ``W``
+    (at ``c``), so the take point is ``(drop - L) / (W - L) · c``. With a dead cube, ``W``
+    is the gammon-weighted win and ``c = 1``. Without gammons and at long even scores
+    this gives money's 20% against the dead 25%.
     """
-    dead = met.take_point(away_self, away_opponent, cube)
+    gain, loss = gammons
     doubled = 2 * cube
+
+    def after(points: int) -> float:
+        return met.after_game(away_self, away_opponent, points)
+
+    drop = after(-cube)
+    lose = (1.0 - loss) * after(-doubled) + loss * after(-2 * doubled)
     if away_self <= doubled:
-        return dead  # a win at the doubled cube ends the taker's match: no use for it
-    return dead * (1.0 - live_take_point(met, away_opponent, away_self, doubled))
+        # A win at the doubled cube ends the taker's match: the cube is of no use to it.
+        win = (1.0 - gain) * after(doubled) + gain * after(2 * doubled)
+        cash = 1.0
+    else:
+        win = after(doubled)
+        cash = 1.0 - live_take_point(met, away_opponent, away_self, doubled, (loss, gain))
+    if win <= lose:
+        return 0.0
+    return min(1.0, max(0.0, (drop - lose) / (win - lose) * cash))
 
 
 def _match_values(
@@ -284,8 +305,10 @@ def _match_values(
     lose_value = lost / (1.0 - win) if win < 1 - 1e-9 else met.after_game(me, them, -cube)
     we_cash = met.after_game(me, them, cube)
     they_cash = met.after_game(me, them, -cube)
-    take = live_take_point(met, me, them, cube)  # our take point if doubled
-    cash = 1.0 - live_take_point(met, them, me, cube)  # they pass beyond
+    gammon_win = (win_gammon / win) if win > 1e-9 else 0.0
+    gammon_loss = (lose_gammon / (1.0 - win)) if win < 1 - 1e-9 else 0.0
+    take = live_take_point(met, me, them, cube, (gammon_win, gammon_loss))  # if doubled
+    cash = 1.0 - live_take_point(met, them, me, cube, (gammon_loss, gammon_win))
     if owner is CubeOwner.CENTRED:
         points = [(0.0, lose_value), (take, they_cash), (cash, we_cash), (1.0, win_value)]
     elif owner is CubeOwner.PLAYER:
