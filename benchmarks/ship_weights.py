@@ -34,6 +34,9 @@ def main() -> None:
     parser.add_argument("--baseline-ppg", type=float, required=True)
     parser.add_argument("--baseline-se", type=float, required=True)
     parser.add_argument("--games", type=int, required=True)
+    parser.add_argument(
+        "--baseline-games", type=int, default=None, help="if not --games (the gnubg games)"
+    )
     args = parser.parse_args()
     networks = Networks.load(args.weights)
     strength = {
@@ -46,7 +49,7 @@ def main() -> None:
         "vs_pip_count_baseline": {
             "ppg": args.baseline_ppg,
             "se": args.baseline_se,
-            "games": args.games,
+            "games": args.games if args.baseline_games is None else args.baseline_games,
         },
         "command": "python benchmarks/strength.py --games N --weights FILE",
     }
