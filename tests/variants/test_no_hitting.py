@@ -195,3 +195,17 @@ def test_custom_combinations_are_checked() -> None:
     # A house rule: long nardy without the six-point rule is still long nardy's board.
     house = NARDY.with_options(prime_rule=False)
     assert house.name == "custom" and house.topology == "crosswise"
+
+
+def test_moves_command_reads_slots_text_under_a_variant() -> None:
+    from typer.testing import CliRunner
+
+    from backgammon.apps.cli import app
+
+    start = Position.initial(NARDY).slots_text
+    result = CliRunner().invoke(app, ["moves", start, "-r", "6-5", "--variant", "long-nardy"])
+    assert result.exit_code == 0, result.output
+    assert result.output.split() == ["1.", "24/13"]
+    shared = Position.unchecked(side({24: 14, 18: 1}), side({24: 14, 6: 1})).slots_text
+    refused = CliRunner().invoke(app, ["moves", shared, "-r", "6-5", "--variant", "nardy"])
+    assert refused.exit_code == 2 and "hold checkers of both sides" in refused.output

@@ -255,17 +255,27 @@ def _describe(action: object) -> str:
 
 @app.command()
 def moves(
-    position: Annotated[str, typer.Argument(help="A Position ID or an XGID.")],
+    position: Annotated[
+        str, typer.Argument(help="A Position ID, an XGID or a slots text (slots:...).")
+    ],
     roll: Annotated[str, typer.Option("--roll", "-r", help="The dice, e.g. 3-1.")],
+    variant: Annotated[
+        str, typer.Option(help="Whose rules (see 'backgammon variants').")
+    ] = "standard",
 ) -> None:
-    """List every legal play of a roll in a position."""
+    """List every legal play of a roll in a position, under a variant's rules."""
+    chosen = _variant_named(variant)
     try:
         board = _position_from_text(position)
         dice = Roll.parse(roll)
     except BackgammonError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
-    plays = board.legal_plays(dice)
+    problems = board.problems(chosen)
+    if problems:
+        typer.echo(f"error: not a {chosen.name} position: {'; '.join(problems)}", err=True)
+        raise typer.Exit(2)
+    plays = board.legal_plays(dice, chosen)
     if not plays:
         typer.echo(f"{dice}: no legal play")
     for index, candidate in enumerate(plays, 1):
