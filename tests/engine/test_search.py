@@ -34,7 +34,12 @@ def toy(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
     return out
 
 
-def brute_force(position: Position, plies: int) -> npt.NDArray[np.float64]:
+def brute_force(
+    position: Position, plies: int, reply_at_0_ply: bool = False
+) -> npt.NDArray[np.float64]:
+    """Expectimax by hand. With ``reply_at_0_ply`` each roll's play is the best one at
+    0-ply (the first on ties) and only that one is searched deeper (GNU Backgammon's
+    scheme, a keep-1 filter); otherwise every play is searched."""
     board = position.to_array()[None, :]
     if plies == 0 or not any(position.player[1:]) or not any(position.opponent[1:]):
         return toy(board)[0]
@@ -42,7 +47,10 @@ def brute_force(position: Position, plies: int) -> npt.NDArray[np.float64]:
     for roll in ALL_ROLLS:
         plays = position.legal_plays(roll)
         children = [play.position.flip() for play in plays] or [position.flip()]
-        values = [invert(brute_force(child, plies - 1)) for child in children]
+        if reply_at_0_ply:
+            shallow = [float(equities(invert(toy(c.to_array()[None, :])[0]))) for c in children]
+            children = [children[int(np.argmax(shallow))]]
+        values = [invert(brute_force(child, plies - 1, reply_at_0_ply)) for child in children]
         best = max(values, key=lambda v: float(equities(v)))
         total += float(roll.weight) * best
     return total
@@ -90,24 +98,8 @@ def test_search_plays_ranks_the_best_first() -> None:
     assert list(equities(searched)) == sorted(equities(searched), reverse=True)
 
 
-def gnubg_scheme(position: Position, plies: int) -> npt.NDArray[np.float64]:
-    """Reference for keep=1: each roll's reply is chosen at 0-ply (the first best on
-    ties) and only that reply is searched deeper."""
-    board = position.to_array()[None, :]
-    if plies == 0 or not any(position.player[1:]) or not any(position.opponent[1:]):
-        return toy(board)[0]
-    total = np.zeros(5)
-    for roll in ALL_ROLLS:
-        plays = position.legal_plays(roll)
-        children = [play.position.flip() for play in plays] or [position.flip()]
-        shallow = [float(equities(invert(toy(child.to_array()[None, :])[0]))) for child in children]
-        chosen = children[int(np.argmax(shallow))]
-        total += float(roll.weight) * invert(gnubg_scheme(chosen, plies - 1))
-    return total
-
-
 @pytest.mark.parametrize("plies", [2, 3])
 def test_keep_one_filter_searches_the_static_best_reply(plies: int) -> None:
     position = small_race()
     ours = evaluate_plies(toy, position.to_array()[None, :], plies, MoveFilter(keep=1, margin=0))
-    assert ours[0] == pytest.approx(gnubg_scheme(position, plies), abs=1e-12)
+    assert ours[0] == pytest.approx(brute_force(position, plies, True), abs=1e-12)

@@ -253,18 +253,11 @@ def test_play_count_table() -> None:
 def _check_invariants(game: Game, checkers: int) -> None:
     position = game.position
     variant = game.variant
-    # Checker conservation, no point shared against the rules, pins consistent.
+    # Checker conservation, no point shared against the rules, pins consistent, the
+    # point limit (all in Position.problems, itself tested on hand-built positions).
     assert position.player_checkers() == checkers
     assert position.opponent_checkers() == checkers
     assert position.problems(variant) == []
-    for point in range(1, 25):
-        theirs = variant.opponent_point(point)
-        if not variant.pinning:
-            assert not (position.player[point] and position.opponent[theirs])
-    limit = variant.max_per_point
-    if limit is not None:
-        assert max(position.player[1:25]) <= limit
-        assert max(position.opponent[1:25]) <= limit
 
 
 @pytest.mark.parametrize("name", EVERY_VARIANT)
@@ -434,3 +427,11 @@ def test_russian_backgammon() -> None:
     game.pop()
     game.pop()
     assert game.dice == Roll(5, 5)
+
+
+def test_problems_find_shared_points_and_crowding_on_every_board() -> None:
+    clash = Position.unchecked(side({6: 15}), side({19: 15}))  # our 6 is their 19
+    assert clash.problems(STANDARD) == ["points [6] hold checkers of both sides"]
+    egyptian = variants.find("egyptian")
+    crowded = Position.unchecked(side({6: 15}), side({6: 15}))
+    assert crowded.problems(egyptian) == ["points [6, 19] hold more than 5 checkers"]

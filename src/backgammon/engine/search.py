@@ -191,7 +191,8 @@ def evaluate_plies(
         plies: search depth (0 = the evaluator).
         move_filter: how many plays per roll to search deeper (``None``: all of them,
             i.e. exact expectimax).
-        cache: where to remember results between calls.
+        cache: where to remember searched results (``plies`` > 0) between calls;
+            static evaluations are cheaper to redo than to look up.
 
     Raises:
         ValueError: for a negative depth or a malformed board array.
@@ -244,7 +245,9 @@ def _search(
     result = np.zeros((n, 5))
     # Gather every child of every board and roll (one compiled call); rank them at
     # 0-ply in one batch.
-    over = np.array([not boards[i, 1:26].any() or not boards[i, 27:52].any() for i in range(n)])
+    over = np.asarray(
+        ~boards[:, 1:_HALF].any(axis=1) | ~boards[:, _HALF + 1 :].any(axis=1), dtype=np.bool_
+    )
     if over.any():
         result[over] = np.asarray(evaluator(boards[over]), dtype=np.float64)
     if over.all():

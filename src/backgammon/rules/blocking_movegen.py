@@ -40,7 +40,6 @@ from numba import njit
 from backgammon.rules.movegen import (
     BOARD_SLOTS,
     COUNT_COLUMN,
-    MAX_STEPS,
     PACKED_WIDTH,
     STEP_FIELDS,
 )
@@ -254,9 +253,5 @@ def generate_blocking_plays(
             n_kept += 1
     out = np.empty((n_kept, PACKED_WIDTH), dtype=np.uint8)
     for j in range(n_kept):
-        out[j] = found[kept[j]]
-    for j in range(n_kept):
-        for field in range(MAX_STEPS * STEP_FIELDS):
-            if field >= out[j, COUNT_COLUMN] * STEP_FIELDS:
-                out[j, BOARD_SLOTS + field] = 0
+        out[j] = found[kept[j]]  # steps past the count are zero: nodes start from zeros
     return out

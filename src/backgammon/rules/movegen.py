@@ -528,13 +528,20 @@ def _generate(
         hashes = np.empty(capacity, dtype=np.uint64)
         table = np.zeros(4 * capacity, dtype=np.int32)
         state[:] = 0
-        if high == low:
-            dice[:] = high
+        overflow = False
+        doubles = high == low
+        # Doubles: the same die four times; otherwise both orders of the two dice.
+        for order in range(1 if doubles else 2):
+            if doubles:
+                dice[:] = high
+            else:
+                dice[0] = high if order == 0 else low
+                dice[1] = low if order == 0 else high
             overflow = _search(
                 work,
                 dice,
-                4,
-                True,
+                4 if doubles else 2,
+                doubles,
                 packed,
                 hashes,
                 table,
@@ -546,44 +553,8 @@ def _generate(
                 same_direction,
                 exact_bearoff,
             )
-        else:
-            dice[0] = high
-            dice[1] = low
-            overflow = _search(
-                work,
-                dice,
-                2,
-                False,
-                packed,
-                hashes,
-                table,
-                state,
-                limit,
-                caucasian,
-                ordered,
-                bar_first,
-                same_direction,
-                exact_bearoff,
-            )
-            if not overflow:
-                dice[0] = low
-                dice[1] = high
-                overflow = _search(
-                    work,
-                    dice,
-                    2,
-                    False,
-                    packed,
-                    hashes,
-                    table,
-                    state,
-                    limit,
-                    caucasian,
-                    ordered,
-                    bar_first,
-                    same_direction,
-                    exact_bearoff,
-                )
+            if overflow:
+                break
         if overflow:
             capacity *= 4
         elif high == low and ordered and state[2] != 0:

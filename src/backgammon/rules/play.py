@@ -247,7 +247,7 @@ def legal_plays(position: Position, roll: RollLike, variant: Variant | None = No
     """
     dice = Roll.coerce(roll)
     board = np.frombuffer(position._data, dtype=np.uint8)
-    if variant is None or variant.standard_moves:
+    if variant is None or variant.plain_movement:
         packed = generate_plays_packed(board, dice.first, dice.second)
     elif variant.blocking or variant.pinning:
         packed = generate_blocking_plays(

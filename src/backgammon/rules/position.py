@@ -308,9 +308,9 @@ class Position:
     def problems(self, variant: Variant = STANDARD) -> list[str]:
         """Why this position cannot occur in ``variant``; empty if it can.
 
-        Checks each side's checker count and that both sides have not finished.
-        (Points held by both sides are refused at construction for the usual board;
-        for variants whose sides move the same way round, here.)
+        Checks each side's checker count, that both sides have not finished, that no
+        point holds checkers of both sides on the variant's board (except a pinned one
+        under the other side, in Plakoto; pins consistent) and the point limit.
         """
         found = []
         total = variant.checkers
@@ -338,7 +338,7 @@ class Position:
             ]
             if clash:
                 found.append(f"points {clash} hold free checkers of both sides")
-        if variant.topology != "mirror" and not variant.pinning:
+        if not variant.pinning:
             shared = [
                 point
                 for point in range(1, 25)

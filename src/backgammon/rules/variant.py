@@ -99,8 +99,9 @@ class Variant:
     movement: int = field(init=False, repr=False, compare=False)
     """The hitting kernel's options packed in one int (see
     :func:`~backgammon.rules.movegen.movement_options`); computed, not given."""
-    standard_moves: bool = field(init=False, repr=False, compare=False)
-    """Same as :attr:`plain_movement`, computed once (read on every move)."""
+    plain_movement: bool = field(init=False, repr=False, compare=False)
+    """True when checkers move exactly as in standard backgammon; computed, not given
+    (read on every move)."""
 
     def __post_init__(self) -> None:
         for point, count in self.start:
@@ -141,29 +142,14 @@ class Variant:
             self,
             "movement",
             movement_options(
-                min(self.point_limit, 255),
+                self.point_limit,
                 self.caucasian,
                 not self.enter_anytime,
                 self.same_direction,
                 self.exact_bearoff,
             ),
         )
-        object.__setattr__(self, "standard_moves", self.plain_movement)
-
-    @property
-    def checkers(self) -> int:
-        """The number of checkers each side plays with."""
-        return sum(count for _, count in self.start)
-
-    @property
-    def point_limit(self) -> int:
-        """The most checkers a point may hold, 255 when unlimited (for the kernel)."""
-        return 255 if self.max_per_point is None else self.max_per_point
-
-    @property
-    def plain_movement(self) -> bool:
-        """True when checkers move exactly as in standard backgammon."""
-        return (
+        plain = (
             self.max_per_point is None
             and not self.caucasian
             and not self.enter_anytime
@@ -175,6 +161,17 @@ class Variant:
             and not self.prime_rule
             and not self.pinning
         )
+        object.__setattr__(self, "plain_movement", plain)
+
+    @property
+    def checkers(self) -> int:
+        """The number of checkers each side plays with."""
+        return sum(count for _, count in self.start)
+
+    @property
+    def point_limit(self) -> int:
+        """The most checkers a point may hold, 255 when unlimited (for the kernel)."""
+        return 255 if self.max_per_point is None else min(self.max_per_point, 255)
 
     @property
     def topology(self) -> str:

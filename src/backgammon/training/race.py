@@ -19,16 +19,11 @@ import numpy.typing as npt
 
 from backgammon.engine.network import Networks
 from backgammon.rules.fastgame import new_rng_state
-from backgammon.training.td import train_games
+from backgammon.training.td import parameter_views, train_games, zero_traces
 
 __all__ = ["improve_race_network", "sample_race_starts", "train_race"]
 
 _SIDE = 26
-Params = npt.NDArray[np.float32]
-
-
-def _three(arrays: list[Params]) -> tuple[Params, Params, Params]:
-    return (arrays[0], arrays[1], arrays[2])
 
 
 def _race_side(rng: np.random.Generator, checkers: int) -> npt.NDArray[np.uint8]:
@@ -79,16 +74,9 @@ def train_race(
     if not alpha > 0:
         raise ValueError(f"alpha must be > 0, got {alpha}")
     trained = networks.replace(**{name: net.copy() for name, net in networks.by_name().items()})
-    nets = (trained.contact, trained.race, trained.crashed)
-    w1s = _three([net.w1 for net in nets])
-    b1s = _three([net.b1 for net in nets])
-    w2ts = _three([net.w2t for net in nets])
-    b2s = _three([net.b2 for net in nets])
-    # TD(0): no eligibility traces (empty arrays of the right ranks).
-    empty = _three([np.zeros((0, 0, 0), dtype=np.float32)] * 3)
-    empty_b = _three([np.zeros((0, 0), dtype=np.float32)] * 3)
-    empty_w2 = _three([np.zeros((0, 0, 0), dtype=np.float32)] * 3)
-    empty_b2 = _three([np.zeros((0, 0), dtype=np.float32)] * 3)
+    views = parameter_views(trained)
+    w1s, b1s, w2ts, b2s = views
+    traces = zero_traces(views, 0.0)  # TD(0)
     state = new_rng_state(seed)
     starts = sample_race_starts(games, seed + 1, checkers)
     results = np.zeros((1, 3), dtype=np.int64)
@@ -107,10 +95,7 @@ def train_race(
             state,
             results,
             0.0,
-            empty,
-            empty_b,
-            empty_w2,
-            empty_b2,
+            *traces,
         )
         if progress is not None and (game + 1) % 1000 == 0:
             progress(game + 1)

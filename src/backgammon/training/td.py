@@ -35,10 +35,18 @@ from backgammon.engine.encoding import (
     encode_race_into,
 )
 from backgammon.engine.evaluator import PositionClass, classify_board
+from backgammon.engine.network import Networks
 from backgammon.rules.fastgame import random_die
 from backgammon.rules.movegen import BOARD_SLOTS, generate_plays_packed
 
-__all__ = ["CONTACT_NET", "CRASHED_NET", "RACE_NET", "train_games"]
+__all__ = [
+    "CONTACT_NET",
+    "CRASHED_NET",
+    "RACE_NET",
+    "parameter_views",
+    "train_games",
+    "zero_traces",
+]
 
 CONTACT_NET = 0
 RACE_NET = 1
@@ -50,6 +58,36 @@ _RACE = int(PositionClass.RACE)
 _CRASHED = int(PositionClass.CRASHED)
 
 Params = npt.NDArray[np.float32]
+Views = tuple[Params, Params, Params]
+"""One parameter array of each network: contact, race, crashed (see the net indices)."""
+
+
+def parameter_views(networks: Networks) -> tuple[Views, Views, Views, Views]:
+    """The ``w1s, b1s, w2ts, b2s`` arguments of :func:`train_games`: views into the
+    networks' parameters, which training updates in place."""
+    nets = (networks.contact, networks.race, networks.crashed)
+    return (
+        (nets[0].w1, nets[1].w1, nets[2].w1),
+        (nets[0].b1, nets[1].b1, nets[2].b1),
+        (nets[0].w2t, nets[1].w2t, nets[2].w2t),
+        (nets[0].b2, nets[1].b2, nets[2].b2),
+    )
+
+
+def zero_traces(
+    views: tuple[Views, Views, Views, Views], lam: float
+) -> tuple[Views, Views, Views, Views]:
+    """Zeroed eligibility traces for ``views``: each parameter's shape plus an axis of
+    5 (one trace per output) for TD(λ), empty arrays of the same rank for TD(0)."""
+
+    def traces(group: Views) -> Views:
+        made = [
+            np.zeros((*a.shape, 5) if lam > 0 else (0,) * (a.ndim + 1), dtype=np.float32)
+            for a in group
+        ]
+        return (made[0], made[1], made[2])
+
+    return (traces(views[0]), traces(views[1]), traces(views[2]), traces(views[3]))
 
 
 @njit(cache=True)

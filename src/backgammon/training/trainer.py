@@ -24,7 +24,7 @@ from backgammon.engine.network import Networks
 from backgammon.errors import EngineError
 from backgammon.rules.fastgame import new_rng_state
 from backgammon.rules.position import Position
-from backgammon.training.td import train_games
+from backgammon.training.td import parameter_views, train_games, zero_traces
 from backgammon.variants import find
 
 __all__ = ["Trainer", "TrainingSettings"]
@@ -89,29 +89,6 @@ class Trainer:
         self.state = new_rng_state(settings.seed)
         self.seconds = 0.0
 
-    def _views(self) -> tuple[tuple[Any, ...], ...]:
-        nets = (self.networks.contact, self.networks.race, self.networks.crashed)
-        return (
-            tuple(net.w1 for net in nets),
-            tuple(net.b1 for net in nets),
-            tuple(net.w2t for net in nets),
-            tuple(net.b2 for net in nets),
-        )
-
-    def _traces(self, *views: tuple[Any, ...]) -> tuple[tuple[Any, ...], ...]:
-        """Zeroed eligibility traces shaped like each parameter plus an output axis
-        (empty arrays for TD(0))."""
-        lam = self.settings.lam
-        return tuple(
-            tuple(
-                np.zeros(
-                    (*array.shape, 5) if lam > 0 else (0,) * (array.ndim + 1), dtype=np.float32
-                )
-                for array in group
-            )
-            for group in views
-        )
-
     def train(
         self,
         games: int,
@@ -123,8 +100,9 @@ class Trainer:
         plies per game). ``progress(done, total, games_per_second)`` after each chunk.
         """
         start = Position.initial(self.variant).to_array()
-        w1s, b1s, w2ts, b2s = self._views()
-        traces = self._traces(w1s, b1s, w2ts, b2s)
+        views = parameter_views(self.networks)
+        w1s, b1s, w2ts, b2s = views
+        traces = zero_traces(views, self.settings.lam)
         all_results = np.zeros((games, 3), dtype=np.int64)
         done = 0
         while done < games:
