@@ -421,3 +421,23 @@ def test_hand_fractions_are_exact_enough(db: BearoffDatabase) -> None:
     # float32 storage: one-sided figures agree with exact fractions to 1e-6.
     distribution = db.one_sided.rolls_distribution([0, 0, 0, 0, 0, 1])
     assert abs(distribution[1] - float(Fraction(27, 36))) < 1e-6
+
+
+def test_batch_evaluation_matches_one_at_a_time(db: BearoffDatabase) -> None:
+    rng = np.random.default_rng(7)
+    boards = np.zeros((400, 52), dtype=np.uint8)
+    for row in boards:
+        for base in (0, 26):
+            on_board = int(rng.integers(1, 16)) if rng.random() < 0.5 else int(rng.integers(1, 7))
+            row[base + 1 : base + 7] = rng.multinomial(on_board, [1 / 6] * 6)
+            row[base] = 15 - on_board
+    batch = db.evaluate_boards(boards)
+    one_by_one = np.array([db.evaluate(Position.from_array(row)) for row in boards])
+    assert np.abs(batch - one_by_one).max() < 1e-12
+    solved = db.solved(boards)
+    small = (boards[:, 1:7].sum(axis=1) <= 6) & (boards[:, 27:33].sum(axis=1) <= 6)
+    assert np.array_equal(solved, small)
+    outside = boards[:3].copy()
+    outside[0, 12] = 1
+    with pytest.raises(InvalidPositionError, match="row 0"):
+        db.evaluate_boards(outside)

@@ -10,6 +10,10 @@ from backgammon import ALL_ROLLS, Position
 from backgammon.engine.search import (
     EvaluationCache,
     MoveFilter,
+    Pruning,
+    _best_in_spans,
+    _distinct_rows,
+    _pruned_candidates,
     equities,
     evaluate_plies,
     invert,
@@ -103,3 +107,82 @@ def test_keep_one_filter_searches_the_static_best_reply(plies: int) -> None:
     position = small_race()
     ours = evaluate_plies(toy, position.to_array()[None, :], plies, MoveFilter(keep=1, margin=0))
     assert ours[0] == pytest.approx(brute_force(position, plies, True), abs=1e-12)
+
+
+def toy_scores(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
+    """A cheap estimate for pruning tests: the toy evaluator's equity plus noise that
+    depends on the board only, so the pruned ranking differs from the full one."""
+    noise = (boards.astype(np.int64) * np.arange(1, 53)).sum(axis=1) % 7 / 10.0
+    return equities(toy(boards)) + noise
+
+
+def test_pruning_that_keeps_every_play_is_exact() -> None:
+    position = Position.initial()
+    board = position.to_array()[None, :]
+    full = evaluate_plies(toy, board, 2, MoveFilter(keep=1, margin=0))
+    kept = evaluate_plies(
+        toy, board, 2, MoveFilter(keep=1, margin=0), pruning=Pruning(toy_scores, keep=99)
+    )
+    assert kept[0] == pytest.approx(full[0], abs=1e-12)
+
+
+def by_hand_pruned(position: Position, keep: int) -> npt.NDArray[np.float64]:
+    """1-ply by hand: per roll, the ``keep`` plays with the lowest toy score for the
+    opponent, judged by the toy evaluator."""
+    total = np.zeros(5)
+    for roll in ALL_ROLLS:
+        children = [p.position.flip() for p in position.legal_plays(roll)] or [position.flip()]
+        boards = np.array([c.to_array() for c in children], dtype=np.uint8)
+        order = np.argsort(toy_scores(boards), kind="stable")[:keep]
+        values = toy(boards[order])
+        total += float(roll.weight) * invert(values[int(np.argmin(equities(values)))])
+    return total
+
+
+def hitting_position() -> Position:
+    """Blots to hit, so that a roll's plays differ in pip count (the toy's value)."""
+    mine = [0] * 24
+    mine[12], mine[7] = 2, 2
+    theirs = [0] * 24
+    theirs[14], theirs[19], theirs[5] = 1, 1, 2
+    return Position.from_points(mine, theirs, checkers=4)
+
+
+def test_pruned_search_judges_only_the_best_few_by_the_estimate() -> None:
+    position = hitting_position()
+    board = position.to_array()[None, :]
+    for keep in (1, 2):
+        pruned = evaluate_plies(toy, board, 1, pruning=Pruning(toy_scores, keep))
+        assert pruned[0] == pytest.approx(by_hand_pruned(position, keep), abs=1e-12)
+    crude = evaluate_plies(toy, board, 1, pruning=Pruning(toy_scores, 1))
+    assert not np.allclose(crude[0], evaluate_plies(toy, board, 1)[0])
+
+
+def test_pruned_candidates_always_include_nan_scores() -> None:
+    scores = np.array([0.5, np.nan, 0.1, 0.9, 0.2, 0.3])
+    spans = np.array([[0, 0, 0, 6]], dtype=np.int64)
+    chosen = _pruned_candidates(scores, spans, 2)
+    assert chosen.tolist() == [False, True, True, False, True, False]
+    with pytest.raises(ValueError, match="at least one"):
+        Pruning(toy_scores, keep=0)
+
+
+def test_exact_boards_are_not_searched() -> None:
+    position = small_race()
+    board = position.to_array()[None, :]
+    marked = evaluate_plies(toy, board, 2, exact=lambda b: np.ones(b.shape[0], dtype=bool))
+    assert marked[0] == pytest.approx(toy(board)[0])
+    unmarked = evaluate_plies(toy, board, 2, exact=lambda b: np.zeros(b.shape[0], dtype=bool))
+    assert unmarked[0] == pytest.approx(brute_force(position, 2), abs=1e-12)
+
+
+def test_distinct_rows_and_best_in_spans() -> None:
+    rng = np.random.default_rng(3)
+    boards = rng.integers(0, 3, size=(500, 52)).astype(np.uint8)
+    boards[250:] = boards[rng.integers(0, 250, size=250)]
+    first, inverse = _distinct_rows(boards)
+    assert np.array_equal(boards[first][inverse], boards)
+    assert first.shape[0] == np.unique(boards, axis=0).shape[0]
+    values = np.array([1.0, 3.0, 3.0, -1.0, 0.0])
+    spans = np.array([[0, 0, 0, 3], [0, 1, 3, 5]], dtype=np.int64)
+    assert _best_in_spans(values, spans).tolist() == [1, 4]

@@ -484,6 +484,71 @@ def distill(
     typer.echo(json.dumps({"weights": str(work / "networks.npz")}))
 
 
+@app.command(name="train-prune")
+def train_prune_command(
+    out: Annotated[str, typer.Option(help="Where to write the pruning network.")],
+    weights: Annotated[
+        str | None, typer.Option(help="Weights whose evaluations it learns (default: shipped).")
+    ] = None,
+    games: Annotated[int, typer.Option(help="Self-play games to take positions from.")] = 1_500,
+    hidden: Annotated[int, typer.Option(help="Hidden units.")] = 16,
+    epochs: Annotated[int, typer.Option(help="Passes over the samples.")] = 8,
+    seed: Annotated[int, typer.Option(help="Seed of the games and the fit.")] = 11,
+) -> None:
+    """Train the pruning network that lookahead search ranks plays with: it learns the
+    full network's own 0-ply equities of every play of a roll, in positions from the
+    engine's self-play, and reports how often the full network's best play is among
+    its best k on held-out rolls."""
+    import datetime
+
+    import numpy as np
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from backgammon.engine import Engine
+    from backgammon.training.pruning import (
+        fit_pruning_network,
+        pruning_samples,
+        ranking_recall,
+    )
+    from backgammon.training.supervised import collect_positions
+
+    engine = Engine(weights)
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns) as bar:
+        task = bar.add_task("collecting games", total=games)
+        boards = collect_positions(engine, games, seed, progress=lambda n: bar.advance(task, n))
+    order = np.random.default_rng(seed).permutation(boards.shape[0])
+    held = max(1, boards.shape[0] // 15)
+    train = pruning_samples(engine, boards[order[held:]], seed)
+    test = pruning_samples(engine, boards[order[:held]], seed + 1)
+    with Progress(*columns) as bar:
+        task = bar.add_task("fitting", total=epochs)
+        net, losses = fit_pruning_network(
+            train, hidden, epochs, seed=seed, progress=lambda n: bar.update(task, completed=n)
+        )
+    recall = {str(k): round(ranking_recall(net, test, k), 4) for k in (1, 3, 5, 8)}
+    metadata = {
+        "trained_on": "the full network's own 0-ply equities of every play of a roll",
+        "weights": weights or "shipped",
+        "games": games,
+        "samples": int(train.boards.shape[0]),
+        "held_out_rolls": int(test.spans.shape[0]),
+        "hidden": hidden,
+        "epochs": epochs,
+        "seed": seed,
+        "mean_squared_error": [round(loss, 5) for loss in losses],
+        "recall": recall,
+        "trained": datetime.date.today().isoformat(),
+    }
+    type(net)(net.embedding, net.b1, net.w2, net.b2, metadata).save(out)
+    typer.echo(json.dumps({"pruning_network": out, "recall": recall}))
+
+
 @app.command(name="train-race")
 def train_race_command(
     out: Annotated[str, typer.Option(help="Where to write the weights file.")],

@@ -297,6 +297,68 @@ def _code_index(code: int) -> int:
 
 
 @njit(cache=True)
+def _slots_index(board: npt.NDArray[np.uint8], first: int) -> int:
+    """:func:`bearoff_index` of the six home points starting at slot ``first``."""
+    total = 0
+    for point in range(6):
+        total += board[first + point]
+    index = _BINOM[total + 5, 6]
+    partial = -1
+    for k in range(1, 6):
+        partial += board[first + k - 1] + 1
+        index += _BINOM[partial, k]
+    return int(index)
+
+
+@njit(cache=True)
+def _at_least_dot(
+    weights: Float32Array, left: int, tail: Float32Array, right: int, shift: int
+) -> float:
+    """``sum_n weights[left, n] * sum_{m >= n + shift} tail[right, m]``."""
+    bins = weights.shape[1]
+    total = 0.0
+    suffix = 0.0
+    for n in range(bins - 1, -1, -1):
+        if n + shift < bins:
+            suffix += float(tail[right, n + shift])
+        total += float(weights[left, n]) * suffix
+    return total
+
+
+@njit(cache=True)
+def _evaluate_bearoff_rows(
+    boards: npt.NDArray[np.uint8],
+    distributions: Float32Array,
+    gammon: Float32Array,
+    two_sided_win: Float32Array,
+    out: FloatArray,
+) -> None:
+    """The five outcome chances of each covered 52-slot board (see
+    :meth:`BearoffDatabase.evaluate`), into ``out``."""
+    two_sided = two_sided_win.shape[0]
+    for row in range(boards.shape[0]):
+        board = boards[row]
+        mine = _slots_index(board, 1)
+        theirs = _slots_index(board, 27)
+        win = min(1.0, _at_least_dot(distributions, mine, distributions, theirs, 0))
+        win_gammon = 0.0
+        lose_gammon = 0.0
+        if board[26] == 0:
+            win_gammon = min(win, _at_least_dot(distributions, mine, gammon, theirs, 0))
+        if board[0] == 0:
+            lose_gammon = min(1.0 - win, _at_least_dot(distributions, theirs, gammon, mine, 1))
+        if mine < two_sided and theirs < two_sided:
+            win = float(two_sided_win[mine, theirs])
+            win_gammon = min(win_gammon, win)
+            lose_gammon = min(lose_gammon, 1.0 - win)
+        out[row, 0] = win
+        out[row, 1] = win_gammon
+        out[row, 2] = 0.0
+        out[row, 3] = lose_gammon
+        out[row, 4] = 0.0
+
+
+@njit(cache=True)
 def _one_die(code: int, die: int, top: int, codes: IntArray, sources: IntArray) -> int:
     """Positions after playing one die from ``code`` with a checker from a point at or
     below ``top``; writes them and their source points, returns how many."""
@@ -1157,6 +1219,23 @@ class BearoffDatabase:
         )
         return result
 
+    def solved(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+        """Which 52-slot boards (rows) the two-sided database values exactly: both
+        sides with 1 to 6 checkers, all on their home points, and at least one borne
+        off (so no gammon is possible). A lookahead search of them cannot change
+        their value."""
+        array = np.asarray(boards, dtype=np.uint8).reshape(-1, 52)
+        mine = array[:, 1:7].astype(np.int64).sum(axis=1)
+        theirs = array[:, 27:33].astype(np.int64).sum(axis=1)
+        result: npt.NDArray[np.bool_] = (
+            self.covers(array)
+            & (mine <= TWO_SIDED_CHECKERS)
+            & (theirs <= TWO_SIDED_CHECKERS)
+            & (array[:, 0] > 0)
+            & (array[:, 26] > 0)
+        )
+        return result
+
     def evaluate_boards(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
         """:meth:`evaluate` for many 52-slot boards, all covered (see :meth:`covers`).
 
@@ -1164,9 +1243,20 @@ class BearoffDatabase:
             InvalidPositionError: if a board is not a bear-off position.
         """
         array = np.ascontiguousarray(boards, dtype=np.uint8).reshape(-1, 52)
+        if not self.covers(array).all():
+            bad = int(np.flatnonzero(~self.covers(array))[0])
+            raise InvalidPositionError(
+                f"board row {bad} is not a bear-off position: both sides need checkers "
+                f"left, all on their home points, at most {ONE_SIDED_CHECKERS} each"
+            )
         out = np.empty((array.shape[0], 5))
-        for row in range(array.shape[0]):
-            out[row] = self.evaluate(Position.from_array(array[row]))
+        _evaluate_bearoff_rows(
+            array,
+            self.one_sided._distributions,
+            self.one_sided._gammon,
+            self.two_sided._win,
+            out,
+        )
         return out
 
     def evaluate(self, position: Position) -> tuple[float, float, float, float, float]:

@@ -190,6 +190,19 @@ _ROLL_LOW = np.ascontiguousarray(_ROLLS[:, 1], dtype=np.int64)
 _POINTS_MASK = np.int64((1 << 25) - 2)  # bits 1..24
 
 
+def _bit_of_power_mod_37() -> npt.NDArray[np.int64]:
+    table = np.zeros(37, dtype=np.int64)
+    for bit in range(36):
+        table[(1 << bit) % 37] = bit
+    table.setflags(write=False)
+    return table
+
+
+_BIT_OF_POWER_MOD_37 = _bit_of_power_mod_37()
+"""``k`` at index ``2**k % 37`` (distinct for ``k < 36``): the lowest set bit of a mask
+``m`` is ``_BIT_OF_POWER_MOD_37[(m & -m) % 37]``."""
+
+
 @njit(cache=True)
 def _reach(start: np.int64, open_points: np.int64, high: int, low: int, steps: int) -> np.int64:
     """Bit set of the points reachable from the bits of ``start`` with one roll.
@@ -295,17 +308,6 @@ def _off_thermometer(off: np.int64, checkers: int, out: Inputs, at: int) -> None
 
 
 @njit(cache=True)
-def _escape_mask(blockers: np.int64, point: int) -> np.int64:
-    """12-bit mask of blocked distances for a checker on ``point`` moving down, where
-    ``blockers`` has bit ``q`` set for each blocked point ``q`` (same numbering)."""
-    mask = np.int64(0)
-    for distance in range(1, min(12, point - 1) + 1):
-        if (blockers >> (point - distance)) & 1:
-            mask |= np.int64(1) << (distance - 1)
-    return mask
-
-
-@njit(cache=True)
 def _contact_side(board: Board, own: int, opp: int, checkers: int, out: Inputs, at: int) -> None:
     """Write one side's 121 contact inputs at ``out[at:]``; ``own``/``opp`` are the slot
     offsets (0 or 26) of the side and of its opponent. ``out`` must be zeroed."""
@@ -356,6 +358,7 @@ def _contact_side(board: Board, own: int, opp: int, checkers: int, out: Inputs, 
 
     # The opponent's checkers and made points in this side's numbering.
     theirs_made = np.int64(0)  # opponent made points, this side's numbering
+    theirs_made_reversed = np.int64(0)  # the same, bit 25 - p for point p
     attackers = np.int64(0)
     their_home_closed = 0
     for point in range(1, 25):
@@ -364,6 +367,7 @@ def _contact_side(board: Board, own: int, opp: int, checkers: int, out: Inputs, 
             attackers |= np.int64(1) << point
             if count >= 2:
                 theirs_made |= np.int64(1) << point
+                theirs_made_reversed |= np.int64(1) << (25 - point)
                 if point >= 19:
                     their_home_closed += 1
     their_bar = np.int64(board[opp + BAR])
@@ -412,27 +416,25 @@ def _contact_side(board: Board, own: int, opp: int, checkers: int, out: Inputs, 
             if hits:
                 weight = _ROLL_WEIGHTS[roll]
                 hitting += weight
-                lowest = 1
-                while not (hits >> lowest) & 1:
-                    lowest += 1
+                lowest = _BIT_OF_POWER_MOD_37[(hits & -hits) % 37]
                 loss += weight * (25 - lowest)
         out[f + 13] = hitting / 36.0
         out[f + 14] = loss / (36.0 * 25.0)
 
     # Escape of the rearmost checker past the opponent's points.
+    # The blocked-distance mask of a checker on point p moving down past blockers B
+    # (bit q = point q held) is bits p - 1 .. p - 12 of B, reversed: with R the
+    # blockers reversed (bit 25 - q for point q), it is (R >> (26 - p)) & 0xFFF.
     if back:
-        out[f + 15] = _ESCAPES[_escape_mask(theirs_made, back)] / 36.0
+        out[f + 15] = _ESCAPES[(theirs_made_reversed >> (26 - back)) & 0xFFF] / 36.0
     else:
         out[f + 15] = 1.0
     # Containment: the opponent checker worst placed against this side's points. In the
-    # opponent's numbering this side's point p is 25 - p, and it moves down from there.
-    mirrored = np.int64(0)
-    for point in range(1, 25):
-        if (made >> point) & 1:
-            mirrored |= np.int64(1) << (25 - point)
+    # opponent's numbering this side's point p is 25 - p, and it moves down from there;
+    # those blockers reversed are this side's made points.
     least = 36
     for their_point in range(15, 25):
-        least = min(least, _ESCAPES[_escape_mask(mirrored, their_point)])
+        least = min(least, _ESCAPES[(made >> (26 - their_point)) & 0xFFF])
     out[f + 16] = 1.0 - least / 36.0
     if on_bar:
         out[f + 17] = (their_home_closed / 6.0) ** 2

@@ -59,7 +59,8 @@ from backgammon.engine.network import (
     outputs_into,
     sigmoid_inplace,
 )
-from backgammon.engine.search import EvaluationCache, MoveFilter, evaluate_plies
+from backgammon.engine.pruning import PruningNetwork, default_pruning_network
+from backgammon.engine.search import EvaluationCache, MoveFilter, Pruning, evaluate_plies
 from backgammon.errors import EngineError
 from backgammon.rules.dice import Roll, RollLike
 from backgammon.rules.play import Play
@@ -73,6 +74,7 @@ __all__ = [
     "CRASHED_LIMIT",
     "DEFAULT_SEED",
     "DEFAULT_WEIGHTS",
+    "PRUNING_KEEP",
     "BearoffEvaluator",
     "Engine",
     "Evaluation",
@@ -96,6 +98,10 @@ CRASHED_LIMIT = 6
 DEFAULT_WEIGHTS = "default.weights.npz"
 """The file name of the shipped weights in ``backgammon/engine/data``."""
 DEFAULT_SEED = 0
+PRUNING_KEEP = 5
+"""How many plays per roll, best by the pruning network, the full network judges
+inside a pruned search."""
+
 MAX_PLY = 4
 """The deepest lookahead ``best_play``/``rank_plays``/``evaluate_at`` accept."""
 """The seed of the untrained networks used while no weights are shipped."""
@@ -481,7 +487,9 @@ class BearoffEvaluator(Protocol):
     into :class:`Engine` for the ``BEAROFF`` class.
 
     Both methods take 52-slot boards (``uint8[n, 52]``, side on roll first) of
-    ``BEAROFF`` positions.
+    ``BEAROFF`` positions. An evaluator may also offer ``solved(boards)``, marking the
+    boards it values exactly (a solved database): lookahead search leaves them as
+    they are.
     """
 
     def covers(self, boards: Boards) -> npt.NDArray[np.bool_]:
@@ -526,6 +534,25 @@ class PositionwiseBearoff:
         return probs
 
 
+class _PruningScores:
+    """A pruning network's scores, NaN for boards evaluated exactly (ended games and
+    bear-offs), which a pruned search then always evaluates."""
+
+    def __init__(self, network: PruningNetwork) -> None:
+        self.network = network
+
+    def __call__(self, boards: Boards) -> npt.NDArray[np.float64]:
+        scores = self.network.scores(boards)
+        classes = _classify_rows(boards, np.empty(boards.shape[0], dtype=np.int8))
+        scores[(classes == _OVER) | (classes == _BEAROFF)] = np.nan
+        return scores
+
+
+@runtime_checkable
+class _SolvedBearoff(Protocol):
+    def solved(self, boards: Boards) -> npt.NDArray[np.bool_]: ...
+
+
 class _DefaultBearoff:
     """The default bearoff databases, opened (or built) on first use."""
 
@@ -546,6 +573,12 @@ class _DefaultBearoff:
     def evaluate_boards(self, boards: Boards) -> npt.NDArray[np.floating[Any]]:
         """The databases' exact (or one-sided) probabilities."""
         return self._open().evaluate_boards(boards)
+
+    def solved(self, boards: Boards) -> npt.NDArray[np.bool_]:
+        """Which boards the two-sided database values exactly."""
+        database = self._open()
+        assert isinstance(database, _SolvedBearoff)
+        return database.solved(boards)
 
 
 def default_networks() -> Networks:
@@ -671,6 +704,25 @@ class Engine:
         reply, i.e. exact expectimax)."""
         self.cache = EvaluationCache()
         """Searched evaluations kept between calls (per engine, never global)."""
+        self._pruning: Pruning | None = None
+        if weights is None and variant.plain_movement and variant.checkers == 15:
+            pruning_network = default_pruning_network()
+            if pruning_network is not None:
+                self._pruning = Pruning(_PruningScores(pruning_network), keep=PRUNING_KEEP)
+
+    @property
+    def pruning(self) -> Pruning | None:
+        """How lookahead search picks the best play inside the search: by default,
+        with the shipped weights and 15 checkers, the shipped pruning network
+        (:mod:`backgammon.engine.pruning`) ranks every play and the full network
+        judges the best :data:`PRUNING_KEEP`, as GNU Backgammon does; ``None``
+        evaluates every play fully. Setting it clears :attr:`cache`."""
+        return self._pruning
+
+    @pruning.setter
+    def pruning(self, value: Pruning | None) -> None:
+        self._pruning = value
+        self.cache = EvaluationCache()
 
     @property
     def networks(self) -> Networks:
@@ -790,6 +842,16 @@ class Engine:
         sigmoid_inplace(activations)
         _output_rows(activations, rows, net.params, net.inputs, net.hidden, probs)
 
+    def solved_boards(self, boards: Boards) -> npt.NDArray[np.bool_]:
+        """Which boards (``uint8[n, 52]``) this engine values exactly, so that a
+        lookahead search leaves them as they are: those the plugged-in bearoff
+        evaluator marks as solved (the two-sided database); ended games are always
+        exact and need no mark."""
+        array = _as_boards(boards)
+        if isinstance(self._bearoff, _SolvedBearoff):
+            return np.asarray(self._bearoff.solved(array), dtype=np.bool_)
+        return np.zeros(array.shape[0], dtype=np.bool_)
+
     # -- plays -----------------------------------------------------------------------
 
     def _check_ply(self, ply: int) -> None:
@@ -804,11 +866,12 @@ class Engine:
             )
 
     def _scored(
-        self, position: Position, roll: RollLike, ply: int = 0
+        self, position: Position, roll: RollLike, ply: int = 0, search_single: bool = True
     ) -> tuple[PlayList, npt.NDArray[np.float64], npt.NDArray[np.int64]]:
         """The legal plays, their results' probabilities for the opponent (who is on
         roll after the play), and the depth each was searched to. At ``ply`` > 0 the
-        plays the move filter keeps (the best 0-ply plays) are searched ``ply`` deep."""
+        plays the move filter keeps (the best 0-ply plays) are searched ``ply`` deep;
+        when it keeps only one, that one is searched only if ``search_single``."""
         plays = position.legal_plays(Roll.coerce(roll), self._variant)
         if not plays:
             return plays, np.empty((0, OUTPUTS)), np.zeros(0, dtype=np.int64)
@@ -823,8 +886,16 @@ class Engine:
                 for k in order[: self.move_filter.keep]
                 if mover[k] >= mover[order[0]] - self.move_filter.margin
             ]
+            if len(keep) == 1 and not search_single:
+                return plays, probs, depth
             probs[keep] = evaluate_plies(
-                self.evaluate_boards, children[keep], ply, self.inner_filter, self.cache
+                self.evaluate_boards,
+                children[keep],
+                ply,
+                self.inner_filter,
+                self.cache,
+                self.solved_boards,
+                self._pruning,
             )
             depth[keep] = ply
         return plays, probs, depth
@@ -840,7 +911,13 @@ class Engine:
         if ply == 0:
             return self.evaluate(position)
         probs = evaluate_plies(
-            self.evaluate_boards, _board(position)[None, :], ply, self.inner_filter, self.cache
+            self.evaluate_boards,
+            _board(position)[None, :],
+            ply,
+            self.inner_filter,
+            self.cache,
+            self.solved_boards,
+            self._pruning,
         )
         return _evaluations(probs)[0]
 
@@ -855,7 +932,8 @@ class Engine:
             NotImplementedError: for ``ply > 0`` in a variant with other movement rules.
         """
         self._check_ply(ply)
-        plays, probs, depth = self._scored(position, roll, ply)
+        # When the move filter keeps a single play, no search can change the answer.
+        plays, probs, depth = self._scored(position, roll, ply, search_single=False)
         if not plays:
             return Play.no_move(position)
         if len(plays) == 1:

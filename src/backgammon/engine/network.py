@@ -275,11 +275,27 @@ def hidden_into(x: Params, w1: Params, b1: Params, acc: Params) -> None:
     ``acc``, adding only the rows of ``w1`` whose input is non-zero."""
     acc[:] = b1
     hidden = acc.shape[0]
+    # The non-zero inputs, then their rows four at a time: one pass over ``acc`` per
+    # four rows of ``w1`` (the loop is bound by loads and stores, not arithmetic).
+    index = np.empty(x.shape[0], dtype=np.int64)
+    count = 0
     for i in range(x.shape[0]):
-        value = x[i]
-        if value != 0.0:
-            for j in range(hidden):
-                acc[j] += value * w1[i, j]
+        if x[i] != 0.0:
+            index[count] = i
+            count += 1
+    k = 0
+    while k + 4 <= count:
+        i0, i1, i2, i3 = index[k], index[k + 1], index[k + 2], index[k + 3]
+        v0, v1, v2, v3 = x[i0], x[i1], x[i2], x[i3]
+        for j in range(hidden):
+            acc[j] += v0 * w1[i0, j] + v1 * w1[i1, j] + v2 * w1[i2, j] + v3 * w1[i3, j]
+        k += 4
+    while k < count:
+        i0 = index[k]
+        v0 = x[i0]
+        for j in range(hidden):
+            acc[j] += v0 * w1[i0, j]
+        k += 1
 
 
 @njit(cache=True, fastmath=_FAST)

@@ -37,7 +37,9 @@ from backgammon.rules.movegen import BOARD_SLOTS, generate_plays_packed
 __all__ = [
     "BoardEvaluator",
     "EvaluationCache",
+    "ExactBoards",
     "MoveFilter",
+    "Pruning",
     "equities",
     "evaluate_plies",
     "invert",
@@ -48,6 +50,10 @@ __all__ = [
 
 BoardEvaluator = Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.float64]]
 """Boards ``uint8[n, 52]`` (side on roll first) to probabilities ``float[n, 5]``."""
+
+ExactBoards = Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.bool_]]
+"""Which boards ``uint8[n, 52]`` the evaluator values exactly (a solved database):
+searching them deeper could not change their value, so the search does not."""
 
 _HALF = BOARD_SLOTS // 2
 _ROLLS = tuple((roll.high, roll.low) for roll in ALL_ROLLS)
@@ -93,6 +99,104 @@ def _children_of(
         out[at : at + kids.shape[0]] = kids
         at += kids.shape[0]
     return out, spans[:count]
+
+
+@njit(cache=True)
+def _distinct_rows(
+    boards: npt.NDArray[np.uint8],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The distinct rows of ``boards``: ``(first, inverse)`` with ``boards[first]``
+    each distinct row once (in order of first appearance) and
+    ``boards[first][inverse] == boards``. A hash table, linear in the rows."""
+    n = boards.shape[0]
+    size = 1
+    while size < 2 * n:
+        size *= 2
+    table = np.full(size, -1, dtype=np.int64)
+    first = np.empty(n, dtype=np.int64)
+    inverse = np.empty(n, dtype=np.int64)
+    distinct = 0
+    width = boards.shape[1]
+    for row in range(n):
+        code = np.uint64(14695981039346656037)
+        for slot in range(width):
+            code = (code ^ np.uint64(boards[row, slot])) * np.uint64(1099511628211)
+        at = np.int64(code & np.uint64(size - 1))
+        while True:
+            found = table[at]
+            if found < 0:
+                table[at] = distinct
+                first[distinct] = row
+                inverse[row] = distinct
+                distinct += 1
+                break
+            other = first[found]
+            same = True
+            for slot in range(width):
+                if boards[row, slot] != boards[other, slot]:
+                    same = False
+                    break
+            if same:
+                inverse[row] = found
+                break
+            at = (at + 1) & (size - 1)
+    return first[:distinct], inverse
+
+
+@njit(cache=True)
+def _best_in_spans(
+    values: npt.NDArray[np.float64], spans: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """For each span ``(board, roll, start, stop)``, the index of its largest value
+    (the first one on ties)."""
+    out = np.empty(spans.shape[0], dtype=np.int64)
+    for k in range(spans.shape[0]):
+        best = spans[k, 2]
+        for i in range(spans[k, 2] + 1, spans[k, 3]):
+            if values[i] > values[best]:
+                best = i
+        out[k] = best
+    return out
+
+
+@njit(cache=True)
+def _pruned_candidates(
+    scores: npt.NDArray[np.float64], spans: npt.NDArray[np.int64], keep: int
+) -> npt.NDArray[np.bool_]:
+    """Which children a pruned search evaluates fully: in each span, the ``keep`` with
+    the lowest scores (the opponent's estimated equity; the mover's best) and every
+    child scored NaN (must always be evaluated)."""
+    chosen = np.zeros(scores.shape[0], dtype=np.bool_)
+    for k in range(spans.shape[0]):
+        start, stop = spans[k, 2], spans[k, 3]
+        if stop - start <= keep:
+            chosen[start:stop] = True
+            continue
+        order = np.argsort(scores[start:stop])
+        taken = 0
+        for i in order:
+            if np.isnan(scores[start + i]):
+                chosen[start + i] = True
+            elif taken < keep:
+                chosen[start + i] = True
+                taken += 1
+    return chosen
+
+
+@dataclass(frozen=True, slots=True)
+class Pruning:
+    """How a search picks a position's best play for a roll without evaluating every
+    play fully (GNU Backgammon's pruning): ``scores`` estimates cheaply the equity of
+    boards for the side on roll (NaN: evaluate this one fully anyway), and only the
+    ``keep`` best plays by that estimate (plus any that end the game) get the full
+    evaluation that chooses among them."""
+
+    scores: Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.float64]]
+    keep: int = 5
+
+    def __post_init__(self) -> None:
+        if self.keep < 1:
+            raise ValueError(f"pruning keeps at least one play, got {self.keep}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +286,8 @@ def evaluate_plies(
     plies: int,
     move_filter: MoveFilter | None = None,
     cache: EvaluationCache | None = None,
+    exact: ExactBoards | None = None,
+    pruning: Pruning | None = None,
 ) -> npt.NDArray[np.float64]:
     """Probabilities for the side on roll of each board, searched ``plies`` deep.
 
@@ -193,6 +299,11 @@ def evaluate_plies(
             i.e. exact expectimax).
         cache: where to remember searched results (``plies`` > 0) between calls;
             static evaluations are cheaper to redo than to look up.
+        exact: which boards the evaluator values exactly (ended games always are);
+            they get the evaluator's value at any depth, as GNU Backgammon does for
+            its "perfect" classes.
+        pruning: where a level keeps one play per roll, pick it among the best few
+            by a cheap estimate (see :class:`Pruning`); ``None``: evaluate every play.
 
     Raises:
         ValueError: for a negative depth or a malformed board array.
@@ -206,10 +317,9 @@ def evaluate_plies(
         # is evaluated once.
         if boards.shape[0] < _DEDUPLICATE_FROM:
             return np.asarray(evaluator(boards), dtype=np.float64)
-        rows = boards.view(np.dtype((np.void, BOARD_SLOTS))).ravel()
-        _, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
+        first, inverse = _distinct_rows(boards)
         values = np.asarray(evaluator(boards[first]), dtype=np.float64)
-        return values[inverse.reshape(-1)]
+        return values[inverse]
     out = np.empty((boards.shape[0], 5))
     todo: list[int] = []
     for index, board in enumerate(boards):
@@ -223,7 +333,7 @@ def evaluate_plies(
         values = (
             np.asarray(evaluator(chosen), dtype=np.float64)
             if plies == 0
-            else _search(evaluator, chosen, plies, move_filter, cache)
+            else _search(evaluator, chosen, plies, move_filter, cache, exact, pruning)
         )
         out[todo] = values
         if cache is not None:
@@ -238,6 +348,8 @@ def _search(
     plies: int,
     move_filter: MoveFilter | None,
     cache: EvaluationCache | None,
+    exact: ExactBoards | None,
+    pruning: Pruning | None,
 ) -> npt.NDArray[np.float64]:
     """One level of expectimax for boards that are not over (or are: exact handling
     is the evaluator's job at 0 plies; here a finished board is evaluated directly)."""
@@ -248,27 +360,35 @@ def _search(
     over = np.asarray(
         ~boards[:, 1:_HALF].any(axis=1) | ~boards[:, _HALF + 1 :].any(axis=1), dtype=np.bool_
     )
+    if exact is not None:
+        over |= np.asarray(exact(boards), dtype=np.bool_)
     if over.any():
         result[over] = np.asarray(evaluator(boards[over]), dtype=np.float64)
     if over.all():
         return result
     every_child, span_array = _children_of(np.ascontiguousarray(boards), over, _ROLL_ARRAY)
-    shallow = evaluate_plies(evaluator, every_child, 0, None, cache)
-    mover_equity = -equities(shallow)
-    if plies == 1 or (move_filter is not None and move_filter.keep == 1):
+    keep_one = plies == 1 or (move_filter is not None and move_filter.keep == 1)
+    if keep_one and pruning is not None:
+        scores = np.asarray(pruning.scores(every_child), dtype=np.float64)
+        gone = ~every_child[:, _HALF + 1 :].any(axis=1)  # the mover has won
+        scores[gone] = np.nan
+        full = _pruned_candidates(scores, span_array, pruning.keep)
+        shallow = np.zeros((every_child.shape[0], 5))
+        shallow[full] = evaluate_plies(evaluator, every_child[full], 0, None, cache)
+        mover_equity = np.where(full, -equities(shallow), -np.inf)
+    else:
+        shallow = evaluate_plies(evaluator, every_child, 0, None, cache)
+        mover_equity = -equities(shallow)
+    if keep_one:
         # Vectorised: the best child of each (board, roll) span at 0-ply (the first one
         # on ties), searched ``plies - 1`` deeper when that is more than 0.
-        lengths = span_array[:, 3] - span_array[:, 2]
-        owner = np.repeat(np.arange(span_array.shape[0]), lengths)
-        ranked = np.lexsort((-mover_equity, owner))
-        firsts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-        best_child = ranked[firsts]
+        best_child = _best_in_spans(mover_equity, span_array)
         if plies == 1:
             chosen = shallow[best_child]
         else:
             distinct, inverse = np.unique(best_child, return_inverse=True)
             searched = evaluate_plies(
-                evaluator, every_child[distinct], plies - 1, move_filter, cache
+                evaluator, every_child[distinct], plies - 1, move_filter, cache, exact, pruning
             )
             chosen = searched[inverse.reshape(-1)]
         weights = _WEIGHTS[span_array[:, 1]][:, None]
@@ -296,7 +416,9 @@ def _search(
         deep = shallow
     else:
         unique = sorted(set(deeper_index))
-        searched = evaluate_plies(evaluator, every_child[unique], plies - 1, move_filter, cache)
+        searched = evaluate_plies(
+            evaluator, every_child[unique], plies - 1, move_filter, cache, exact, pruning
+        )
         deep = np.zeros_like(shallow)
         deep[unique] = searched
     for (i, r, _, _), candidates in zip(spans, candidate_spans, strict=True):
@@ -314,6 +436,8 @@ def search_plays(
     plies: int,
     move_filter: MoveFilter | None = MoveFilter(),
     cache: EvaluationCache | None = None,
+    exact: ExactBoards | None = None,
+    pruning: Pruning | None = None,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], npt.NDArray[np.int64]]:
     """Every play of a roll with its probabilities for the mover, best first.
 
@@ -339,7 +463,9 @@ def search_plays(
                 ]
             )
         chosen = [int(k) for k in order]
-        mover[chosen] = invert(evaluate_plies(evaluator, kids[chosen], plies, move_filter, cache))
+        mover[chosen] = invert(
+            evaluate_plies(evaluator, kids[chosen], plies, move_filter, cache, exact, pruning)
+        )
         depth[chosen] = plies
     # Deeper results rank above shallower ones, then by equity.
     key = np.lexsort((-equities(mover), -depth))
