@@ -7,13 +7,14 @@ import numpy.typing as npt
 import pytest
 
 from backgammon import ALL_ROLLS, Position
+from backgammon.engine.pruning import PruningNetwork
 from backgammon.engine.search import (
     EvaluationCache,
     MoveFilter,
     Pruning,
     _best_in_spans,
     _distinct_rows,
-    _pruned_candidates,
+    _must_judge,
     equities,
     evaluate_plies,
     invert,
@@ -109,11 +110,8 @@ def test_keep_one_filter_searches_the_static_best_reply(plies: int) -> None:
     assert ours[0] == pytest.approx(brute_force(position, plies, True), abs=1e-12)
 
 
-def toy_scores(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
-    """A cheap estimate for pruning tests: the toy evaluator's equity plus noise that
-    depends on the board only, so the pruned ranking differs from the full one."""
-    noise = (boards.astype(np.int64) * np.arange(1, 53)).sum(axis=1) % 7 / 10.0
-    return equities(toy(boards)) + noise
+ESTIMATE = PruningNetwork.random(hidden=8, seed=5)
+"""A pruning network that ranks plays nothing like the toy evaluator does."""
 
 
 def test_pruning_that_keeps_every_play_is_exact() -> None:
@@ -121,19 +119,19 @@ def test_pruning_that_keeps_every_play_is_exact() -> None:
     board = position.to_array()[None, :]
     full = evaluate_plies(toy, board, 2, MoveFilter(keep=1, margin=0))
     kept = evaluate_plies(
-        toy, board, 2, MoveFilter(keep=1, margin=0), pruning=Pruning(toy_scores, keep=99)
+        toy, board, 2, MoveFilter(keep=1, margin=0), pruning=Pruning(ESTIMATE, keep=99)
     )
     assert kept[0] == pytest.approx(full[0], abs=1e-12)
 
 
 def by_hand_pruned(position: Position, keep: int) -> npt.NDArray[np.float64]:
-    """1-ply by hand: per roll, the ``keep`` plays with the lowest toy score for the
-    opponent, judged by the toy evaluator."""
+    """1-ply by hand: per roll, the ``keep`` plays the estimate rates best for the
+    mover (lowest for the opponent), judged by the toy evaluator."""
     total = np.zeros(5)
     for roll in ALL_ROLLS:
         children = [p.position.flip() for p in position.legal_plays(roll)] or [position.flip()]
         boards = np.array([c.to_array() for c in children], dtype=np.uint8)
-        order = np.argsort(toy_scores(boards), kind="stable")[:keep]
+        order = np.argsort(ESTIMATE.scores(boards), kind="stable")[:keep]
         values = toy(boards[order])
         total += float(roll.weight) * invert(values[int(np.argmin(equities(values)))])
     return total
@@ -152,19 +150,29 @@ def test_pruned_search_judges_only_the_best_few_by_the_estimate() -> None:
     position = hitting_position()
     board = position.to_array()[None, :]
     for keep in (1, 2):
-        pruned = evaluate_plies(toy, board, 1, pruning=Pruning(toy_scores, keep))
+        pruned = evaluate_plies(toy, board, 1, pruning=Pruning(ESTIMATE, keep))
         assert pruned[0] == pytest.approx(by_hand_pruned(position, keep), abs=1e-12)
-    crude = evaluate_plies(toy, board, 1, pruning=Pruning(toy_scores, 1))
+    crude = evaluate_plies(toy, board, 1, pruning=Pruning(ESTIMATE, 1))
     assert not np.allclose(crude[0], evaluate_plies(toy, board, 1)[0])
-
-
-def test_pruned_candidates_always_include_nan_scores() -> None:
-    scores = np.array([0.5, np.nan, 0.1, 0.9, 0.2, 0.3])
-    spans = np.array([[0, 0, 0, 6]], dtype=np.int64)
-    chosen = _pruned_candidates(scores, spans, 2)
-    assert chosen.tolist() == [False, True, True, False, True, False]
     with pytest.raises(ValueError, match="at least one"):
-        Pruning(toy_scores, keep=0)
+        Pruning(ESTIMATE, keep=0)
+
+
+def test_plays_valued_exactly_are_always_judged() -> None:
+    race = Position.from_points([0] * 6 + [1] + [0] * 17, [1] + [0] * 23, checkers=1)
+    winning = Position.from_points([1] + [0] * 23, [0] * 12 + [1] + [0] * 11, checkers=1)
+    contact = Position.initial()
+    packed = np.zeros(60, dtype=np.uint8)
+    for position, expected in ((race, False), (contact, False)):
+        packed[:52] = position.to_array()
+        assert _must_judge(packed) is expected
+    packed[:52] = race.to_array()
+    packed[7] = 0
+    packed[6] = 1  # both sides home: a bear-off
+    assert _must_judge(packed)
+    packed[:52] = winning.to_array()
+    packed[1] = 0  # the mover has borne off its last checker
+    assert _must_judge(packed)
 
 
 def test_exact_boards_are_not_searched() -> None:

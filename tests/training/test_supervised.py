@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from backgammon import Position
 from backgammon.apps.cli import app
 from backgammon.engine import Engine
 from backgammon.engine.evaluator import PositionClass, classify_boards
@@ -44,7 +45,14 @@ def test_labels_are_the_engines_own_search(engine: Engine) -> None:
     boards = collect_positions(engine, 1, seed=5)[:12]
     assert np.allclose(label_positions(engine, boards, 0), engine.evaluate_boards(boards))
     one_ply = label_positions(engine, boards, 1, batch=5)
-    assert np.allclose(one_ply, evaluate_plies(engine.evaluate_boards, boards, 1))
+    for board, label in zip(boards, one_ply, strict=True):
+        searched = engine.evaluate_at(Position.from_array(board), 1)
+        assert label[0] == pytest.approx(searched.win)
+        assert label[3] == pytest.approx(searched.lose_gammon)
+    unpruned = Engine()
+    unpruned.pruning = None
+    exact = label_positions(unpruned, boards, 1)
+    assert np.allclose(exact, evaluate_plies(unpruned.evaluate_boards, boards, 1))
     assert not np.allclose(one_ply, engine.evaluate_boards(boards))
     with pytest.raises(ValueError, match="shaped"):
         label_positions(engine, np.zeros((3, 10), dtype=np.uint8))

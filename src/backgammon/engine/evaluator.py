@@ -59,7 +59,7 @@ from backgammon.engine.network import (
     outputs_into,
     sigmoid_inplace,
 )
-from backgammon.engine.pruning import PruningNetwork, default_pruning_network
+from backgammon.engine.pruning import default_pruning_network
 from backgammon.engine.search import EvaluationCache, MoveFilter, Pruning, evaluate_plies
 from backgammon.errors import EngineError
 from backgammon.rules.dice import Roll, RollLike
@@ -534,20 +534,6 @@ class PositionwiseBearoff:
         return probs
 
 
-class _PruningScores:
-    """A pruning network's scores, NaN for boards evaluated exactly (ended games and
-    bear-offs), which a pruned search then always evaluates."""
-
-    def __init__(self, network: PruningNetwork) -> None:
-        self.network = network
-
-    def __call__(self, boards: Boards) -> npt.NDArray[np.float64]:
-        scores = self.network.scores(boards)
-        classes = _classify_rows(boards, np.empty(boards.shape[0], dtype=np.int8))
-        scores[(classes == _OVER) | (classes == _BEAROFF)] = np.nan
-        return scores
-
-
 @runtime_checkable
 class _SolvedBearoff(Protocol):
     def solved(self, boards: Boards) -> npt.NDArray[np.bool_]: ...
@@ -708,7 +694,7 @@ class Engine:
         if weights is None and variant.plain_movement and variant.checkers == 15:
             pruning_network = default_pruning_network()
             if pruning_network is not None:
-                self._pruning = Pruning(_PruningScores(pruning_network), keep=PRUNING_KEEP)
+                self._pruning = Pruning(pruning_network, keep=PRUNING_KEEP)
 
     @property
     def pruning(self) -> Pruning | None:

@@ -45,7 +45,10 @@ __all__ = [
     "MAX_COUNT",
     "PRUNE_SLOTS",
     "PruningNetwork",
+    "PruningWeights",
     "default_pruning_network",
+    "pruning_score",
+    "pruning_scores_into",
 ]
 
 PRUNE_SLOTS = 52
@@ -58,33 +61,41 @@ DEFAULT_PRUNING_WEIGHTS = "prune.weights.npz"
 """The shipped pruning network's file name in ``backgammon/engine/data``."""
 
 Float32Array = npt.NDArray[np.float32]
+PruningWeights = tuple[Float32Array, Float32Array, Float32Array, float]
+"""``(embedding, b1, w2, b2)``, as the kernels take them."""
+
+
+@njit(cache=True)
+def pruning_score(
+    board: npt.NDArray[np.uint8], shift: int, weights: PruningWeights, acc: Float32Array
+) -> float:
+    """The pruning network's equity of one board for the side on roll, reading slot
+    ``s`` at ``board[(s + shift) % 52]`` (``shift=26``: the board flipped, without a
+    copy); ``acc`` is work space of the hidden size."""
+    embedding, b1, w2, b2 = weights
+    hidden = b1.shape[0]
+    acc[:] = b1
+    for slot in range(PRUNE_SLOTS):
+        count = board[(slot + shift) % PRUNE_SLOTS] & 0x7F
+        if count:
+            vector = embedding[slot, min(count, MAX_COUNT)]
+            for j in range(hidden):
+                acc[j] += vector[j]
+    total = b2
+    for j in range(hidden):
+        if acc[j] > 0.0:
+            total += acc[j] * w2[j]
+    return total
 
 
 @njit(cache=True)
 def pruning_scores_into(
-    boards: npt.NDArray[np.uint8],
-    embedding: Float32Array,
-    b1: Float32Array,
-    w2: Float32Array,
-    b2: float,
-    out: npt.NDArray[np.float64],
+    boards: npt.NDArray[np.uint8], weights: PruningWeights, out: npt.NDArray[np.float64]
 ) -> None:
     """The pruning network's equity of each board (side on roll) into ``out``."""
-    hidden = b1.shape[0]
-    acc = np.empty(hidden, dtype=np.float32)
+    acc = np.empty(weights[1].shape[0], dtype=np.float32)
     for row in range(boards.shape[0]):
-        acc[:] = b1
-        for slot in range(PRUNE_SLOTS):
-            count = boards[row, slot] & 0x7F
-            if count:
-                vector = embedding[slot, min(count, MAX_COUNT)]
-                for j in range(hidden):
-                    acc[j] += vector[j]
-        total = b2
-        for j in range(hidden):
-            if acc[j] > 0.0:
-                total += acc[j] * w2[j]
-        out[row] = total
+        out[row] = pruning_score(boards[row], 0, weights, acc)
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,6 +122,11 @@ class PruningNetwork:
                 "pruning network arrays have the wrong shapes: embedding "
                 f"{self.embedding.shape}, b1 {self.b1.shape}, w2 {self.w2.shape}"
             )
+
+    @property
+    def weights(self) -> PruningWeights:
+        """The parameters as the kernels take them."""
+        return (self.embedding, self.b1, self.w2, float(self.b2))
 
     @property
     def hidden(self) -> int:
@@ -143,7 +159,7 @@ class PruningNetwork:
         if array.ndim != 2 or array.shape[1] != PRUNE_SLOTS:
             raise ValueError(f"boards must be (n, {PRUNE_SLOTS}), got {array.shape}")
         out = np.empty(array.shape[0])
-        pruning_scores_into(array, self.embedding, self.b1, self.w2, float(self.b2), out)
+        pruning_scores_into(array, self.weights, out)
         return out
 
     def save(self, path: str | os.PathLike[str]) -> None:

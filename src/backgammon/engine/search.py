@@ -31,6 +31,7 @@ import numpy.typing as npt
 from numba import njit
 from numba.typed import List
 
+from backgammon.engine.pruning import PruningNetwork, PruningWeights, pruning_score
 from backgammon.rules.dice import ALL_ROLLS
 from backgammon.rules.movegen import BOARD_SLOTS, generate_plays_packed
 
@@ -62,6 +63,18 @@ _ROLL_ARRAY = np.array(_ROLLS, dtype=np.int64)
 
 
 @njit(cache=True)
+def _stacked(parts: List, total: int) -> npt.NDArray[np.uint8]:
+    """The boards of ``parts`` (a typed list of ``uint8[k, 52]``, ``total`` rows in
+    all) in one array."""
+    out = np.empty((total, BOARD_SLOTS), dtype=np.uint8)
+    at = 0
+    for kids in parts:
+        out[at : at + kids.shape[0]] = kids
+        at += kids.shape[0]
+    return out
+
+
+@njit(cache=True)
 def _children_of(
     boards: npt.NDArray[np.uint8], skip: npt.NDArray[np.bool_], rolls: npt.NDArray[np.int64]
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
@@ -77,9 +90,10 @@ def _children_of(
             continue
         for r in range(rolls.shape[0]):
             packed = generate_plays_packed(boards[i], rolls[r, 0], rolls[r, 1])
-            rows = max(packed.shape[0], 1)
+            plays = packed.shape[0]
+            rows = max(plays, 1)
             kids = np.empty((rows, BOARD_SLOTS), dtype=np.uint8)
-            if packed.shape[0] == 0:
+            if plays == 0:
                 kids[0, :_HALF] = boards[i, _HALF:]
                 kids[0, _HALF:] = boards[i, :_HALF]
             else:
@@ -93,12 +107,7 @@ def _children_of(
             spans[count, 3] = total + rows
             count += 1
             total += rows
-    out = np.empty((total, BOARD_SLOTS), dtype=np.uint8)
-    at = 0
-    for kids in parts:
-        out[at : at + kids.shape[0]] = kids
-        at += kids.shape[0]
-    return out, spans[:count]
+    return _stacked(parts, total), spans[:count]
 
 
 @njit(cache=True)
@@ -160,38 +169,97 @@ def _best_in_spans(
 
 
 @njit(cache=True)
-def _pruned_candidates(
-    scores: npt.NDArray[np.float64], spans: npt.NDArray[np.int64], keep: int
-) -> npt.NDArray[np.bool_]:
-    """Which children a pruned search evaluates fully: in each span, the ``keep`` with
-    the lowest scores (the opponent's estimated equity; the mover's best) and every
-    child scored NaN (must always be evaluated)."""
-    chosen = np.zeros(scores.shape[0], dtype=np.bool_)
-    for k in range(spans.shape[0]):
-        start, stop = spans[k, 2], spans[k, 3]
-        if stop - start <= keep:
-            chosen[start:stop] = True
+def _must_judge(packed: npt.NDArray[np.uint8]) -> bool:
+    """Whether a play's result (a packed row, mover first) is valued exactly, so a
+    pruned search always judges it fully: the mover has borne off every checker, or
+    both sides have all their checkers home (a bear-off)."""
+    mover_left = False
+    outside = False
+    for slot in range(1, _HALF):
+        if packed[slot]:
+            mover_left = True
+            if slot > 6:
+                outside = True
+        if slot > 6 and packed[_HALF + slot]:
+            outside = True
+    return not mover_left or not outside
+
+
+@njit(cache=True)
+def _pruned_children_of(
+    boards: npt.NDArray[np.uint8],
+    skip: npt.NDArray[np.bool_],
+    rolls: npt.NDArray[np.int64],
+    weights: PruningWeights,
+    keep: int,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+    """:func:`_children_of`, keeping of each (board, roll) only the plays a pruned
+    search judges: the ``keep`` best by the pruning network (the lowest equity for
+    the opponent, who is on roll in the child) and every play :func:`_must_judge`
+    marks. The pruning network reads the child (flipped) board."""
+    parts = List()
+    spans = np.empty((boards.shape[0] * rolls.shape[0], 4), dtype=np.int64)
+    acc = np.empty(weights[1].shape[0], dtype=np.float32)
+    count = 0
+    total = 0
+    for i in range(boards.shape[0]):
+        if skip[i]:
             continue
-        order = np.argsort(scores[start:stop])
-        taken = 0
-        for i in order:
-            if np.isnan(scores[start + i]):
-                chosen[start + i] = True
-            elif taken < keep:
-                chosen[start + i] = True
-                taken += 1
-    return chosen
+        for r in range(rolls.shape[0]):
+            packed = generate_plays_packed(boards[i], rolls[r, 0], rolls[r, 1])
+            plays = packed.shape[0]
+            if plays == 0:
+                kids = np.empty((1, BOARD_SLOTS), dtype=np.uint8)
+                kids[0, :_HALF] = boards[i, _HALF:]
+                kids[0, _HALF:] = boards[i, :_HALF]
+            else:
+                chosen = np.ones(plays, dtype=np.bool_)
+                if plays > keep:
+                    scores = np.empty(plays)
+                    for k in range(plays):
+                        if _must_judge(packed[k]):
+                            scores[k] = -np.inf  # first in the order: always kept
+                            continue
+                        # The child is the packed row flipped.
+                        scores[k] = pruning_score(packed[k], _HALF, weights, acc)
+                    order = np.argsort(scores)
+                    chosen[:] = False
+                    taken = 0
+                    for k in order:
+                        if scores[k] == -np.inf:
+                            chosen[k] = True
+                        elif taken < keep:
+                            chosen[k] = True
+                            taken += 1
+                rows = 0
+                for k in range(plays):
+                    if chosen[k]:
+                        rows += 1
+                kids = np.empty((rows, BOARD_SLOTS), dtype=np.uint8)
+                row = 0
+                for k in range(plays):
+                    if chosen[k]:
+                        kids[row, :_HALF] = packed[k, _HALF:BOARD_SLOTS]
+                        kids[row, _HALF:] = packed[k, :_HALF]
+                        row += 1
+            parts.append(kids)
+            spans[count, 0] = i
+            spans[count, 1] = r
+            spans[count, 2] = total
+            spans[count, 3] = total + kids.shape[0]
+            count += 1
+            total += kids.shape[0]
+    return _stacked(parts, total), spans[:count]
 
 
 @dataclass(frozen=True, slots=True)
 class Pruning:
     """How a search picks a position's best play for a roll without evaluating every
-    play fully (GNU Backgammon's pruning): ``scores`` estimates cheaply the equity of
-    boards for the side on roll (NaN: evaluate this one fully anyway), and only the
-    ``keep`` best plays by that estimate (plus any that end the game) get the full
-    evaluation that chooses among them."""
+    play fully (GNU Backgammon's pruning): the pruning ``network`` ranks the plays
+    and only its ``keep`` best (plus any ending the game or reaching a bear-off,
+    which are valued exactly) get the full evaluation that chooses among them."""
 
-    scores: Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.float64]]
+    network: PruningNetwork
     keep: int = 5
 
     def __post_init__(self) -> None:
@@ -366,19 +434,15 @@ def _search(
         result[over] = np.asarray(evaluator(boards[over]), dtype=np.float64)
     if over.all():
         return result
-    every_child, span_array = _children_of(np.ascontiguousarray(boards), over, _ROLL_ARRAY)
     keep_one = plies == 1 or (move_filter is not None and move_filter.keep == 1)
     if keep_one and pruning is not None:
-        scores = np.asarray(pruning.scores(every_child), dtype=np.float64)
-        gone = ~every_child[:, _HALF + 1 :].any(axis=1)  # the mover has won
-        scores[gone] = np.nan
-        full = _pruned_candidates(scores, span_array, pruning.keep)
-        shallow = np.zeros((every_child.shape[0], 5))
-        shallow[full] = evaluate_plies(evaluator, every_child[full], 0, None, cache)
-        mover_equity = np.where(full, -equities(shallow), -np.inf)
+        every_child, span_array = _pruned_children_of(
+            np.ascontiguousarray(boards), over, _ROLL_ARRAY, pruning.network.weights, pruning.keep
+        )
     else:
-        shallow = evaluate_plies(evaluator, every_child, 0, None, cache)
-        mover_equity = -equities(shallow)
+        every_child, span_array = _children_of(np.ascontiguousarray(boards), over, _ROLL_ARRAY)
+    shallow = evaluate_plies(evaluator, every_child, 0, None, cache)
+    mover_equity = -equities(shallow)
     if keep_one:
         # Vectorised: the best child of each (board, roll) span at 0-ply (the first one
         # on ties), searched ``plies - 1`` deeper when that is more than 0.

@@ -129,8 +129,9 @@ def label_positions(
     progress: Progress | None = None,
 ) -> Targets:
     """The engine's ``plies``-deep evaluation of each board (``float64[n, 5]``, for
-    the side on roll), computed ``batch`` boards at a time; ``progress`` is called with
-    the number of boards done after each batch.
+    the side on roll), as :meth:`Engine.evaluate_at` searches (its inner move filter,
+    pruning and solved bear-offs), computed ``batch`` boards at a time; ``progress`` is
+    called with the number of boards done after each batch.
 
     Raises:
         ValueError: for a malformed board array, ``plies`` < 0 or ``batch`` < 1.
@@ -144,7 +145,13 @@ def label_positions(
     for begin in range(0, array.shape[0], batch):
         chunk = array[begin : begin + batch]
         out[begin : begin + chunk.shape[0]] = evaluate_plies(
-            engine.evaluate_boards, chunk, plies, None, None
+            engine.evaluate_boards,
+            chunk,
+            plies,
+            engine.inner_filter,
+            None,
+            engine.solved_boards,
+            engine.pruning,
         )
         if progress is not None:
             progress(chunk.shape[0])
