@@ -103,3 +103,30 @@ def test_distill_command_runs_and_resumes(tmp_path: Path) -> None:
     assert labels.shape == (np.load(folder / "positions.npy").shape[0], 5)
     again = CliRunner().invoke(app, args)  # resumes from the saved steps
     assert again.exit_code == 0, again.output
+
+
+def test_distill_fits_chosen_networks_on_several_folders(tmp_path: Path) -> None:
+    first = tmp_path / "first"
+    common = ["--games", "2", "--epochs", "1"]
+    made = CliRunner().invoke(app, ["distill", "--folder", str(first), *common, "--seed", "5"])
+    assert made.exit_code == 0, made.output
+    both = tmp_path / "both"
+    args = ["distill", "--folder", str(both), *common, "--seed", "6", "--also", str(first)]
+    result = CliRunner().invoke(app, [*args, "--fit", "contact", "--others-from", "default"])
+    assert result.exit_code == 0, result.output
+    assert f"labelled positions from {first}" in result.output
+    fitted = Networks.load(json.loads(result.output.strip().splitlines()[-1])["weights"])
+    shipped = Engine().networks
+    assert np.array_equal(fitted.race.params, shipped.race.params)
+    assert np.array_equal(fitted.crashed.params, shipped.crashed.params)
+    assert not np.array_equal(fitted.contact.params, shipped.contact.params)
+    assert fitted.metadata.extra["distillation"][-1]["fitted"] == ["contact"]
+    bad = CliRunner().invoke(app, [*args, "--fit", "contact,bogus"])
+    assert bad.exit_code != 0
+    assert "bogus" in bad.output
+    unfinished = tmp_path / "unfinished"
+    unfinished.mkdir()
+    np.save(unfinished / "positions.npy", np.zeros((3, 52), dtype=np.uint8))
+    refused = CliRunner().invoke(app, [*args, "--also", str(unfinished)])
+    assert refused.exit_code != 0
+    assert "0 of 3 positions" in refused.output

@@ -399,6 +399,17 @@ def distill(
         float, typer.Option(help="Chance of a random one of the three best plays.")
     ] = 0.1,
     seed: Annotated[int, typer.Option(help="Seed of the games and the fit.")] = 1,
+    also: Annotated[
+        list[str] | None,
+        typer.Option(help="Another distill folder, fully labelled at --plies, to fit on too."),
+    ] = None,
+    fit: Annotated[
+        str, typer.Option(help="The networks to train, comma-separated.")
+    ] = "contact,crashed,race",
+    others_from: Annotated[
+        str | None,
+        typer.Option(help="Take the networks not trained from these weights ('default')."),
+    ] = None,
 ) -> None:
     """Improve the networks beyond TD: label positions from the engine's own games with
     its own deeper search, and train the networks on them. Writes FOLDER/networks.npz;
@@ -410,6 +421,8 @@ def distill(
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     from backgammon.engine import Engine
+    from backgammon.engine.evaluator import default_networks
+    from backgammon.engine.network import Networks
     from backgammon.training.supervised import (
         collect_positions,
         fit_networks,
@@ -447,15 +460,37 @@ def distill(
             done = label_positions(engine, part, plies, progress=lambda n: bar.advance(task, n))
             labels = np.concatenate((labels, done))
             np.save(labels_file, labels)
-    networks, reports = fit_networks(
-        engine.networks,
-        boards,
-        labels,
-        checkers=engine.variant.checkers,
-        epochs=epochs,
-        learning_rate=learning_rate,
-        seed=seed,
-    )
+    for other in also or []:
+        extra_boards = np.load(Path(other) / "positions.npy")
+        extra_file = Path(other) / f"labels-{plies}ply.npy"
+        extra_labels = np.load(extra_file) if extra_file.exists() else np.zeros((0, 5))
+        if extra_labels.shape[0] != extra_boards.shape[0]:
+            raise typer.BadParameter(
+                f"{other} has {extra_labels.shape[0]} of {extra_boards.shape[0]} positions "
+                f"labelled at {plies}-ply: finish it first",
+                param_hint="--also",
+            )
+        boards = np.concatenate((boards, extra_boards))
+        labels = np.concatenate((labels, extra_labels))
+        typer.echo(f"{extra_boards.shape[0]} labelled positions from {other}")
+    names = [name.strip() for name in fit.split(",") if name.strip()]
+    try:
+        networks, reports = fit_networks(
+            engine.networks,
+            boards,
+            labels,
+            checkers=engine.variant.checkers,
+            epochs=epochs,
+            learning_rate=learning_rate,
+            seed=seed,
+            only=names,
+        )
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--fit") from None
+    if others_from is not None:
+        source = default_networks() if others_from == "default" else Networks.load(others_from)
+        kept = {name: net for name, net in source.by_name().items() if name not in names}
+        networks = networks.replace(**kept)
     for report in reports:
         typer.echo(
             f"{report.network}: {report.train_positions} positions, held-out error "
@@ -467,6 +502,9 @@ def distill(
         {
             "games": games,
             "positions": int(boards.shape[0]),
+            "also": list(also or []),
+            "fitted": names,
+            "others_from": others_from,
             "plies": plies,
             "epochs": epochs,
             "learning_rate": learning_rate,

@@ -24,7 +24,7 @@ program's evaluations.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 import numpy as np
@@ -256,9 +256,12 @@ def fit_networks(
     batch: int = 128,
     held_out: float = 0.05,
     seed: int = 0,
+    only: Collection[str] | None = None,
 ) -> tuple[Networks, list[FitReport]]:
     """Copies of ``networks`` trained on ``boards`` → ``targets`` (each position
     trains the network of its class), with a report per network that had positions.
+    ``only`` names the networks to train (``"contact"``, ``"crashed"``, ``"race"``;
+    ``None``: all); the others are kept as they are.
 
     Raises:
         ValueError: if boards and targets disagree in length or shape.
@@ -272,8 +275,10 @@ def fit_networks(
     rng = np.random.default_rng(seed)
     trained = {name: net.copy() for name, net in networks.by_name().items()}
     reports: list[FitReport] = []
+    if only is not None and not set(only) <= set(trained):
+        raise ValueError(f"unknown networks {sorted(set(only) - set(trained))}")
     for name, rows in _network_rows(array).items():
-        if rows.shape[0] == 0:
+        if rows.shape[0] == 0 or (only is not None and name not in only):
             continue
         net = trained[name]
         encode = encode_race_batch if name == "race" else encode_batch
