@@ -441,3 +441,19 @@ def test_batch_evaluation_matches_one_at_a_time(db: BearoffDatabase) -> None:
     outside[0, 12] = 1
     with pytest.raises(InvalidPositionError, match="row 0"):
         db.evaluate_boards(outside)
+
+
+def test_engine_evaluates_bearoffs_one_at_a_time_like_in_batches() -> None:
+    from backgammon.engine import Engine
+
+    engine = Engine()
+    positions = [
+        Position.from_points([2, 3, 1, 0, 0, 0] + [0] * 18, [1, 1, 2, 0, 2, 0] + [0] * 18),
+        Position.from_points([0, 0, 0, 0, 0, 15] + [0] * 18, [0, 0, 0, 4, 0, 0] + [0] * 18),
+    ]
+    batch = engine.evaluate_many(positions)
+    for position, together in zip(positions, batch, strict=True):
+        alone = engine.evaluate(position)
+        assert alone.win == pytest.approx(together.win, abs=1e-6)
+        assert alone.lose_gammon == pytest.approx(together.lose_gammon, abs=1e-6)
+    assert batch[1].lose_gammon > 0.0  # fifteen checkers on the six-point, none off

@@ -326,18 +326,44 @@ def _at_least_dot(
 
 
 @njit(cache=True)
+def _covered(board: npt.NDArray[np.uint8]) -> bool:
+    """Whether the databases evaluate a 52-slot board: both sides with checkers left
+    (at most 15), all on their home points."""
+    mine = 0
+    theirs = 0
+    for slot in range(1, 7):
+        mine += board[slot]
+        theirs += board[26 + slot]
+    for slot in range(7, 26):
+        if board[slot] or board[26 + slot]:
+            return False
+    return 0 < mine <= ONE_SIDED_CHECKERS and 0 < theirs <= ONE_SIDED_CHECKERS
+
+
+@njit(cache=True)
+def _covered_rows(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    out = np.empty(boards.shape[0], dtype=np.bool_)
+    for row in range(boards.shape[0]):
+        out[row] = _covered(boards[row])
+    return out
+
+
+@njit(cache=True)
 def _evaluate_bearoff_rows(
     boards: npt.NDArray[np.uint8],
     distributions: Float32Array,
     gammon: Float32Array,
     two_sided_win: Float32Array,
     out: FloatArray,
-) -> None:
-    """The five outcome chances of each covered 52-slot board (see
-    :meth:`BearoffDatabase.evaluate`), into ``out``."""
+) -> int:
+    """The five outcome chances of each 52-slot board (see
+    :meth:`BearoffDatabase.evaluate`), into ``out``; the first row the databases do
+    not cover stops it and is returned (-1: none)."""
     two_sided = two_sided_win.shape[0]
     for row in range(boards.shape[0]):
         board = boards[row]
+        if not _covered(board):
+            return row
         mine = _slots_index(board, 1)
         theirs = _slots_index(board, 27)
         win = min(1.0, _at_least_dot(distributions, mine, distributions, theirs, 0))
@@ -356,6 +382,7 @@ def _evaluate_bearoff_rows(
         out[row, 2] = 0.0
         out[row, 3] = lose_gammon
         out[row, 4] = 0.0
+    return -1
 
 
 @njit(cache=True)
@@ -1206,17 +1233,8 @@ class BearoffDatabase:
         """Which 52-slot boards (rows) the databases evaluate: both sides with
         checkers left, all on their home points, at most 15 each (the
         :class:`~backgammon.engine.evaluator.BearoffEvaluator` protocol)."""
-        array = np.asarray(boards, dtype=np.uint8).reshape(-1, 52)
-        mine = array[:, 1:7].astype(np.int64).sum(axis=1)
-        theirs = array[:, 27:33].astype(np.int64).sum(axis=1)
-        outside = array[:, 7:26].any(axis=1) | array[:, 33:52].any(axis=1)
-        result: npt.NDArray[np.bool_] = (
-            ~outside
-            & (mine > 0)
-            & (theirs > 0)
-            & (mine <= ONE_SIDED_CHECKERS)
-            & (theirs <= ONE_SIDED_CHECKERS)
-        )
+        array = np.ascontiguousarray(boards, dtype=np.uint8).reshape(-1, 52)
+        result: npt.NDArray[np.bool_] = _covered_rows(array)
         return result
 
     def solved(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
@@ -1243,20 +1261,19 @@ class BearoffDatabase:
             InvalidPositionError: if a board is not a bear-off position.
         """
         array = np.ascontiguousarray(boards, dtype=np.uint8).reshape(-1, 52)
-        if not self.covers(array).all():
-            bad = int(np.flatnonzero(~self.covers(array))[0])
-            raise InvalidPositionError(
-                f"board row {bad} is not a bear-off position: both sides need checkers "
-                f"left, all on their home points, at most {ONE_SIDED_CHECKERS} each"
-            )
         out = np.empty((array.shape[0], 5))
-        _evaluate_bearoff_rows(
+        bad = _evaluate_bearoff_rows(
             array,
             self.one_sided._distributions,
             self.one_sided._gammon,
             self.two_sided._win,
             out,
         )
+        if bad >= 0:
+            raise InvalidPositionError(
+                f"board row {bad} is not a bear-off position: both sides need checkers "
+                f"left, all on their home points, at most {ONE_SIDED_CHECKERS} each"
+            )
         return out
 
     def evaluate(self, position: Position) -> tuple[float, float, float, float, float]:

@@ -758,8 +758,13 @@ class Engine:
             out,
         )
         if defer and cls == _BEAROFF:
-            row: npt.NDArray[np.float64] = self.evaluate_boards(board.reshape(1, -1))[0]
-            return row
+            assert self._bearoff is not None
+            single = board.reshape(1, -1)
+            if not self._bearoff.covers(single)[0]:
+                row: npt.NDArray[np.float64] = self.evaluate_boards(single)[0]
+                return row
+            out[:] = self._bearoff.evaluate_boards(single)[0]
+            _finish(board, cls, out, self._gammons, self._backgammons)
         return out
 
     def evaluate_many(self, positions: Iterable[Position]) -> list[Evaluation]:
