@@ -1,7 +1,7 @@
 """2-ply best-play time per position, ours beside GNU Backgammon's, and cubeless
 0-ply rollout games per second, ours beside GNU Backgammon's ``rollout`` command.
 
-    python benchmarks/search_speed.py --positions 50 --rollout-trials 1296
+    python benchmarks/search_speed.py --positions 50 --runs 3 --rollout-trials 1296
 
 Positions: the first N records of ``../shared/reference/evals_public.jsonl`` with
 their recorded dice. GNU Backgammon is driven through ``../shared/gnubg`` (its 2-ply
@@ -45,10 +45,25 @@ def load(count: int) -> list[tuple[Position, tuple[int, int], list[list[int]]]]:
     return cases  # type: ignore[return-value]
 
 
+Case = tuple[Position, tuple[int, int], list[list[int]]]
+
+
+def our_times(engine: Engine, cases: list[Case]) -> list[float]:
+    """Seconds of our 2-ply best play per position (cache cleared for each)."""
+    times = []
+    for position, dice, _ in cases:
+        engine.cache = type(engine.cache)()
+        began = time.perf_counter()
+        engine.best_play(position, dice, ply=2)
+        times.append(time.perf_counter() - began)
+    return times
+
+
 def main() -> None:
     """Measure and print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=50)
+    parser.add_argument("--runs", type=int, default=3, help="runs of both; median ratios")
     parser.add_argument("--rollout-trials", type=int, default=1296)
     parser.add_argument("--no-gnubg", action="store_true")
     args = parser.parse_args()
@@ -56,18 +71,42 @@ def main() -> None:
     cases = load(args.positions)
     for position, dice, _ in cases[:10]:  # compile every path and warm up
         engine.best_play(position, dice, ply=2)
-    times = []
-    for position, dice, _ in cases:
-        engine.cache = type(engine.cache)()
-        began = time.perf_counter()
-        engine.best_play(position, dice, ply=2)
-        times.append(time.perf_counter() - began)
-    ours = statistics.median(times)
-    ours_mean = statistics.mean(times)
-    print(
-        f"ours: 2-ply best play, median {ours * 1000:.1f} ms per position "
-        f"(mean {ours_mean * 1000:.1f} ms, {len(times)} positions)"
-    )
+    with_gnubg = not args.no_gnubg and Path("/usr/games/gnubg").exists()
+    if with_gnubg:
+        sys.path.insert(0, str(SHARED / "gnubg"))
+        from gnubg_client import GnubgService  # type: ignore[import-not-found]
+
+    median_ratios, mean_ratios = [], []
+    for run in range(1, args.runs + 1):
+        times = our_times(engine, cases)
+        ours, ours_mean = statistics.median(times), statistics.mean(times)
+        line = (
+            f"run {run}: ours 2-ply best play median {ours * 1000:.1f} ms, "
+            f"mean {ours_mean * 1000:.1f} ms per position ({len(times)} positions)"
+        )
+        if with_gnubg:
+            with GnubgService() as service:
+                service.hint(cases[0][2], cases[0][1], plies=2)
+                gnubg_times = []
+                for _, dice, board in cases:
+                    began = time.perf_counter()
+                    service.hint(board, dice, plies=2, n=1)
+                    gnubg_times.append(time.perf_counter() - began)
+            theirs, theirs_mean = statistics.median(gnubg_times), statistics.mean(gnubg_times)
+            median_ratios.append(theirs / ours)
+            mean_ratios.append(theirs_mean / ours_mean)
+            line += (
+                f"; gnubg 2-ply hint median {theirs * 1000:.1f} ms, mean "
+                f"{theirs_mean * 1000:.1f} ms (with its pipe round trip); ratios "
+                f"{median_ratios[-1]:.2f} (median), {mean_ratios[-1]:.2f} (mean)"
+            )
+        print(line)
+    if median_ratios:
+        print(
+            f"2-ply time ratio (gnubg time / ours, higher is faster for us), median of "
+            f"{args.runs} runs: {statistics.median(median_ratios):.2f} on the median "
+            f"position, {statistics.median(mean_ratios):.2f} on the mean (target >= 1)"
+        )
     began = time.perf_counter()
     result = rollout(
         engine.evaluate_boards,
@@ -79,30 +118,11 @@ def main() -> None:
         f"ours: cubeless 0-ply rollout, no variance reduction: "
         f"{args.rollout_trials / seconds:,.0f} games/s (equity {result.equity:+.3f})"
     )
-    if args.no_gnubg or not Path("/usr/games/gnubg").exists():
+    if not with_gnubg:
         print("gnubg: not measured")
         return
-    sys.path.insert(0, str(SHARED / "gnubg"))
     from bench import bench_rollout  # type: ignore[import-not-found]
-    from gnubg_client import GnubgService  # type: ignore[import-not-found]
 
-    with GnubgService() as service:
-        service.hint(cases[0][2], cases[0][1], plies=2)
-        gnubg_times = []
-        for _, dice, board in cases:
-            began = time.perf_counter()
-            service.hint(board, dice, plies=2, n=1)
-            gnubg_times.append(time.perf_counter() - began)
-    theirs = statistics.median(gnubg_times)
-    theirs_mean = statistics.mean(gnubg_times)
-    print(
-        f"gnubg: 2-ply hint, median {theirs * 1000:.1f} ms per position "
-        f"(mean {theirs_mean * 1000:.1f} ms; includes its pipe round trip)"
-    )
-    print(
-        f"ratio (gnubg time / ours, higher is faster for us): median {theirs / ours:.2f}, "
-        f"mean {theirs_mean / ours_mean:.2f}"
-    )
     rate, _ = bench_rollout(1, args.rollout_trials, False)
     print(f"gnubg: cubeless 0-ply rollout, no variance reduction, 1 thread: {rate:,.0f} games/s")
 
