@@ -537,6 +537,7 @@ def train_prune_command(
     full network's own 0-ply equities of every play of a roll, in positions from the
     engine's self-play, and reports how often the full network's best play is among
     its best k on held-out rolls."""
+    import dataclasses
     import datetime
 
     import numpy as np
@@ -583,7 +584,7 @@ def train_prune_command(
         "recall": recall,
         "trained": datetime.date.today().isoformat(),
     }
-    type(net)(net.embedding, net.b1, net.w2, net.b2, metadata).save(out)
+    dataclasses.replace(net, metadata=metadata).save(out)
     typer.echo(json.dumps({"pruning_network": out, "recall": recall}))
 
 

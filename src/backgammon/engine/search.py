@@ -60,6 +60,8 @@ _HALF = BOARD_SLOTS // 2
 _ROLLS = tuple((roll.high, roll.low) for roll in ALL_ROLLS)
 _WEIGHTS = np.array([float(roll.weight) for roll in ALL_ROLLS])
 _ROLL_ARRAY = np.array(_ROLLS, dtype=np.int64)
+_NO_PRUNING = PruningNetwork.random(hidden=1).weights
+"""Placeholder weights for :func:`_children_of` when it keeps every play (never read)."""
 
 
 @njit(cache=True)
@@ -72,42 +74,6 @@ def _stacked(parts: List, total: int) -> npt.NDArray[np.uint8]:
         out[at : at + kids.shape[0]] = kids
         at += kids.shape[0]
     return out
-
-
-@njit(cache=True)
-def _children_of(
-    boards: npt.NDArray[np.uint8], skip: npt.NDArray[np.bool_], rolls: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
-    """Every child (resulting position, opponent on roll) of every board not skipped
-    and every roll, concatenated, with spans ``(board, roll, start, stop)``. A roll
-    with no legal play gives the board itself, flipped (the turn passes)."""
-    parts = List()
-    spans = np.empty((boards.shape[0] * rolls.shape[0], 4), dtype=np.int64)
-    count = 0
-    total = 0
-    for i in range(boards.shape[0]):
-        if skip[i]:
-            continue
-        for r in range(rolls.shape[0]):
-            packed = generate_plays_packed(boards[i], rolls[r, 0], rolls[r, 1])
-            plays = packed.shape[0]
-            rows = max(plays, 1)
-            kids = np.empty((rows, BOARD_SLOTS), dtype=np.uint8)
-            if plays == 0:
-                kids[0, :_HALF] = boards[i, _HALF:]
-                kids[0, _HALF:] = boards[i, :_HALF]
-            else:
-                for k in range(rows):
-                    kids[k, :_HALF] = packed[k, _HALF:BOARD_SLOTS]
-                    kids[k, _HALF:] = packed[k, :_HALF]
-            parts.append(kids)
-            spans[count, 0] = i
-            spans[count, 1] = r
-            spans[count, 2] = total
-            spans[count, 3] = total + rows
-            count += 1
-            total += rows
-    return _stacked(parts, total), spans[:count]
 
 
 @njit(cache=True)
@@ -186,17 +152,21 @@ def _must_judge(packed: npt.NDArray[np.uint8]) -> bool:
 
 
 @njit(cache=True)
-def _pruned_children_of(
+def _children_of(
     boards: npt.NDArray[np.uint8],
     skip: npt.NDArray[np.bool_],
     rolls: npt.NDArray[np.int64],
     weights: PruningWeights,
     keep: int,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
-    """:func:`_children_of`, keeping of each (board, roll) only the plays a pruned
-    search judges: the ``keep`` best by the pruning network (the lowest equity for
-    the opponent, who is on roll in the child) and every play :func:`_must_judge`
-    marks. The pruning network reads the child (flipped) board."""
+    """The children (resulting positions, opponent on roll) of every board not
+    skipped and every roll, concatenated, with spans ``(board, roll, start, stop)``.
+    A roll with no legal play gives the board itself, flipped (the turn passes).
+
+    With ``keep`` > 0 (a pruned search) only the plays it judges are kept of each
+    (board, roll): the ``keep`` best by the pruning network ``weights`` (the lowest
+    equity for the opponent, who is on roll in the child) and every play
+    :func:`_must_judge` marks. ``keep`` = 0 keeps every play (``weights`` unused)."""
     parts = List()
     spans = np.empty((boards.shape[0] * rolls.shape[0], 4), dtype=np.int64)
     acc = np.empty(weights[1].shape[0], dtype=np.float32)
@@ -214,7 +184,7 @@ def _pruned_children_of(
                 kids[0, _HALF:] = boards[i, :_HALF]
             else:
                 chosen = np.ones(plays, dtype=np.bool_)
-                if plays > keep:
+                if 0 < keep < plays:
                     scores = np.empty(plays)
                     for k in range(plays):
                         if _must_judge(packed[k]):
@@ -435,12 +405,12 @@ def _search(
     if over.all():
         return result
     keep_one = plies == 1 or (move_filter is not None and move_filter.keep == 1)
+    estimate, keep = _NO_PRUNING, 0
     if keep_one and pruning is not None:
-        every_child, span_array = _pruned_children_of(
-            np.ascontiguousarray(boards), over, _ROLL_ARRAY, pruning.network.weights, pruning.keep
-        )
-    else:
-        every_child, span_array = _children_of(np.ascontiguousarray(boards), over, _ROLL_ARRAY)
+        estimate, keep = pruning.network.weights, pruning.keep
+    every_child, span_array = _children_of(
+        np.ascontiguousarray(boards), over, _ROLL_ARRAY, estimate, keep
+    )
     shallow = evaluate_plies(evaluator, every_child, 0, None, cache)
     mover_equity = -equities(shallow)
     if keep_one:

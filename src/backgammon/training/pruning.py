@@ -114,76 +114,6 @@ def _sgd_epoch(
     return float(loss / max(order.shape[0], 1))
 
 
-@njit(cache=True)
-def _sgd_span_epoch(
-    boards: npt.NDArray[np.uint8],
-    targets: npt.NDArray[np.float64],
-    spans: npt.NDArray[np.int64],
-    order: npt.NDArray[np.int64],
-    embedding: npt.NDArray[np.float32],
-    b1: npt.NDArray[np.float32],
-    w2: npt.NDArray[np.float32],
-    b2: npt.NDArray[np.float32],
-    rate: float,
-) -> float:
-    """One pass of SGD over the spans in ``order``: each span's outputs, less their
-    mean, fitted to its targets less theirs (only the order within a roll matters to
-    the search). Returns the mean squared centred error."""
-    hidden = b1.shape[0]
-    width = 0
-    for k in range(spans.shape[0]):
-        width = max(width, spans[k, 1] - spans[k, 0])
-    pre = np.empty((width, hidden), dtype=np.float32)
-    outputs = np.empty(width)
-    slots = np.empty((width, PRUNE_SLOTS), dtype=np.int64)
-    counts = np.empty((width, PRUNE_SLOTS), dtype=np.int64)
-    occupied = np.empty(width, dtype=np.int64)
-    loss = 0.0
-    seen = 0
-    for span in order:
-        start, stop = spans[span, 0], spans[span, 1]
-        size = stop - start
-        mean_output = 0.0
-        mean_target = 0.0
-        for i in range(size):
-            board = boards[start + i]
-            used = 0
-            for slot in range(PRUNE_SLOTS):
-                count = board[slot] & 0x7F
-                if count:
-                    slots[i, used] = slot
-                    counts[i, used] = min(count, MAX_COUNT)
-                    used += 1
-            occupied[i] = used
-            pre[i, :] = b1
-            for k in range(used):
-                pre[i, :] += embedding[slots[i, k], counts[i, k]]
-            output = 0.0
-            for j in range(hidden):
-                if pre[i, j] > 0.0:
-                    output += pre[i, j] * w2[j]
-            outputs[i] = output
-            mean_output += output
-            mean_target += targets[start + i]
-        mean_output /= size
-        mean_target /= size
-        for i in range(size):
-            error = (outputs[i] - mean_output) - (targets[start + i] - mean_target)
-            loss += error * error
-            seen += 1
-            # The mean's own gradient sums to zero over the span, so each output's
-            # gradient is its centred error.
-            step = rate * max(-1.0, min(1.0, error))
-            for j in range(hidden):
-                if pre[i, j] > 0.0:
-                    back = step * w2[j]
-                    w2[j] -= step * pre[i, j]
-                    b1[j] -= back
-                    for k in range(occupied[i]):
-                        embedding[slots[i, k], counts[i, k], j] -= back
-    return float(loss / max(seen, 1))
-
-
 def fit_pruning_network(
     samples: PruningSamples,
     hidden: int = 16,
@@ -191,7 +121,6 @@ def fit_pruning_network(
     learning_rate: float = 0.01,
     seed: int = 0,
     progress: Progress | None = None,
-    centred: bool = False,
 ) -> tuple[PruningNetwork, list[float]]:
     """A pruning network fitted to ``samples`` (SGD, the rate halving each epoch after
     the second), and the mean squared error of each epoch.
@@ -212,15 +141,10 @@ def fit_pruning_network(
     losses = []
     rate = learning_rate
     for epoch in range(epochs):
-        if centred:
-            order = rng.permutation(samples.spans.shape[0]).astype(np.int64)
-            loss = _sgd_span_epoch(
-                samples.boards, samples.targets, samples.spans, order, embedding, b1, w2, b2, rate
-            )
-        else:
-            order = rng.permutation(samples.boards.shape[0]).astype(np.int64)
-            loss = _sgd_epoch(samples.boards, samples.targets, order, embedding, b1, w2, b2, rate)
-        losses.append(float(loss))
+        order = rng.permutation(samples.boards.shape[0]).astype(np.int64)
+        losses.append(
+            _sgd_epoch(samples.boards, samples.targets, order, embedding, b1, w2, b2, rate)
+        )
         if epoch >= 1:
             rate *= 0.5
         if progress is not None:
