@@ -367,12 +367,12 @@ def evaluate_plies(
         else:
             out[index] = found
     if todo:
-        chosen = boards[todo]
-        values = (
-            np.asarray(evaluator(chosen), dtype=np.float64)
-            if plies == 0
-            else _search(evaluator, chosen, plies, move_filter, cache, exact, pruning)
-        )
+        # Searched once per distinct board: a search's boards often repeat (every roll
+        # on which the opponent dances leaves the same position).
+        pending = boards[todo]
+        first, inverse = _distinct_rows(pending)
+        searched = _search(evaluator, pending[first], plies, move_filter, cache, exact, pruning)
+        values = searched[inverse]
         out[todo] = values
         if cache is not None:
             for index, value in zip(todo, values, strict=True):
