@@ -29,7 +29,6 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 from numba import njit
-from numba.typed import List
 
 from backgammon.engine.pruning import PruningNetwork, PruningWeights, pruning_score
 from backgammon.rules.dice import ALL_ROLLS
@@ -65,15 +64,15 @@ _NO_PRUNING = PruningNetwork.random(hidden=1).weights
 
 
 @njit(cache=True)
-def _stacked(parts: List, total: int) -> npt.NDArray[np.uint8]:
-    """The boards of ``parts`` (a typed list of ``uint8[k, 52]``, ``total`` rows in
-    all) in one array."""
-    out = np.empty((total, BOARD_SLOTS), dtype=np.uint8)
-    at = 0
-    for kids in parts:
-        out[at : at + kids.shape[0]] = kids
-        at += kids.shape[0]
-    return out
+def _grown(rows: npt.NDArray[np.uint8], used: int, needed: int) -> npt.NDArray[np.uint8]:
+    """``rows`` if it has room for ``needed`` rows, else a copy of its first ``used``
+    rows in an array at least twice as large."""
+    if needed <= rows.shape[0]:
+        return rows
+    size = max(needed, 2 * rows.shape[0])
+    bigger = np.empty((size, rows.shape[1]), dtype=np.uint8)
+    bigger[:used] = rows[:used]
+    return bigger
 
 
 @njit(cache=True)
@@ -167,9 +166,12 @@ def _children_of(
     (board, roll): the ``keep`` best by the pruning network ``weights`` (the lowest
     equity for the opponent, who is on roll in the child) and every play
     :func:`_must_judge` marks. ``keep`` = 0 keeps every play (``weights`` unused)."""
-    parts = List()
     spans = np.empty((boards.shape[0] * rolls.shape[0], 4), dtype=np.int64)
+    kids = np.empty((64 * boards.shape[0] + 64, BOARD_SLOTS), dtype=np.uint8)
     acc = np.empty(weights[1].shape[0], dtype=np.float32)
+    chosen = np.empty(0, dtype=np.bool_)
+    best_scores = np.empty(max(keep, 1))
+    best_rows = np.empty(max(keep, 1), dtype=np.int64)
     count = 0
     total = 0
     for i in range(boards.shape[0]):
@@ -179,47 +181,58 @@ def _children_of(
             packed = generate_plays_packed(boards[i], rolls[r, 0], rolls[r, 1])
             plays = packed.shape[0]
             if plays == 0:
-                kids = np.empty((1, BOARD_SLOTS), dtype=np.uint8)
-                kids[0, :_HALF] = boards[i, _HALF:]
-                kids[0, _HALF:] = boards[i, :_HALF]
+                kids = _grown(kids, total, total + 1)
+                kids[total, :_HALF] = boards[i, _HALF:]
+                kids[total, _HALF:] = boards[i, :_HALF]
+                rows = 1
             else:
-                chosen = np.ones(plays, dtype=np.bool_)
+                if plays > chosen.shape[0]:
+                    chosen = np.empty(2 * plays, dtype=np.bool_)
                 if 0 < keep < plays:
-                    scores = np.empty(plays)
+                    # The ``keep`` lowest scores (the child's side on roll is the
+                    # opponent), kept sorted by insertion; plays the rules value
+                    # exactly are always kept.
+                    taken = 0
                     for k in range(plays):
-                        if _must_judge(packed[k]):
-                            scores[k] = -np.inf  # first in the order: always kept
+                        chosen[k] = _must_judge(packed[k])
+                        if chosen[k]:
                             continue
                         # The child is the packed row flipped.
-                        scores[k] = pruning_score(packed[k], _HALF, weights, acc)
-                    order = np.argsort(scores)
-                    chosen[:] = False
-                    taken = 0
-                    for k in order:
-                        if scores[k] == -np.inf:
-                            chosen[k] = True
-                        elif taken < keep:
-                            chosen[k] = True
+                        score = pruning_score(packed[k], _HALF, weights, acc)
+                        if taken == keep and score >= best_scores[keep - 1]:
+                            continue
+                        at = taken if taken < keep else keep - 1
+                        while at > 0 and best_scores[at - 1] > score:
+                            best_scores[at] = best_scores[at - 1]
+                            best_rows[at] = best_rows[at - 1]
+                            at -= 1
+                        best_scores[at] = score
+                        best_rows[at] = k
+                        if taken < keep:
                             taken += 1
+                    for t in range(taken):
+                        chosen[best_rows[t]] = True
+                else:
+                    chosen[:plays] = True
                 rows = 0
                 for k in range(plays):
                     if chosen[k]:
                         rows += 1
-                kids = np.empty((rows, BOARD_SLOTS), dtype=np.uint8)
-                row = 0
+                kids = _grown(kids, total, total + rows)
+                row = total
                 for k in range(plays):
                     if chosen[k]:
-                        kids[row, :_HALF] = packed[k, _HALF:BOARD_SLOTS]
-                        kids[row, _HALF:] = packed[k, :_HALF]
+                        for slot in range(_HALF):
+                            kids[row, slot] = packed[k, _HALF + slot]
+                            kids[row, _HALF + slot] = packed[k, slot]
                         row += 1
-            parts.append(kids)
             spans[count, 0] = i
             spans[count, 1] = r
             spans[count, 2] = total
-            spans[count, 3] = total + kids.shape[0]
+            spans[count, 3] = total + rows
             count += 1
-            total += kids.shape[0]
-    return _stacked(parts, total), spans[:count]
+            total += rows
+    return kids[:total], spans[:count]
 
 
 @dataclass(frozen=True, slots=True)
