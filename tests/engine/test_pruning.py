@@ -10,7 +10,13 @@ import pytest
 from backgammon import Position
 from backgammon.engine import Engine
 from backgammon.engine.network import Networks
-from backgammon.engine.pruning import MAX_COUNT, PruningNetwork, default_pruning_network
+from backgammon.engine.pruning import (
+    MAX_COUNT,
+    PruningNetwork,
+    default_pruning_network,
+    pruning_hidden_into,
+    pruning_score_near,
+)
 from backgammon.errors import EngineError
 
 
@@ -31,6 +37,25 @@ def test_kernel_matches_its_definition() -> None:
     assert np.allclose(net.scores(boards), reference_scores(net, boards), atol=1e-5)
     with pytest.raises(ValueError, match="52"):
         net.scores(boards[:, :40])
+
+
+def test_scoring_from_a_nearby_board_matches_scoring_from_scratch() -> None:
+    net = PruningNetwork.random(hidden=8, seed=4)
+    rng = np.random.default_rng(2)
+    parent = rng.integers(0, 20, size=52).astype(np.uint8)
+    children = np.tile(parent, (200, 1))
+    for child in children:  # a few slots changed, as a play changes them
+        slots = rng.choice(52, size=rng.integers(0, 6), replace=False)
+        child[slots] = rng.integers(0, 20, size=slots.size)
+    base = np.empty(8, dtype=np.float32)
+    acc = np.empty(8, dtype=np.float32)
+    for shift in (0, 26):
+        pruning_hidden_into(parent, shift, net.weights, base)
+        near = [
+            pruning_score_near(child, parent, base, shift, net.weights, acc) for child in children
+        ]
+        flipped = np.roll(children, -shift, axis=1)
+        assert np.allclose(near, reference_scores(net, flipped), atol=1e-4)
 
 
 def test_file_round_trip_and_bad_files(tmp_path: Path) -> None:

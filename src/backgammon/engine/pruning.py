@@ -47,7 +47,9 @@ __all__ = [
     "PruningNetwork",
     "PruningWeights",
     "default_pruning_network",
+    "pruning_hidden_into",
     "pruning_score",
+    "pruning_score_near",
     "pruning_scores_into",
 ]
 
@@ -66,26 +68,85 @@ PruningWeights = tuple[Float32Array, Float32Array, Float32Array, float]
 
 
 @njit(cache=True)
+def pruning_hidden_into(
+    board: npt.NDArray[np.uint8], shift: int, weights: PruningWeights, acc: Float32Array
+) -> None:
+    """The pruning network's hidden pre-activations of one board into ``acc`` (of the
+    hidden size), reading slot ``s`` at ``board[(s + shift) % 52]``."""
+    embedding, b1, _, _ = weights
+    hidden = b1.shape[0]
+    for j in range(hidden):
+        acc[j] = b1[j]
+    for slot in range(PRUNE_SLOTS):
+        at = slot + shift
+        if at >= PRUNE_SLOTS:
+            at -= PRUNE_SLOTS
+        count = board[at] & 0x7F
+        if count:
+            if count > MAX_COUNT:
+                count = MAX_COUNT
+            for j in range(hidden):
+                acc[j] += embedding[slot, count, j]
+
+
+@njit(cache=True)
+def _pruning_output(acc: Float32Array, weights: PruningWeights) -> float:
+    """The output unit on hidden pre-activations ``acc``."""
+    w2 = weights[2]
+    total = weights[3]
+    for j in range(acc.shape[0]):
+        if acc[j] > 0.0:
+            total += acc[j] * w2[j]
+    return total
+
+
+@njit(cache=True)
 def pruning_score(
     board: npt.NDArray[np.uint8], shift: int, weights: PruningWeights, acc: Float32Array
 ) -> float:
     """The pruning network's equity of one board for the side on roll, reading slot
     ``s`` at ``board[(s + shift) % 52]`` (``shift=26``: the board flipped, without a
     copy); ``acc`` is work space of the hidden size."""
-    embedding, b1, w2, b2 = weights
-    hidden = b1.shape[0]
-    acc[:] = b1
-    for slot in range(PRUNE_SLOTS):
-        count = board[(slot + shift) % PRUNE_SLOTS] & 0x7F
-        if count:
-            vector = embedding[slot, min(count, MAX_COUNT)]
-            for j in range(hidden):
-                acc[j] += vector[j]
-    total = b2
+    pruning_hidden_into(board, shift, weights, acc)
+    return _pruning_output(acc, weights)
+
+
+@njit(cache=True)
+def pruning_score_near(
+    board: npt.NDArray[np.uint8],
+    parent: npt.NDArray[np.uint8],
+    base: Float32Array,
+    shift: int,
+    weights: PruningWeights,
+    acc: Float32Array,
+) -> float:
+    """:func:`pruning_score` of ``board`` from ``base``, the hidden pre-activations of
+    ``parent`` read the same way (:func:`pruning_hidden_into`): only the slots where
+    the two differ are looked up, so scoring the plays of a roll costs a few slots
+    each instead of every occupied one."""
+    embedding = weights[0]
+    hidden = base.shape[0]
     for j in range(hidden):
-        if acc[j] > 0.0:
-            total += acc[j] * w2[j]
-    return total
+        acc[j] = base[j]
+    for slot in range(PRUNE_SLOTS):
+        at = slot + shift
+        if at >= PRUNE_SLOTS:
+            at -= PRUNE_SLOTS
+        new = board[at] & 0x7F
+        old = parent[at] & 0x7F
+        if new == old:
+            continue
+        if new > MAX_COUNT:
+            new = MAX_COUNT
+        if old > MAX_COUNT:
+            old = MAX_COUNT
+        if new:
+            for j in range(hidden):
+                acc[j] += embedding[slot, new, j]
+        if old:
+            for j in range(hidden):
+                acc[j] -= embedding[slot, old, j]
+    return _pruning_output(acc, weights)
 
 
 @njit(cache=True)

@@ -30,7 +30,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from backgammon.engine.pruning import PruningNetwork, PruningWeights, pruning_score
+from backgammon.engine.pruning import (
+    PruningNetwork,
+    PruningWeights,
+    pruning_hidden_into,
+    pruning_score_near,
+)
 from backgammon.rules.dice import ALL_ROLLS
 from backgammon.rules.movegen import BOARD_SLOTS, generate_plays_packed
 
@@ -169,6 +174,7 @@ def _children_of(
     spans = np.empty((boards.shape[0] * rolls.shape[0], 4), dtype=np.int64)
     kids = np.empty((64 * boards.shape[0] + 64, BOARD_SLOTS), dtype=np.uint8)
     acc = np.empty(weights[1].shape[0], dtype=np.float32)
+    base = np.empty_like(acc)
     chosen = np.empty(0, dtype=np.bool_)
     best_scores = np.empty(max(keep, 1))
     best_rows = np.empty(max(keep, 1), dtype=np.int64)
@@ -191,14 +197,16 @@ def _children_of(
                 if 0 < keep < plays:
                     # The ``keep`` lowest scores (the child's side on roll is the
                     # opponent), kept sorted by insertion; plays the rules value
-                    # exactly are always kept.
+                    # exactly are always kept. Children are scored as changes from
+                    # the board, flipped like them.
+                    pruning_hidden_into(boards[i], _HALF, weights, base)
                     taken = 0
                     for k in range(plays):
                         chosen[k] = _must_judge(packed[k])
                         if chosen[k]:
                             continue
                         # The child is the packed row flipped.
-                        score = pruning_score(packed[k], _HALF, weights, acc)
+                        score = pruning_score_near(packed[k], boards[i], base, _HALF, weights, acc)
                         if taken == keep and score >= best_scores[keep - 1]:
                             continue
                         at = taken if taken < keep else keep - 1
