@@ -1,7 +1,7 @@
-"""2-ply best-play time per position, ours beside GNU Backgammon's, and cubeless
-0-ply rollout games per second, ours beside GNU Backgammon's ``rollout`` command.
+"""2-ply best-play time per position, ours beside GNU Backgammon's (rollout speed:
+``rollout.py``).
 
-    python benchmarks/search_speed.py --positions 50 --runs 3 --rollout-trials 1296
+    python benchmarks/search_speed.py --positions 50 --runs 3
 
 Positions: the first N records of ``../shared/reference/evals_public.jsonl`` with
 their recorded dice. GNU Backgammon is driven through ``../shared/gnubg`` (its 2-ply
@@ -19,7 +19,6 @@ from pathlib import Path
 
 from backgammon import Position
 from backgammon.engine import Engine
-from backgammon.engine.rollout import RolloutSettings, rollout
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 
@@ -64,7 +63,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=50)
     parser.add_argument("--runs", type=int, default=3, help="runs of both; median ratios")
-    parser.add_argument("--rollout-trials", type=int, default=1296)
     parser.add_argument("--no-gnubg", action="store_true")
     args = parser.parse_args()
     engine = Engine()
@@ -107,24 +105,6 @@ def main() -> None:
             f"{args.runs} runs: {statistics.median(median_ratios):.2f} on the median "
             f"position, {statistics.median(mean_ratios):.2f} on the mean (target >= 1)"
         )
-    began = time.perf_counter()
-    result = rollout(
-        engine.evaluate_boards,
-        Position.initial(),
-        RolloutSettings(trials=args.rollout_trials, variance_reduction=False, seed=1),
-    )
-    seconds = time.perf_counter() - began
-    print(
-        f"ours: cubeless 0-ply rollout, no variance reduction: "
-        f"{args.rollout_trials / seconds:,.0f} games/s (equity {result.equity:+.3f})"
-    )
-    if not with_gnubg:
-        print("gnubg: not measured")
-        return
-    from bench import bench_rollout  # type: ignore[import-not-found]
-
-    rate, _ = bench_rollout(1, args.rollout_trials, False)
-    print(f"gnubg: cubeless 0-ply rollout, no variance reduction, 1 thread: {rate:,.0f} games/s")
 
 
 if __name__ == "__main__":
