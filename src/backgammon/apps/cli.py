@@ -403,6 +403,10 @@ def distill(
         list[str] | None,
         typer.Option(help="Another distill folder, fully labelled at --plies, to fit on too."),
     ] = None,
+    rollouts: Annotated[
+        list[str] | None,
+        typer.Option(help="A label-rollouts folder, fully labelled, to fit on too."),
+    ] = None,
     fit: Annotated[
         str, typer.Option(help="The networks to train, comma-separated.")
     ] = "contact,crashed,race",
@@ -460,15 +464,19 @@ def distill(
             done = label_positions(engine, part, plies, progress=lambda n: bar.advance(task, n))
             labels = np.concatenate((labels, done))
             np.save(labels_file, labels)
-    for other in also or []:
+    extras = [
+        (other, f"labels-{plies}ply.npy", f"at {plies}-ply", "--also") for other in also or []
+    ]
+    extras += [(other, _ROLLOUT_LABELS, "by rollouts", "--rollouts") for other in rollouts or []]
+    for other, label_name, kind, option in extras:
         extra_boards = np.load(Path(other) / "positions.npy")
-        extra_file = Path(other) / f"labels-{plies}ply.npy"
+        extra_file = Path(other) / label_name
         extra_labels = np.load(extra_file) if extra_file.exists() else np.zeros((0, 5))
         if extra_labels.shape[0] != extra_boards.shape[0]:
             raise typer.BadParameter(
                 f"{other} has {extra_labels.shape[0]} of {extra_boards.shape[0]} positions "
-                f"labelled at {plies}-ply: finish it first",
-                param_hint="--also",
+                f"labelled {kind}: finish it first",
+                param_hint=option,
             )
         boards = np.concatenate((boards, extra_boards))
         labels = np.concatenate((labels, extra_labels))
@@ -503,6 +511,7 @@ def distill(
             "games": games,
             "positions": int(boards.shape[0]),
             "also": list(also or []),
+            "rollouts": list(rollouts or []),
             "fitted": names,
             "others_from": others_from,
             "plies": plies,
@@ -520,6 +529,94 @@ def distill(
     )
     networks.replace(metadata=metadata).save(work / "networks.npz")
     typer.echo(json.dumps({"weights": str(work / "networks.npz")}))
+
+
+_ROLLOUT_LABELS = "labels-rollout.npy"
+
+
+@app.command(name="label-rollouts")
+def label_rollouts_command(
+    folder: Annotated[
+        str, typer.Option(help="Work folder: positions.npy and labels-rollout.npy; resumed.")
+    ],
+    source: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--from", help="Distill folders to sample positions from (if FOLDER has none)."
+        ),
+    ] = None,
+    positions: Annotated[
+        int, typer.Option(help="Contact and crashed positions to sample.")
+    ] = 50_000,
+    weights: Annotated[
+        str | None, typer.Option(help="Weights that play the rollouts (default: shipped).")
+    ] = None,
+    trials: Annotated[int, typer.Option(help="Games per position.")] = 36,
+    processes: Annotated[int, typer.Option(help="Worker processes.")] = 2,
+    seed: Annotated[int, typer.Option(help="Seed of the sample and the dice.")] = 7,
+) -> None:
+    """Label positions by rolling them out with the engine's own 0-ply play (the mean
+    outcome of TRIALS games each), for `distill --rollouts FOLDER`: targets free of the
+    network's own biases. Positions are sampled once from the contact and crashed
+    positions of the --from folders (distill folders) and kept in FOLDER; labels are
+    saved as they come, so an interrupted run resumes."""
+    import numpy as np
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from backgammon.engine import Engine
+    from backgammon.engine.evaluator import PositionClass, classify_boards
+    from backgammon.training.rollout_labels import rollout_labels
+
+    work = Path(folder)
+    work.mkdir(parents=True, exist_ok=True)
+    positions_file = work / "positions.npy"
+    if not positions_file.exists():
+        if not source:
+            raise typer.BadParameter(
+                f"{folder} has no positions.npy: name distill folders to sample from",
+                param_hint="--from",
+            )
+        pool = np.concatenate([np.load(Path(other) / "positions.npy") for other in source])
+        classes = classify_boards(pool)
+        eligible = np.flatnonzero(
+            (classes == int(PositionClass.CONTACT)) | (classes == int(PositionClass.CRASHED))
+        )
+        if eligible.shape[0] < positions:
+            raise typer.BadParameter(
+                f"the --from folders hold {eligible.shape[0]} contact and crashed positions, "
+                f"fewer than {positions}",
+                param_hint="--positions",
+            )
+        chosen = np.random.default_rng(seed).choice(eligible, size=positions, replace=False)
+        np.save(positions_file, pool[chosen])
+    boards = np.load(positions_file)
+    labels_file = work / _ROLLOUT_LABELS
+    labels = np.load(labels_file) if labels_file.exists() else np.zeros((0, 5))
+    networks = Engine(weights).networks
+    step = 4_000
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns) as bar:
+        task = bar.add_task(f"rolling out ({trials} games each)", total=boards.shape[0])
+        bar.update(task, completed=labels.shape[0])
+        while labels.shape[0] < boards.shape[0]:
+            begin = labels.shape[0]
+            done = rollout_labels(
+                networks,
+                boards[begin : begin + step],
+                trials,
+                seed=seed * 1_000_003 + begin,
+                processes=processes,
+                chunk=250,
+                progress=lambda n: bar.advance(task, n),
+            )
+            labels = np.concatenate((labels, done))
+            np.save(labels_file, labels)
+    typer.echo(json.dumps({"positions": int(boards.shape[0]), "labels": str(labels_file)}))
 
 
 @app.command(name="train-prune")

@@ -43,6 +43,7 @@ __all__ = [
     "CONTACT_NET",
     "CRASHED_NET",
     "RACE_NET",
+    "greedy_child",
     "parameter_views",
     "train_games",
     "zero_traces",
@@ -163,6 +164,74 @@ def _forward(
 @njit(cache=True)
 def _equity(p: Params) -> float:
     return 2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
+
+
+@njit(cache=True)
+def greedy_child(
+    board: npt.NDArray[np.uint8],
+    die1: int,
+    die2: int,
+    checkers: int,
+    w1s: tuple[Params, Params, Params],
+    b1s: tuple[Params, Params, Params],
+    w2ts: tuple[Params, Params, Params],
+    b2s: tuple[Params, Params, Params],
+    x_race: Params,
+    x_contact: Params,
+    hidden: Params,
+    flipped: npt.NDArray[np.uint8],
+    child_out: Params,
+    best_child: npt.NDArray[np.uint8],
+    best_out: Params,
+) -> None:
+    """The play of ``die1``-``die2`` a 0-ply greedy player makes from ``board``: its
+    result (flipped, opponent on roll) into ``best_child`` and that side's outputs
+    (exact if the game is over) into ``best_out``. With no legal play the turn passes.
+    The other arrays are work space (inputs, hidden units of the largest network, a
+    flipped board, outputs)."""
+    packed = generate_plays_packed(board, die1, die2)
+    rows = packed.shape[0]
+    best_value = -1e9
+    if rows == 0:
+        best_child[:_HALF] = board[_HALF:]
+        best_child[_HALF:] = board[:_HALF]
+        net = _net_of(classify_board(best_child))
+        race = net == RACE_NET
+        _forward(
+            best_child,
+            checkers,
+            w1s[net],
+            b1s[net],
+            w2ts[net],
+            b2s[net],
+            race,
+            x_race if race else x_contact,
+            hidden[: b1s[net].shape[0]],
+            best_out,
+        )
+    for row in range(rows):
+        flipped[:_HALF] = packed[row, _HALF:BOARD_SLOTS]
+        flipped[_HALF:] = packed[row, :_HALF]
+        if not _outcome(flipped, child_out):
+            net = _net_of(classify_board(flipped))
+            race = net == RACE_NET
+            _forward(
+                flipped,
+                checkers,
+                w1s[net],
+                b1s[net],
+                w2ts[net],
+                b2s[net],
+                race,
+                x_race if race else x_contact,
+                hidden[: b1s[net].shape[0]],
+                child_out,
+            )
+        value = -_equity(child_out)
+        if value > best_value:
+            best_value = value
+            best_child[:] = flipped
+            best_out[:] = child_out
 
 
 _PERM = np.array([0, 3, 4, 1, 2], dtype=np.int64)
@@ -319,50 +388,23 @@ def train_games(
                 die2 = random_die(state)
             first = False
             plies += 1
-            packed = generate_plays_packed(board, die1, die2)
-            rows = packed.shape[0]
-            best_value = -1e9
-            if rows == 0:
-                best_child[:_HALF] = board[_HALF:]
-                best_child[_HALF:] = board[:_HALF]
-                cls = classify_board(best_child)
-                net = _net_of(cls)
-                race = net == RACE_NET
-                _forward(
-                    best_child,
-                    checkers,
-                    w1s[net],
-                    b1s[net],
-                    w2ts[net],
-                    b2s[net],
-                    race,
-                    x_race if race else x_contact,
-                    hidden,
-                    best_out,
-                )
-            for row in range(rows):
-                flipped[:_HALF] = packed[row, _HALF:BOARD_SLOTS]
-                flipped[_HALF:] = packed[row, :_HALF]
-                if not _outcome(flipped, child_out):
-                    net = _net_of(classify_board(flipped))
-                    race = net == RACE_NET
-                    _forward(
-                        flipped,
-                        checkers,
-                        w1s[net],
-                        b1s[net],
-                        w2ts[net],
-                        b2s[net],
-                        race,
-                        x_race if race else x_contact,
-                        hidden,
-                        child_out,
-                    )
-                value = -_equity(child_out)
-                if value > best_value:
-                    best_value = value
-                    best_child[:] = flipped
-                    best_out[:] = child_out
+            greedy_child(
+                board,
+                die1,
+                die2,
+                checkers,
+                w1s,
+                b1s,
+                w2ts,
+                b2s,
+                x_race,
+                x_contact,
+                hidden,
+                flipped,
+                child_out,
+                best_child,
+                best_out,
+            )
             # The target for the position before the play, from the mover's side.
             target[0] = 1.0 - best_out[0]
             target[1] = best_out[3]
