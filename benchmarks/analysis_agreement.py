@@ -35,8 +35,11 @@ from backgammon.engine.cube import (
     match_cube_decision,
     race_cube_efficiency,
 )
+from backgammon.engine.evaluator import PRUNING_KEEP
 from backgammon.engine.met import kazaross_xg2
 from backgammon.engine.players import EngineCube, EnginePlayer
+from backgammon.engine.pruning import default_pruning_network
+from backgammon.engine.search import Pruning
 from backgammon.formats import MatchRecord, read_match, record_of_match
 from backgammon.rules.cube import Double, Drop, Take
 from backgammon.rules.dice import SeededDice
@@ -129,12 +132,13 @@ def _label(action: str) -> str:
     return action
 
 
-def agreement(path: Path, ply: int) -> dict[str, Any]:
-    """Compare our analysis of ``path`` with the gnubg analysis it contains."""
+def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, Any]:
+    """Compare our analysis of ``path`` (by ``engine``, default the shipped one) with
+    the gnubg analysis it contains."""
     record = read_match(path)
     theirs = [[dict(entry.annotations) for entry in game.entries] for game in record.games]
     began = time.perf_counter()
-    analysis = analyze_match(record, settings=AnalysisSettings(ply=ply), store=False)
+    analysis = analyze_match(record, settings=AnalysisSettings(ply=ply), store=False, engine=engine)
     seconds = time.perf_counter() - began
     plays = same = listed = 0
     cost = 0.0
@@ -287,9 +291,16 @@ def main() -> None:
     parser.add_argument("--length", type=int, default=7, help="self-played match length")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--weights", default=None, help="other networks (searched with the shipped pruning net)"
+    )
     args = parser.parse_args()
-    Engine().rank_plays(Position.initial(), (3, 1))  # compile / load once, outside timings
-    report = agreement(args.file, args.ply)
+    engine = Engine(args.weights)
+    pruning_network = default_pruning_network()
+    if args.weights is not None and pruning_network is not None:
+        engine.pruning = Pruning(pruning_network, keep=PRUNING_KEEP)
+    engine.rank_plays(Position.initial(), (3, 1))  # compile / load once, outside timings
+    report = agreement(args.file, args.ply, engine)
     timings = speed(args.length, args.seeds, args.ply)
     print(f"{report['file']} ({report['games']} games), analysed at {args.ply}-ply")
     print(
