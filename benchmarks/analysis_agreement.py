@@ -47,6 +47,8 @@ from backgammon.rules.match import Match
 from backgammon.rules.position import Position
 
 HERE = Path(__file__).resolve().parent
+CLOSE = 0.01
+"""A play within this much of gnubg's best by gnubg's own equities is a near tie."""
 REFERENCE = HERE.parent.parent / "shared" / "reference" / "formats" / "match03_5pt_analysed.sgf"
 
 
@@ -140,7 +142,7 @@ def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, A
     began = time.perf_counter()
     analysis = analyze_match(record, settings=AnalysisSettings(ply=ply), store=False, engine=engine)
     seconds = time.perf_counter() - began
-    plays = same = listed = 0
+    plays = same = listed = close = 0
     cost = 0.0
     luck_pairs: list[tuple[float, float]] = []
     cubes = same_cube = same_double = same_model = 0
@@ -166,6 +168,7 @@ def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, A
                 if match is not None:
                     listed += 1
                     cost += results[0][1] - match
+                    close += results[0][1] - match <= CLOSE
                 continue
             if "DA" not in found:
                 continue
@@ -211,6 +214,7 @@ def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, A
         "same_best_play_rate": same / plays if plays else None,
         "our_best_in_gnubg_list": listed,
         "mean_gnubg_cost_of_our_best": cost / listed if listed else None,
+        "our_best_within_close_of_gnubg_best": close,
         "cube_decisions": cubes,
         "same_cube_action": same_cube,
         "same_cube_action_rate": same_cube / cubes if cubes else None,
@@ -312,6 +316,10 @@ def main() -> None:
             f"  our best play is in gnubg's list {report['our_best_in_gnubg_list']} times; "
             f"by gnubg's 0-ply equities it costs {report['mean_gnubg_cost_of_our_best']:.4f} "
             "on average"
+        )
+        print(
+            f"  by gnubg's 0-ply equities ours is its best or within {CLOSE} of it in "
+            f"{report['our_best_within_close_of_gnubg_best']}/{report['checker_plays']}"
         )
     print(
         f"cube action: same as gnubg in {report['same_cube_action']}/{report['cube_decisions']} "
