@@ -149,7 +149,7 @@ def hitting_position() -> Position:
 def test_pruned_search_judges_only_the_best_few_by_the_estimate() -> None:
     position = hitting_position()
     board = position.to_array()[None, :]
-    for keep in (1, 2):
+    for keep in (1, 2, 3):
         pruned = evaluate_plies(toy, board, 1, pruning=Pruning(ESTIMATE, keep))
         assert pruned[0] == pytest.approx(by_hand_pruned(position, keep), abs=1e-12)
     crude = evaluate_plies(toy, board, 1, pruning=Pruning(ESTIMATE, 1))
@@ -194,3 +194,16 @@ def test_distinct_rows_and_best_in_spans() -> None:
     values = np.array([1.0, 3.0, 3.0, -1.0, 0.0])
     spans = np.array([[0, 0, 0, 3], [0, 1, 3, 5]], dtype=np.int64)
     assert _best_in_spans(values, spans).tolist() == [1, 4]
+
+
+def test_repeated_boards_in_a_batch_get_the_same_search() -> None:
+    # Searched once per distinct board, scattered back to every copy.
+    boards = np.array(
+        [p.to_array() for p in (hitting_position(), small_race(), hitting_position())],
+        dtype=np.uint8,
+    )
+    together = evaluate_plies(toy, boards, 2, MoveFilter(keep=2, margin=0.5))
+    for row, board in enumerate(boards):
+        alone = evaluate_plies(toy, board[None, :], 2, MoveFilter(keep=2, margin=0.5))
+        assert together[row] == pytest.approx(alone[0], abs=1e-12)
+    assert np.array_equal(together[0], together[2])
