@@ -152,6 +152,7 @@ def _search(
     board: Board,
     dice: npt.NDArray[np.int64],
     n_dice: int,
+    orders: int,
     doubles: bool,
     packed: Board,
     hashes: npt.NDArray[np.uint64],
@@ -163,8 +164,15 @@ def _search(
     bar_first: bool,
     same_direction: bool,
     exact_bearoff: bool,
+    standard: bool,
 ) -> bool:
-    """Depth-first search over one ordering of the dice.
+    """Depth-first search over ``orders`` orderings of the dice (2 for a non-double:
+    ``dice`` as given, then its first two swapped; ``dice`` is left swapped).
+
+    Under the ``standard`` rules the second ordering of a non-double does not take a
+    second step by another checker than the one just moved, from a board with nothing
+    on the bar, and not bearing off: playing the two steps the other way round is
+    legal too, so the first ordering has found that result.
 
     ``limit`` is the most checkers a point may hold (the Egyptian rule; 255 for none).
     With ``caucasian``, a checker that hits in its home board may go on in the same
@@ -195,204 +203,22 @@ def _search(
     seen_depth = np.empty(seen_capacity * 3 // 4, dtype=np.int64)
     seen_hitters = np.empty(seen_capacity * 3 // 4, dtype=np.int64)
     seen_count = 0
-    depth = 0
-    cursor[0] = BAR
+    start_value = value
     overflow = False
-    while depth >= 0:
-        base = depth * STEP_FIELDS
-        if applied[depth]:
-            # Undo the step this depth made before trying the next source.
-            source = np.int64(path[base])
-            dest = source - np.int64(path[base + 1])
-            board[source] += 1
-            if dest <= 0:
-                board[OFF] -= 1
-            else:
-                board[dest] -= 1
-                if path[base + 2]:
-                    board[mirror_base + mirror_sign * dest] = 1
-                    board[OPP + BAR] -= 1
-            value = saved[depth]
-            applied[depth] = False
-        die = dice[depth]
-        source = cursor[depth]
-        found = False
-        mask = hitters[depth]
-        if bar_first and board[BAR] != 0:
-            # Checkers on the bar enter first (the bar is the only source).
-            if source == BAR and board[mirror_base + mirror_sign * (BAR - die)] < 2:
-                if board[BAR - die] < limit:
-                    found = True
-                else:
-                    state[2] = 1  # refused only by the point limit
-        else:
-            home_known = False
-            all_home = False
-            highest = 0
-            while source >= 1:
-                if board[source] != 0:
-                    dest = source - die
-                    if caucasian and (mask >> source) & 1 and board[source] == 1:
-                        # A hitter in the home board may only go on to an empty point.
-                        if (
-                            dest >= 1
-                            and board[dest] == 0
-                            and board[mirror_base + mirror_sign * dest] == 0
-                        ):
-                            found = True
-                            break
-                        state[2] = 1  # the rule refused a move: the order may matter
-                    elif dest >= 1:
-                        if board[mirror_base + mirror_sign * dest] < 2:
-                            if board[dest] < limit:
-                                found = True
-                                break
-                            state[2] = 1  # refused only by the point limit
-                    else:
-                        if not home_known:
-                            home_known = True
-                            all_home = True
-                            for slot in range(7, 26):
-                                if board[slot] != 0:
-                                    all_home = False
-                                    break
-                            for slot in range(6, 0, -1):
-                                if board[slot] != 0:
-                                    highest = slot
-                                    break
-                        if all_home and (dest == 0 or (source == highest and not exact_bearoff)):
-                            found = True
-                            break
-                source -= 1
-        leaf_depth = -1
-        if found:
-            cursor[depth] = source - 1
-            moved[depth] = True
-            saved[depth] = value
-            # Move one checker in place, keeping the Zobrist hash up to date.
-            count = np.int64(board[source])
-            board[source] = count - 1
-            value ^= _ZOBRIST[source, count & 31] ^ _ZOBRIST[source, (count - 1) & 31]
-            dest = source - die
-            hit = 0
-            if dest <= 0:
-                count = np.int64(board[OFF])
-                board[OFF] = count + 1
-                value ^= _ZOBRIST[OFF, count & 31] ^ _ZOBRIST[OFF, (count + 1) & 31]
-            else:
-                count = np.int64(board[dest])
-                board[dest] = count + 1
-                value ^= _ZOBRIST[dest, count & 31] ^ _ZOBRIST[dest, (count + 1) & 31]
-                opp_slot = mirror_base + mirror_sign * dest
-                if board[opp_slot] == 1:
-                    hit = 1
-                    board[opp_slot] = 0
-                    value ^= _ZOBRIST[opp_slot, 1] ^ _ZOBRIST[opp_slot, 0]
-                    count = np.int64(board[OPP + BAR])
-                    board[OPP + BAR] = count + 1
-                    value ^= _ZOBRIST[OPP + BAR, count & 31] ^ _ZOBRIST[OPP + BAR, (count + 1) & 31]
-            applied[depth] = True
-            path[base] = source
-            path[base + 1] = die
-            path[base + 2] = hit
-            if depth + 1 == n_dice:
-                leaf_depth = depth + 1
-            else:
-                if caucasian:
-                    if (mask >> source) & 1 and board[source] == 0:
-                        mask &= ~(1 << source)  # the hitter itself moved on
-                        if dest >= 1:
-                            mask |= 1 << dest
-                    if hit and dest <= 6:
-                        mask |= 1 << dest
-                # Every order is tried (doubles under a point limit or the Caucasian
-                # rule): a board reached before at the same depth with the same hitters
-                # has had its continuations searched already, so it is not expanded
-                # again (transpositions; boards compared in full, never by hash alone).
-                expand = True
-                if seen_capacity > 1:
-                    key = (
-                        value
-                        ^ (np.uint64(depth + 1) * np.uint64(0x9E3779B97F4A7C15))
-                        ^ (np.uint64(mask) * np.uint64(0xC2B2AE3D27D4EB4F))
-                    )
-                    probe = np.int64(key & np.uint64(seen_capacity - 1))
-                    while seen_slot[probe] != 0:
-                        entry = seen_slot[probe] - 1
-                        if (
-                            seen_key[entry] == key
-                            and seen_depth[entry] == depth + 1
-                            and seen_hitters[entry] == mask
-                        ):
-                            same = True
-                            for column in range(BOARD_SLOTS):
-                                if seen_board[entry, column] != board[column]:
-                                    same = False
-                                    break
-                            if same:
-                                expand = False
-                                break
-                        probe = (probe + 1) & (seen_capacity - 1)
-                    if expand and seen_count < seen_board.shape[0]:
-                        seen_slot[probe] = seen_count + 1
-                        seen_key[seen_count] = key
-                        seen_depth[seen_count] = depth + 1
-                        seen_hitters[seen_count] = mask
-                        seen_board[seen_count] = board
-                        seen_count += 1
-                if expand:
-                    depth += 1
-                    hitters[depth] = mask
-                    # Doubles: a step never starts above the previous one (any set of
-                    # moves can be played in that order) -- except under a point limit or
-                    # the Caucasian rule, where the order matters and every order is tried.
-                    cursor[depth] = source if doubles and ordered else BAR
-                    moved[depth] = False
-                    applied[depth] = False
-        elif not moved[depth]:
-            leaf_depth = depth
-        if leaf_depth >= 0 and leaf_depth >= state[1]:
-            if leaf_depth > state[1]:
-                state[0] = 0
-                state[1] = leaf_depth
-                table[:] = 0
-            mask = table.shape[0] - 1
-            slot = np.int64(value & np.uint64(mask))
-            duplicate = False
-            while table[slot] != 0:
-                index = table[slot] - 1
-                if hashes[index] == value:
-                    same = True
-                    for column in range(BOARD_SLOTS):
-                        if packed[index, column] != board[column]:
-                            same = False
-                            break
-                    if same:
-                        duplicate = True
-                        break
-                slot = (slot + 1) & mask
-            if not duplicate:
-                n = state[0]
-                if n == packed.shape[0]:
-                    overflow = True
-                    break
-                for column in range(BOARD_SLOTS):
-                    packed[n, column] = board[column]
-                for field in range(MAX_STEPS * STEP_FIELDS):
-                    packed[n, BOARD_SLOTS + field] = (
-                        path[field] if field < leaf_depth * STEP_FIELDS else 0
-                    )
-                packed[n, COUNT_COLUMN] = leaf_depth
-                hashes[n] = value
-                table[slot] = n + 1
-                state[0] = n + 1
-        if not found:
-            depth -= 1
-    if overflow:
-        # Put the board back: undo every step still applied.
+    for order in range(orders):
+        if order == 1:
+            dice[0], dice[1] = dice[1], dice[0]
+        skip_repeats = standard and order == 1
+        moved[:] = False
+        applied[:] = False
+        hitters[:] = 0
+        value = start_value
+        depth = 0
+        cursor[0] = BAR
         while depth >= 0:
+            base = depth * STEP_FIELDS
             if applied[depth]:
-                base = depth * STEP_FIELDS
+                # Undo the step this depth made before trying the next source.
                 source = np.int64(path[base])
                 dest = source - np.int64(path[base + 1])
                 board[source] += 1
@@ -403,7 +229,212 @@ def _search(
                     if path[base + 2]:
                         board[mirror_base + mirror_sign * dest] = 1
                         board[OPP + BAR] -= 1
-            depth -= 1
+                value = saved[depth]
+                applied[depth] = False
+            die = dice[depth]
+            source = cursor[depth]
+            found = False
+            mask = hitters[depth]
+            if bar_first and board[BAR] != 0:
+                # Checkers on the bar enter first (the bar is the only source).
+                if source == BAR and board[mirror_base + mirror_sign * (BAR - die)] < 2:
+                    if board[BAR - die] < limit:
+                        found = True
+                    else:
+                        state[2] = 1  # refused only by the point limit
+            else:
+                home_known = False
+                all_home = False
+                highest = 0
+                while source >= 1:
+                    if board[source] != 0:
+                        dest = source - die
+                        if caucasian and (mask >> source) & 1 and board[source] == 1:
+                            # A hitter in the home board may only go on to an empty point.
+                            if (
+                                dest >= 1
+                                and board[dest] == 0
+                                and board[mirror_base + mirror_sign * dest] == 0
+                            ):
+                                found = True
+                                break
+                            state[2] = 1  # the rule refused a move: the order may matter
+                        elif dest >= 1:
+                            if board[mirror_base + mirror_sign * dest] < 2:
+                                if board[dest] < limit:
+                                    if (
+                                        skip_repeats
+                                        and depth == 1
+                                        and path[0] != BAR
+                                        and source != np.int64(path[0]) - np.int64(path[1])
+                                    ):
+                                        moved[depth] = True  # found in the other order
+                                    else:
+                                        found = True
+                                        break
+                                else:
+                                    state[2] = 1  # refused only by the point limit
+                        else:
+                            if not home_known:
+                                home_known = True
+                                all_home = True
+                                for slot in range(7, 26):
+                                    if board[slot] != 0:
+                                        all_home = False
+                                        break
+                                for slot in range(6, 0, -1):
+                                    if board[slot] != 0:
+                                        highest = slot
+                                        break
+                            if all_home and (
+                                dest == 0 or (source == highest and not exact_bearoff)
+                            ):
+                                found = True
+                                break
+                    source -= 1
+            leaf_depth = -1
+            if found:
+                cursor[depth] = source - 1
+                moved[depth] = True
+                saved[depth] = value
+                # Move one checker in place, keeping the Zobrist hash up to date.
+                count = np.int64(board[source])
+                board[source] = count - 1
+                value ^= _ZOBRIST[source, count & 31] ^ _ZOBRIST[source, (count - 1) & 31]
+                dest = source - die
+                hit = 0
+                if dest <= 0:
+                    count = np.int64(board[OFF])
+                    board[OFF] = count + 1
+                    value ^= _ZOBRIST[OFF, count & 31] ^ _ZOBRIST[OFF, (count + 1) & 31]
+                else:
+                    count = np.int64(board[dest])
+                    board[dest] = count + 1
+                    value ^= _ZOBRIST[dest, count & 31] ^ _ZOBRIST[dest, (count + 1) & 31]
+                    opp_slot = mirror_base + mirror_sign * dest
+                    if board[opp_slot] == 1:
+                        hit = 1
+                        board[opp_slot] = 0
+                        value ^= _ZOBRIST[opp_slot, 1] ^ _ZOBRIST[opp_slot, 0]
+                        count = np.int64(board[OPP + BAR])
+                        board[OPP + BAR] = count + 1
+                        value ^= (
+                            _ZOBRIST[OPP + BAR, count & 31] ^ _ZOBRIST[OPP + BAR, (count + 1) & 31]
+                        )
+                applied[depth] = True
+                path[base] = source
+                path[base + 1] = die
+                path[base + 2] = hit
+                if depth + 1 == n_dice:
+                    leaf_depth = depth + 1
+                else:
+                    if caucasian:
+                        if (mask >> source) & 1 and board[source] == 0:
+                            mask &= ~(1 << source)  # the hitter itself moved on
+                            if dest >= 1:
+                                mask |= 1 << dest
+                        if hit and dest <= 6:
+                            mask |= 1 << dest
+                    # Every order is tried (doubles under a point limit or the Caucasian
+                    # rule): a board reached before at the same depth with the same hitters
+                    # has had its continuations searched already, so it is not expanded
+                    # again (transpositions; boards compared in full, never by hash alone).
+                    expand = True
+                    if seen_capacity > 1:
+                        key = (
+                            value
+                            ^ (np.uint64(depth + 1) * np.uint64(0x9E3779B97F4A7C15))
+                            ^ (np.uint64(mask) * np.uint64(0xC2B2AE3D27D4EB4F))
+                        )
+                        probe = np.int64(key & np.uint64(seen_capacity - 1))
+                        while seen_slot[probe] != 0:
+                            entry = seen_slot[probe] - 1
+                            if (
+                                seen_key[entry] == key
+                                and seen_depth[entry] == depth + 1
+                                and seen_hitters[entry] == mask
+                            ):
+                                same = True
+                                for column in range(BOARD_SLOTS):
+                                    if seen_board[entry, column] != board[column]:
+                                        same = False
+                                        break
+                                if same:
+                                    expand = False
+                                    break
+                            probe = (probe + 1) & (seen_capacity - 1)
+                        if expand and seen_count < seen_board.shape[0]:
+                            seen_slot[probe] = seen_count + 1
+                            seen_key[seen_count] = key
+                            seen_depth[seen_count] = depth + 1
+                            seen_hitters[seen_count] = mask
+                            seen_board[seen_count] = board
+                            seen_count += 1
+                    if expand:
+                        depth += 1
+                        hitters[depth] = mask
+                        # Doubles: a step never starts above the previous one (any set of
+                        # moves can be played in that order) -- except under a point limit or
+                        # the Caucasian rule, where the order matters and every order is tried.
+                        cursor[depth] = source if doubles and ordered else BAR
+                        moved[depth] = False
+                        applied[depth] = False
+            elif not moved[depth]:
+                leaf_depth = depth
+            if leaf_depth >= 0 and leaf_depth >= state[1]:
+                if leaf_depth > state[1]:
+                    state[0] = 0
+                    state[1] = leaf_depth
+                    table[:] = 0
+                mask = table.shape[0] - 1
+                slot = np.int64(value & np.uint64(mask))
+                duplicate = False
+                while table[slot] != 0:
+                    index = table[slot] - 1
+                    if hashes[index] == value:
+                        same = True
+                        for column in range(BOARD_SLOTS):
+                            if packed[index, column] != board[column]:
+                                same = False
+                                break
+                        if same:
+                            duplicate = True
+                            break
+                    slot = (slot + 1) & mask
+                if not duplicate:
+                    n = state[0]
+                    if n == packed.shape[0]:
+                        overflow = True
+                        break
+                    for column in range(BOARD_SLOTS):
+                        packed[n, column] = board[column]
+                    for field in range(MAX_STEPS * STEP_FIELDS):
+                        packed[n, BOARD_SLOTS + field] = (
+                            path[field] if field < leaf_depth * STEP_FIELDS else 0
+                        )
+                    packed[n, COUNT_COLUMN] = leaf_depth
+                    hashes[n] = value
+                    table[slot] = n + 1
+                    state[0] = n + 1
+            if not found:
+                depth -= 1
+        if overflow:
+            # Put the board back: undo every step still applied, and stop.
+            while depth >= 0:
+                if applied[depth]:
+                    base = depth * STEP_FIELDS
+                    source = np.int64(path[base])
+                    dest = source - np.int64(path[base + 1])
+                    board[source] += 1
+                    if dest <= 0:
+                        board[OFF] -= 1
+                    else:
+                        board[dest] -= 1
+                        if path[base + 2]:
+                            board[mirror_base + mirror_sign * dest] = 1
+                            board[OPP + BAR] -= 1
+                depth -= 1
+            break
     return overflow
 
 
@@ -519,6 +550,9 @@ def _generate(
     # limit refused a landing or the Caucasian rule refused a move, the order can
     # matter, and the search is redone in every order.
     ordered = True
+    standard = (
+        limit == 255 and not caucasian and bar_first and not same_direction and not exact_bearoff
+    )
     work = board.copy()
     dice = np.empty(MAX_STEPS, dtype=np.int64)
     state = np.zeros(3, dtype=np.int64)
@@ -528,33 +562,31 @@ def _generate(
         hashes = np.empty(capacity, dtype=np.uint64)
         table = np.zeros(4 * capacity, dtype=np.int32)
         state[:] = 0
-        overflow = False
         doubles = high == low
         # Doubles: the same die four times; otherwise both orders of the two dice.
-        for order in range(1 if doubles else 2):
-            if doubles:
-                dice[:] = high
-            else:
-                dice[0] = high if order == 0 else low
-                dice[1] = low if order == 0 else high
-            overflow = _search(
-                work,
-                dice,
-                4 if doubles else 2,
-                doubles,
-                packed,
-                hashes,
-                table,
-                state,
-                limit,
-                caucasian,
-                ordered,
-                bar_first,
-                same_direction,
-                exact_bearoff,
-            )
-            if overflow:
-                break
+        if doubles:
+            dice[:] = high
+        else:
+            dice[0] = high
+            dice[1] = low
+        overflow = _search(
+            work,
+            dice,
+            4 if doubles else 2,
+            1 if doubles else 2,
+            doubles,
+            packed,
+            hashes,
+            table,
+            state,
+            limit,
+            caucasian,
+            ordered,
+            bar_first,
+            same_direction,
+            exact_bearoff,
+            standard,
+        )
         if overflow:
             capacity *= 4
         elif high == low and ordered and state[2] != 0:
