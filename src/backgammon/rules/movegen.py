@@ -184,12 +184,15 @@ def _search(
     True if ``packed`` ran out of rows (the caller retries with bigger arrays); arrays
     are never reassigned here, which keeps Numba's reference counting out of the loop.
     """
-    cursor = np.empty(MAX_STEPS + 1, dtype=np.int64)
-    moved = np.zeros(MAX_STEPS + 1, dtype=np.bool_)
-    applied = np.zeros(MAX_STEPS + 1, dtype=np.bool_)
+    # Per-depth state, in few arrays (allocations are a large part of a short search).
+    depth_ints = np.zeros((2, MAX_STEPS + 1), dtype=np.int64)
+    cursor = depth_ints[0]
+    hitters = depth_ints[1]  # home points holding a hitter, as bits
+    depth_flags = np.zeros((2, MAX_STEPS + 1), dtype=np.bool_)
+    moved = depth_flags[0]
+    applied = depth_flags[1]
     saved = np.empty(MAX_STEPS + 1, dtype=np.uint64)
     path = np.zeros(MAX_STEPS * STEP_FIELDS, dtype=np.uint8)
-    hitters = np.zeros(MAX_STEPS + 1, dtype=np.int64)  # home points holding a hitter
     # The opponent's slot for our point q: OPP + 25 - q normally; OPP + q when both
     # sides move the same way round the board (Russian backgammon).
     mirror_base = OPP if same_direction else OPP + 25
@@ -200,8 +203,9 @@ def _search(
     seen_slot = np.zeros(seen_capacity, dtype=np.int32)
     seen_board = np.empty((seen_capacity * 3 // 4, BOARD_SLOTS), dtype=np.uint8)
     seen_key = np.empty(seen_capacity * 3 // 4, dtype=np.uint64)
-    seen_depth = np.empty(seen_capacity * 3 // 4, dtype=np.int64)
-    seen_hitters = np.empty(seen_capacity * 3 // 4, dtype=np.int64)
+    seen_facts = np.empty((2, seen_capacity * 3 // 4), dtype=np.int64)
+    seen_depth = seen_facts[0]
+    seen_hitters = seen_facts[1]
     seen_count = 0
     start_value = value
     overflow = False
