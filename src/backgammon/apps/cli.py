@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,6 +20,9 @@ from backgammon.rules.game import Game, OpeningRoll
 from backgammon.rules.play import Play
 from backgammon.rules.position import Position
 from backgammon.rules.variant import Variant
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 __all__ = ["app", "main"]
 
@@ -383,6 +386,22 @@ def train(
             bar.console.print(row)
 
 
+_ROLLOUT_LABELS = "labels-rollout.npy"
+"""The label file of a ``label-rollouts`` folder."""
+
+
+def _counting_progress() -> Progress:
+    """A progress bar for the long training steps: what, how far, how long left."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeRemainingColumn(),
+    )
+
+
 @app.command()
 def distill(
     folder: Annotated[
@@ -422,7 +441,6 @@ def distill(
     import json
 
     import numpy as np
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     from backgammon.engine import Engine
     from backgammon.engine.evaluator import default_networks
@@ -436,17 +454,11 @@ def distill(
     work = Path(folder)
     work.mkdir(parents=True, exist_ok=True)
     engine = Engine(weights)
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total}"),
-        TimeRemainingColumn(),
-    )
     positions_file = work / "positions.npy"
     if positions_file.exists():
         boards = np.load(positions_file)
     else:
-        with Progress(*columns) as bar:
+        with _counting_progress() as bar:
             task = bar.add_task("collecting games", total=games)
             boards = collect_positions(
                 engine, games, seed, explore, progress=lambda n: bar.advance(task, n)
@@ -456,7 +468,7 @@ def distill(
     labels_file = work / f"labels-{plies}ply.npy"
     labels = np.load(labels_file) if labels_file.exists() else np.zeros((0, 5))
     chunk = 20_000
-    with Progress(*columns) as bar:
+    with _counting_progress() as bar:
         task = bar.add_task(f"labelling at {plies}-ply", total=boards.shape[0])
         bar.update(task, completed=labels.shape[0])
         while labels.shape[0] < boards.shape[0]:
@@ -531,9 +543,6 @@ def distill(
     typer.echo(json.dumps({"weights": str(work / "networks.npz")}))
 
 
-_ROLLOUT_LABELS = "labels-rollout.npy"
-
-
 @app.command(name="label-rollouts")
 def label_rollouts_command(
     folder: Annotated[
@@ -561,7 +570,6 @@ def label_rollouts_command(
     positions of the --from folders (distill folders) and kept in FOLDER; labels are
     saved as they come, so an interrupted run resumes."""
     import numpy as np
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     from backgammon.engine import Engine
     from backgammon.engine.evaluator import PositionClass, classify_boards
@@ -594,13 +602,7 @@ def label_rollouts_command(
     labels = np.load(labels_file) if labels_file.exists() else np.zeros((0, 5))
     networks = Engine(weights).networks
     step = 4_000
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total}"),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns) as bar:
+    with _counting_progress() as bar:
         task = bar.add_task(f"rolling out ({trials} games each)", total=boards.shape[0])
         bar.update(task, completed=labels.shape[0])
         while labels.shape[0] < boards.shape[0]:
@@ -638,7 +640,6 @@ def train_prune_command(
     import datetime
 
     import numpy as np
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     from backgammon.engine import Engine
     from backgammon.training.pruning import (
@@ -649,20 +650,14 @@ def train_prune_command(
     from backgammon.training.supervised import collect_positions
 
     engine = Engine(weights)
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total}"),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns) as bar:
+    with _counting_progress() as bar:
         task = bar.add_task("collecting games", total=games)
         boards = collect_positions(engine, games, seed, progress=lambda n: bar.advance(task, n))
     order = np.random.default_rng(seed).permutation(boards.shape[0])
     held = max(1, boards.shape[0] // 15)
     train = pruning_samples(engine, boards[order[held:]], seed)
     test = pruning_samples(engine, boards[order[:held]], seed + 1)
-    with Progress(*columns) as bar:
+    with _counting_progress() as bar:
         task = bar.add_task("fitting", total=epochs)
         net, losses = fit_pruning_network(
             train, hidden, epochs, seed=seed, progress=lambda n: bar.update(task, completed=n)

@@ -196,6 +196,7 @@ def _children_of(
     for i in range(boards.shape[0]):
         if skip[i]:
             continue
+        base_ready = False  # the board's pruning hidden layer, computed once if needed
         for r in range(rolls.shape[0]):
             packed = generate_plays_packed(boards[i], rolls[r, 0], rolls[r, 1])
             plays = packed.shape[0]
@@ -212,7 +213,9 @@ def _children_of(
                     # opponent), kept sorted by insertion; plays the rules value
                     # exactly are always kept. Children are scored as changes from
                     # the board, flipped like them.
-                    pruning_hidden_into(boards[i], _HALF, weights, base)
+                    if not base_ready:
+                        pruning_hidden_into(boards[i], _HALF, weights, base)
+                        base_ready = True
                     taken = 0
                     for k in range(plays):
                         chosen[k] = _must_judge(packed[k])

@@ -54,33 +54,6 @@ _EXACT_BEAROFF = 1 << 11
 Board = npt.NDArray[np.uint8]
 
 
-@njit(cache=True)
-def _all_home(board: Board) -> bool:
-    for slot in range(7, 26):
-        if board[slot] != 0:
-            return False
-    return True
-
-
-@njit(cache=True)
-def _can_move(board: Board, source: int, die: int) -> bool:
-    if board[source] == 0:
-        return False
-    if source != BAR and board[BAR] != 0:
-        return False
-    dest = source - die
-    if dest >= 1:
-        return bool(board[OPP + 25 - dest] < 2)
-    if not _all_home(board):
-        return False
-    if dest == 0:
-        return True
-    for higher in range(source + 1, 7):
-        if board[higher] != 0:
-            return False
-    return True
-
-
 def _zobrist_table() -> npt.NDArray[np.uint64]:
     table = np.random.default_rng(0x5EEDBACC).integers(
         0, np.iinfo(np.uint64).max, size=(BOARD_SLOTS, 32), dtype=np.uint64
@@ -131,20 +104,6 @@ def _move(board: Board, source: int, die: int, value: np.uint64) -> tuple[int, n
         value = _change(board, OPP + BAR, 1, value)
         return 1, value
     return 0, value
-
-
-@njit(cache=True)
-def _unmove(board: Board, source: int, die: int, hit: int) -> None:
-    """Undo :func:`_move`."""
-    dest = source - die
-    board[source] += 1
-    if dest <= 0:
-        board[OFF] -= 1
-        return
-    board[dest] -= 1
-    if hit:
-        board[OPP + 25 - dest] = 1
-        board[OPP + BAR] -= 1
 
 
 @njit(cache=True)
@@ -554,6 +513,7 @@ def _generate(
     # limit refused a landing or the Caucasian rule refused a move, the order can
     # matter, and the search is redone in every order.
     ordered = True
+    # (After the line above: the Caucasian rule counts only where it can bite.)
     standard = (
         limit == 255 and not caucasian and bar_first and not same_direction and not exact_bearoff
     )

@@ -28,7 +28,7 @@ from numba import njit
 from backgammon.engine.network import Networks
 from backgammon.rules.fastgame import random_die
 from backgammon.rules.movegen import BOARD_SLOTS
-from backgammon.training.td import Params, _outcome, greedy_child, parameter_views
+from backgammon.training.td import Params, game_outcome, greedy_child, parameter_views
 
 __all__ = ["rollout_labels", "rollout_outcomes"]
 
@@ -67,7 +67,7 @@ def rollout_outcomes(
             board[:] = boards[i]
             mover_is_root = True
             for ply in range(_MAX_PLIES):
-                if _outcome(board, result):
+                if game_outcome(board, result):
                     break
                 if ply == 0:
                     die1 = (trial % 36) // 6 + 1

@@ -43,6 +43,7 @@ __all__ = [
     "CONTACT_NET",
     "CRASHED_NET",
     "RACE_NET",
+    "game_outcome",
     "greedy_child",
     "parameter_views",
     "train_games",
@@ -101,7 +102,7 @@ def _net_of(cls: int) -> int:
 
 
 @njit(cache=True)
-def _outcome(board: npt.NDArray[np.uint8], out: Params) -> bool:
+def game_outcome(board: npt.NDArray[np.uint8], out: Params) -> bool:
     """If the game is over, the exact result for the side on roll into ``out``."""
     mine = 0
     theirs = 0
@@ -212,7 +213,7 @@ def greedy_child(
     for row in range(rows):
         flipped[:_HALF] = packed[row, _HALF:BOARD_SLOTS]
         flipped[_HALF:] = packed[row, :_HALF]
-        if not _outcome(flipped, child_out):
+        if not game_outcome(flipped, child_out):
             net = _net_of(classify_board(flipped))
             race = net == RACE_NET
             _forward(
@@ -411,7 +412,7 @@ def train_games(
             target[2] = best_out[4]
             target[3] = best_out[1]
             target[4] = best_out[2]
-            over = _outcome(best_child, child_out)
+            over = game_outcome(best_child, child_out)
             # Learn: move V(board) toward the target.
             cls = classify_board(board)
             net = _net_of(cls)
