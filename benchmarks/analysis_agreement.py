@@ -12,6 +12,13 @@
   separately double/no double and take/pass. gnubg's cube decision is rebuilt from
   ``DA`` as its ``FindBestCubeDecision`` does (equities normalised with the
   Kazaross-XG2 table, gnubg's default, "double, pass" = +1).
+* **What the goal means.** The reference analysis is gnubg's *0-ply*; a deeper analysis
+  (gnubg's own included) disagrees with it where the extra lookahead finds something.
+  With ``--gnubg-ply N`` (default 2; 0 turns it off) the script has GNU Backgammon
+  (``$GNUBG`` or ``/usr/games/gnubg``, when installed) analyse the same match at N
+  plies, and reports how often gnubg's N-ply analysis agrees with the file's 0-ply one
+  (the ceiling a strong N-ply analyser reaches on this yardstick) and how often ours
+  agrees with gnubg's N-ply.
 * **Speed.** The time to analyse that match and 7-point matches played by the engine
   against itself (seeded dice, intermediate level, no doubling), at ``--ply``.
 
@@ -23,6 +30,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -228,6 +239,73 @@ def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, A
     }
 
 
+def gnubg_analysis(path: Path, plies: int, out: Path) -> Path | None:
+    """Have GNU Backgammon analyse the match in ``path`` at ``plies`` (checker play and
+    cube) and save it as SGF in ``out``; ``None`` when gnubg is not installed."""
+    binary = os.environ.get("GNUBG") or shutil.which("gnubg") or "/usr/games/gnubg"
+    if not Path(binary).exists():
+        return None
+    commands = out.with_suffix(".commands")
+    commands.write_text(
+        f"set analysis chequerplay evaluation plies {plies}\n"
+        f"set analysis cubedecision evaluation plies {plies}\n"
+        f"load match {path}\n"
+        "analyse match\n"
+        f"save match {out}\n"
+    )
+    subprocess.run(
+        [binary, "-t", "-q", "-r", "-c", str(commands)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=600,
+    )
+    return out if out.exists() else None
+
+
+def gnubg_versus_gnubg(reference: Path, other: Path) -> dict[str, int]:
+    """How often the analysis in ``other`` (the same match) picks the same best play and
+    the same cube action as the one in ``reference``, on the decisions ``agreement``
+    compares (our 0-ply analysis only supplies the positions, cube and scores)."""
+    first, second = read_match(reference), read_match(other)
+    structure = analyze_match(first, settings=AnalysisSettings(ply=0), store=False)
+    plays = same = cubes = same_cube = 0
+    for game, record_game, other_game in zip(
+        structure.games, first.games, second.games, strict=True
+    ):
+        for decision in game.decisions:
+            found = dict(record_game.entries[decision.entry].annotations)
+            found_other = dict(other_game.entries[decision.entry].annotations)
+            if isinstance(decision, CheckerAnalysis):
+                if not decision.counted or "A" not in found or "A" not in found_other:
+                    continue
+                position = Position.from_position_id(decision.position_id)
+                best = _gnubg_moves(found["A"], decision.player)[0][0]
+                best_other = _gnubg_moves(found_other["A"], decision.player)[0][0]
+                plays += 1
+                same += _apply(position, best) == _apply(position, best_other)
+                continue
+            if "DA" not in found or "DA" not in found_other:
+                continue
+            if decision.action in ("take", "pass", "beaver"):
+                continue
+            score = record_game.score_before
+            away = (
+                first.length - score[decision.doubler],
+                first.length - score[1 - decision.doubler],
+            )
+            cubes += 1
+            same_cube += _gnubg_cube(found["DA"][0], away, decision.cube) == _gnubg_cube(
+                found_other["DA"][0], away, decision.cube
+            )
+    return {
+        "checker_plays": plays,
+        "same_best_play": same,
+        "cube_decisions": cubes,
+        "same_cube_action": same_cube,
+    }
+
+
 def _correlation(xs: list[float], ys: list[float]) -> float | None:
     if len(xs) < 2:
         return None
@@ -296,6 +374,12 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument(
+        "--gnubg-ply",
+        type=int,
+        default=2,
+        help="also have GNU Backgammon analyse the match at this ply, for comparison (0: no)",
+    )
+    parser.add_argument(
         "--weights", default=None, help="other networks (searched with the shipped pruning net)"
     )
     args = parser.parse_args()
@@ -314,11 +398,11 @@ def main() -> None:
     if report["mean_gnubg_cost_of_our_best"] is not None:
         print(
             f"  our best play is in gnubg's list {report['our_best_in_gnubg_list']} times; "
-            f"by gnubg's 0-ply equities it costs {report['mean_gnubg_cost_of_our_best']:.4f} "
+            f"by gnubg's equities in the file it costs {report['mean_gnubg_cost_of_our_best']:.4f} "
             "on average"
         )
         print(
-            f"  by gnubg's 0-ply equities ours is its best or within {CLOSE} of it in "
+            f"  by gnubg's equities in the file ours is its best or within {CLOSE} of it in "
             f"{report['our_best_within_close_of_gnubg_best']}/{report['checker_plays']}"
         )
     print(
@@ -343,6 +427,32 @@ def main() -> None:
             f"{report['luck_mean_absolute_difference']:.4f}"
         )
     print(f"analysis of that match: {report['analysis_seconds']:.2f} s")
+    deeper: dict[str, Any] = {}
+    if args.gnubg_ply > 0:
+        with tempfile.TemporaryDirectory() as folder:
+            analysed = gnubg_analysis(args.file, args.gnubg_ply, Path(folder) / "gnubg.sgf")
+            if analysed is None:
+                print("GNU Backgammon is not installed: no comparison with its deeper analysis")
+            else:
+                deeper["gnubg_vs_file"] = gnubg_versus_gnubg(args.file, analysed)
+                deeper["ours_vs_gnubg"] = agreement(analysed, args.ply, engine)
+        if deeper:
+            own, ours = deeper["gnubg_vs_file"], deeper["ours_vs_gnubg"]
+            print(
+                f"GNU Backgammon's own {args.gnubg_ply}-ply analysis of the match agrees with "
+                f"the file's in {own['same_best_play']}/{own['checker_plays']} best plays "
+                f"({100 * own['same_best_play'] / max(own['checker_plays'], 1):.1f}%) and "
+                f"{own['same_cube_action']}/{own['cube_decisions']} cube actions "
+                f"({100 * own['same_cube_action'] / max(own['cube_decisions'], 1):.1f}%)"
+            )
+            print(
+                f"ours at {args.ply}-ply against gnubg's {args.gnubg_ply}-ply: "
+                f"{ours['same_best_play']}/{ours['checker_plays']} best plays "
+                f"({100 * (ours['same_best_play_rate'] or 0):.1f}%; by its equities within "
+                f"{CLOSE} of its best in {ours['our_best_within_close_of_gnubg_best']}), "
+                f"{ours['same_cube_action']}/{ours['cube_decisions']} cube actions "
+                f"({100 * (ours['same_cube_action_rate'] or 0):.1f}%)"
+            )
     for timing in timings:
         print(
             f"self-played {timing['length']}-point match, seed {timing['seed']} "
@@ -350,7 +460,9 @@ def main() -> None:
             f"{timing['seconds']:.2f} s at {timing['ply']}-ply (target: under 60 s)"
         )
     if args.json is not None:
-        args.json.write_text(json.dumps({"agreement": report, "speed": timings}, indent=2))
+        args.json.write_text(
+            json.dumps({"agreement": report, "deeper": deeper, "speed": timings}, indent=2)
+        )
 
 
 if __name__ == "__main__":

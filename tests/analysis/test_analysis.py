@@ -40,7 +40,7 @@ from backgammon.formats import (
     read_match_text,
     write_match_text,
 )
-from backgammon.rules.cube import CubeRules, CubeState, Double, Drop, Take
+from backgammon.rules.cube import CubeRules, CubeState, Double, Drop, MatchContext, Take
 from backgammon.rules.dice import Roll
 from backgammon.rules.game import Action, Game
 from backgammon.rules.play import Play
@@ -210,6 +210,44 @@ def test_a_wrong_double_and_a_right_take(analyzer: Analyzer) -> None:
     assert double.error == "wrong double" and double.best_action == "no double"
     assert double.equity_loss == pytest.approx((2 * p - 1) - 2 * (2 * p - 1), abs=1e-5)
     assert take.action == "take" and take.error is None and take.equity_loss == 0.0
+
+
+def test_checker_plays_are_valued_cubefully(analyzer: Analyzer) -> None:
+    # A money bear-off with the cube centred: every play leaves Bob on roll in a
+    # two-sided bear-off, and a play is worth minus Bob's exact cubeful equity there
+    # (Bob doubles when it is right). Without the cube in play, the cubeless equity.
+    from backgammon.engine.bearoff import BearoffDatabase
+
+    database = BearoffDatabase.open()
+    start = _position({6: 1, 5: 1, 3: 1}, {4: 1, 1: 1})
+    steps: list[Step] = [Roll(2, 1), "6/4 5/4"]
+    cubeful = _analyse(analyzer, start, steps).checker_decisions[0]
+    cubeless = Analyzer(settings=AnalysisSettings(cubeful=False))
+    plain = _analyse(cubeless, start, steps).checker_decisions[0]
+    plays = {str(play): play.position for play in start.legal_plays(Roll(2, 1))}
+    assert len(cubeful.options) >= 3
+    differences = []
+    for option in cubeful.options:
+        theirs = database.cube_equities(plays[option.play].flip())
+        assert option.equity == pytest.approx(-theirs.centred, abs=1e-6)
+        win = option.probabilities[0]
+        differences.append(option.equity - (2 * win - 1))
+    for option in plain.options:
+        assert option.equity == pytest.approx(2 * option.probabilities[0] - 1, abs=1e-6)
+    # Bob's cube takes something from every play here (he cashes when he is a favourite).
+    assert max(differences) < 0 and min(differences) < -0.05
+    # In the Crawford game nobody may double: cubeful and cubeless values agree.
+    context = MatchContext(3, (2, 0), crawford=True)
+    record = _record(Game(position=start, turn=0, context=context), steps)
+    info = MatchInfo(3, ("Alice", "Bob"))
+    decisions = [
+        judge.analyze_game(
+            record, info, start=Game(position=start, turn=0, context=context)
+        ).checker_decisions[0]
+        for judge in (analyzer, cubeless)
+    ]
+    for a, b in zip(decisions[0].options, decisions[1].options, strict=True):
+        assert a.play == b.play and a.equity == pytest.approx(b.equity, abs=1e-9)
 
 
 # -- luck -------------------------------------------------------------------------------------

@@ -7,10 +7,14 @@ import pytest
 from backgammon.engine.cube import (
     CubeAction,
     CubeOwner,
+    match_cube_decision,
+    match_cubeful_mwc,
     money_cube_decision,
     money_cubeful_equity,
+    money_cubeful_value,
     race_cube_efficiency,
 )
+from backgammon.engine.met import kazaross_xg2
 
 
 def plain(p: float) -> tuple[float, float, float, float, float]:
@@ -153,3 +157,45 @@ def test_gammons_raise_the_take_point_and_hold_the_cube() -> None:
     gammonish = (0.623, 0.433, 0.073, 0.033, 0.0)
     decision = match_cube_decision(gammonish, met, (3, 5))
     assert decision.action is CubeAction.NO_DOUBLE
+
+
+def test_the_value_before_rolling_takes_the_right_cube_action() -> None:
+    # Below the window: no double, the value is "no double".
+    low = plain(0.55)
+    assert money_cubeful_value(low) == pytest.approx(money_cube_decision(low).no_double)
+    # A pass: the side on roll cashes +1; "too good" plays on for the gammons.
+    assert money_cubeful_value(plain(0.9)) == pytest.approx(1.0)
+    gammonish = (0.9, 0.6, 0.0, 0.0, 0.0)
+    too_good = money_cube_decision(gammonish)
+    assert too_good.action is CubeAction.TOO_GOOD
+    assert too_good.no_double > 1.0
+    assert money_cubeful_value(gammonish) == pytest.approx(too_good.no_double)
+    # Without access to the cube, or with no cube at all, no double is possible.
+    assert money_cubeful_value(plain(0.9), CubeOwner.OPPONENT) == pytest.approx(
+        money_cubeful_equity(plain(0.9), CubeOwner.OPPONENT)
+    )
+    assert money_cubeful_value(gammonish, cube_alive=False) == pytest.approx(0.8 + 0.6)
+
+
+def test_match_value_before_rolling() -> None:
+    met = kazaross_xg2()
+    probabilities = (0.6, 0.15, 0.0, 0.1, 0.0)
+    # The Crawford game (nobody may double): the dead-cube value, outcomes weighed by
+    # the table.
+    dead = match_cubeful_mwc(probabilities, met, (1, 3), cube_alive=False)
+    expected = (
+        0.45 * met.after_game(1, 3, 1)
+        + 0.15 * met.after_game(1, 3, 2)
+        + 0.3 * met.after_game(1, 3, -1)
+        + 0.1 * met.after_game(1, 3, -2)
+    )
+    assert dead == pytest.approx(expected)
+    # A pass is worth the cash; without access, the "no double" value.
+    strong = (0.85, 0.1, 0.0, 0.0, 0.0)
+    decision = match_cube_decision(strong, met, (5, 5))
+    assert decision.action is CubeAction.DOUBLE_PASS
+    assert match_cubeful_mwc(strong, met, (5, 5)) == pytest.approx(met.after_game(5, 5, 1))
+    owned = match_cubeful_mwc(strong, met, (5, 5), cube=2, owner=CubeOwner.OPPONENT)
+    assert owned < met.after_game(5, 5, 2)
+    # Money-like scores give the same ordering as money: more wins, more value.
+    assert match_cubeful_mwc(plain(0.5), met, (7, 7)) < match_cubeful_mwc(plain(0.6), met, (7, 7))

@@ -7,15 +7,21 @@ engine:
 
 **Checker plays.** The legal plays of the roll are ranked with
 :meth:`Engine.rank_plays <backgammon.engine.evaluator.Engine.rank_plays>` at the chosen
-ply. Each play is valued by the mover's **cubeless equity at the score**, normalised to
-the current cube: in money play the cubeless money equity (gammons single under the
-Jacoby rule while the cube is centred); in a match, the dead-cube match winning chance
-of the play's outcome probabilities (each outcome weighed by the match equity table,
-Kazaross-XG2 by default, at the current cube value) converted back to equity with
-:meth:`MatchEquityTable.mwc_to_equity <backgammon.engine.met.MatchEquityTable.mwc_to_equity>`,
-so that gammons count what they are worth at that score. (GNU Backgammon ranks with
-*cubeful* equities; cubeless ones are this first version's approximation.) At ply > 0
-the engine's best five plays and the play made are all searched to the same depth. The
+ply. Each play is valued, as GNU Backgammon does, by the mover's **cubeful equity at the
+score**, normalised to the current cube: the play leaves the opponent on roll, and the
+play is worth what that position is worth to the opponent before its roll, with the
+opponent's right cube action (double when it should, else no double; no double when
+the mover owns the cube or in the Crawford game), negated. That value comes from the
+opponent's cubeless probabilities through the same models as the cube decisions below:
+Janowski's money model (:func:`~backgammon.engine.cube.money_cubeful_value`; exact
+cubeful equities for two-sided bear-offs in money play), or in a match the cubeful match
+winning chance (:func:`~backgammon.engine.cube.match_cubeful_mwc`, each outcome weighed
+by the match equity table, Kazaross-XG2 by default) converted back to equity with
+:meth:`MatchEquityTable.mwc_to_equity <backgammon.engine.met.MatchEquityTable.mwc_to_equity>`.
+With ``AnalysisSettings(cubeful=False)`` plays are valued by cubeless equity at the
+score instead (gammons weighed by the table; single under the Jacoby rule while the
+cube is centred). At ply > 0 the engine's best five plays and the play made are all
+searched to the same depth (cubeless probabilities, made cubeful at the root). The
 *equity lost* by a play is the best play's equity minus its own (never negative). A
 forced play (one legal play) or no move is recorded but not counted.
 
@@ -72,7 +78,9 @@ from backgammon.engine.cube import (
     CubeOwner,
     classify_cube_decision,
     match_cube_decision,
+    match_cubeful_mwc,
     money_cube_decision,
+    money_cubeful_value,
     race_cube_efficiency,
 )
 from backgammon.engine.evaluator import Engine, PlayEvaluation
@@ -174,6 +182,9 @@ class AnalysisSettings:
         met: the match equity table (``None``: Kazaross-XG2).
         exact_bearoff: in money play, use the bearoff database's exact cubeful equities
             for two-sided bear-offs.
+        cubeful: value checker plays by cubeful equity (the opponent's right cube
+            action in the position left to it, Janowski's model at the score), as GNU
+            Backgammon does; ``False``: cubeless equity at the score.
     """
 
     ply: int = 0
@@ -182,6 +193,7 @@ class AnalysisSettings:
     close_cube: float = 0.16
     met: MatchEquityTable | None = None
     exact_bearoff: bool = True
+    cubeful: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.ply, bool) or not isinstance(self.ply, int) or self.ply < 0:
@@ -201,7 +213,8 @@ class PlayOption:
 
     Attributes:
         play: its canonical notation (e.g. ``"13/7 8/7"``; ``"Ø"`` for no move).
-        equity: the mover's cubeless equity at the score after it (normalised).
+        equity: the mover's equity at the score after it (normalised): cubeful, or
+            cubeless when the analysis is (see :class:`AnalysisSettings`).
         probabilities: the mover's five cubeless outcome probabilities after it.
         steps: ``(from, to)`` point pairs in the mover's numbering (25 = bar, 0 = off).
     """
@@ -418,9 +431,16 @@ class _Stakes:
         met: MatchEquityTable,
         *,
         jacoby: bool = False,
+        cube_alive: bool = True,
     ) -> None:
         self.single_only = jacoby and context.is_money and cube.centred
+        self.jacoby = jacoby
         self.values: _FloatArray | None = None
+        self.money = context.is_money
+        self.met = met
+        self.cube = cube
+        self.player = player
+        self.cube_alive = cube_alive and not context.crawford
         self.away = (context.away(player), context.away(1 - player))
         me, them = self.away
         if context.is_money or max(me, them) > met.size or min(me, them) < 1:
@@ -459,6 +479,67 @@ class _Stakes:
     def equity(self, probabilities: Sequence[float]) -> float:
         """The normalised equity of one set of five probabilities."""
         return float(self.equities(np.asarray(probabilities, dtype=np.float64))[0])
+
+    def cubeful_equities(
+        self,
+        positions: Sequence[Position],
+        probabilities: _FloatArray,
+        exact: Callable[[Position], Any] | None = None,
+    ) -> _FloatArray:
+        """Normalised cubeful equities of the mover for plays that leave ``positions``
+        (the mover's view, the opponent to roll) with the mover's cubeless
+        ``probabilities`` (rows of five): minus the opponent's cubeful value before its
+        roll, with its right cube action (:func:`money_cubeful_value`,
+        :func:`match_cubeful_mwc`). In money play ``exact`` (when given) returns the
+        exact cubeful equities of a position (the opponent on roll) or ``None``; see
+        :class:`~backgammon.engine.bearoff.BearoffCubeEquities`. Scores outside the
+        match equity table fall back to cubeless equities."""
+        p = np.asarray(probabilities, dtype=np.float64).reshape(-1, 5)
+        if not self.money and self.values is None:
+            return self.equities(p)
+        cube = self.cube
+        owner = (
+            CubeOwner.CENTRED
+            if cube.owner is None
+            else CubeOwner.PLAYER
+            if cube.owner != self.player
+            else CubeOwner.OPPONENT
+        )  # seen from the opponent, who is on roll after the play
+        me, them = self.away
+        result = np.empty(len(p), dtype=np.float64)
+        for k, position in enumerate(positions):
+            row = p[k]
+            theirs = (1.0 - row[0], row[3], row[4], row[1], row[2])
+            left = position.flip()
+            efficiency = (
+                race_cube_efficiency(left.pip_counts()[0]) if left.is_race() else CONTACT_EFFICIENCY
+            )
+            if self.money:
+                known = exact(left) if exact is not None and self.cube_alive else None
+                if known is not None:
+                    result[k] = -(
+                        known.centred
+                        if owner is CubeOwner.CENTRED
+                        else known.owned
+                        if owner is CubeOwner.PLAYER
+                        else known.opponent_owns
+                    )
+                    continue
+                result[k] = -money_cubeful_value(
+                    theirs, owner, efficiency, jacoby=self.jacoby, cube_alive=self.cube_alive
+                )
+                continue
+            mwc = 1.0 - match_cubeful_mwc(
+                theirs,
+                self.met,
+                (them, me),
+                cube=cube.value,
+                owner=owner,
+                efficiency=efficiency,
+                cube_alive=self.cube_alive,
+            )
+            result[k] = 2.0 * (mwc - self.lose) / (self.win - self.lose) - 1.0
+        return result
 
 
 # -- the bearoff database, shared with the engine -------------------------------------------
@@ -634,7 +715,10 @@ class Analyzer:
     # -- checker play --------------------------------------------------------------------
 
     def _stakes(self, game: Game, player: int) -> _Stakes:
-        return _Stakes(game.context, player, game.cube, self._met, jacoby=game.rules.jacoby)
+        alive = game.rules.cube and game.variant.cube
+        return _Stakes(
+            game.context, player, game.cube, self._met, jacoby=game.rules.jacoby, cube_alive=alive
+        )
 
     def _checker(
         self, game: Game, action: Play, number: int, index: int, turn: int, opening: bool
@@ -662,7 +746,20 @@ class Analyzer:
             for k in candidates:
                 searched = self.engine.evaluate_at(ranked[k].play.position.flip(), ply)
                 probabilities[k] = searched.flip().probabilities
-        equities = stakes.equities(probabilities)
+        if self.settings.cubeful:
+            equities = np.full(len(ranked), -np.inf)
+            exact = (
+                self._exact_equities
+                if game.context.is_money
+                and self.settings.exact_bearoff
+                and game.variant.plain_movement
+                else None
+            )
+            equities[candidates] = stakes.cubeful_equities(
+                [ranked[k].play.position for k in candidates], probabilities[candidates], exact
+            )
+        else:
+            equities = stakes.equities(probabilities)
         order = sorted(candidates, key=lambda k: (-equities[k], k))
         options = [_option(ranked[k], probabilities[k], equities[k]) for k in order]
         played = options[order.index(played_index)]
@@ -797,16 +894,21 @@ class Analyzer:
             doubler, position, cube, probabilities, decision, exact, cubeless.equity(probabilities)
         )
 
-    def _exact_money(
-        self, position: Position, owner: CubeOwner, beavers: bool
-    ) -> CubeDecision | None:
+    def _exact_equities(self, position: Position) -> Any:
+        """The exact cubeful money equities of a two-sided bear-off (the side on roll
+        before it rolls), else ``None``."""
         if self._bearoff is None:
             lazy = _LazyBearoff()
             self._bearoff = lazy
         database = self._bearoff
         if database.classify(position) != "bearoff2":
             return None
-        equities = database.cube_equities(position)
+        return database.cube_equities(position)
+
+    def _exact_money(
+        self, position: Position, owner: CubeOwner, beavers: bool
+    ) -> CubeDecision | None:
+        equities = self._exact_equities(position)
         if equities is None:
             return None
         no_double = (

@@ -51,8 +51,10 @@ __all__ = [
     "classify_cube_decision",
     "live_take_point",
     "match_cube_decision",
+    "match_cubeful_mwc",
     "money_cube_decision",
     "money_cubeful_equity",
+    "money_cubeful_value",
     "race_cube_efficiency",
 ]
 
@@ -201,6 +203,30 @@ def money_cube_decision(
     # longer applies, as the cube has been turned).
     double_take = 2.0 * money_cubeful_equity(probabilities, CubeOwner.OPPONENT, efficiency)
     return classify_cube_decision(no_double, double_take, 1.0, beavers=beavers)
+
+
+def money_cubeful_value(
+    probabilities: Sequence[float],
+    owner: CubeOwner = CubeOwner.CENTRED,
+    efficiency: float = CONTACT_EFFICIENCY,
+    *,
+    jacoby: bool = False,
+    cube_alive: bool = True,
+) -> float:
+    """The cubeful money equity (per unit of cube) of the side on roll before it rolls,
+    when it takes the right cube action: "no double", or the smaller of "double, take"
+    and "double, pass" when doubling is right; "no double" when the opponent owns the
+    cube. With ``cube_alive`` false (nobody may turn the cube in this game) it is the
+    cubeless equity.
+
+    This is what a position is worth to the side about to roll; a checker play is
+    worth minus this value of the position it leaves to the opponent.
+    """
+    if not cube_alive:
+        return money_cubeful_equity(probabilities, owner, 0.0, jacoby=jacoby)
+    if owner is CubeOwner.OPPONENT:
+        return money_cubeful_equity(probabilities, owner, efficiency, jacoby=jacoby)
+    return money_cube_decision(probabilities, owner, efficiency, jacoby=jacoby).best_equity
 
 
 def classify_cube_decision(
@@ -363,3 +389,37 @@ def match_cube_decision(
         double_take=equity(double_take),
         double_pass=equity(double_pass),
     )
+
+
+def match_cubeful_mwc(
+    probabilities: Sequence[float],
+    met: MatchEquityTable,
+    away: tuple[int, int],
+    *,
+    cube: int = 1,
+    owner: CubeOwner = CubeOwner.CENTRED,
+    efficiency: float = CONTACT_EFFICIENCY,
+    cube_alive: bool = True,
+) -> float:
+    """The cubeful match winning chance of the side on roll before it rolls, ``away =
+    (its away score, the opponent's)``, when it takes the right cube action (the match
+    counterpart of :func:`money_cubeful_value`). When the opponent owns the cube, or
+    the cube already covers the side's away score, it is the "no double" value; with
+    ``cube_alive`` false (the Crawford game: nobody may double) the dead-cube value.
+
+    Raises:
+        ValueError: if the scores are outside the table.
+    """
+    me, them = away
+    no_double = _match_values(
+        probabilities, met, away, cube, owner, efficiency, cube_alive and cube < max(me, them)
+    )
+    if owner is CubeOwner.OPPONENT or not cube_alive or cube >= me:
+        return no_double
+    double_take = _match_values(
+        probabilities, met, away, 2 * cube, CubeOwner.OPPONENT, efficiency, 2 * cube < max(me, them)
+    )
+    double_pass = met.after_game(me, them, cube)
+    if double_take > no_double and double_pass > no_double:
+        return min(double_take, double_pass)
+    return no_double
