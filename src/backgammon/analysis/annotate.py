@@ -44,9 +44,10 @@ taker loses what the doubler gains).
 Both kinds are marked "doubtful", "bad" or "very bad" from 0.04, 0.08 and 0.16
 (:class:`Thresholds`, GNU Backgammon's defaults).
 
-**Luck.** The luck of a roll is the roller's equity (as above, at 0-ply) after its best
-play of the dice rolled, minus the average over the 21 rolls (the 15 non-doubles, equally
-likely, for the opening roll) of the same: positive is lucky.
+**Luck.** The luck of a roll is the roller's equity (as above, at 0-ply: the play is
+chosen by cubeless equity at the score, then valued cubefully) after its best play of the
+dice rolled, minus the average over the 21 rolls (the 15 non-doubles, equally likely, for
+the opening roll) of the same: positive is lucky.
 
 :func:`store_annotations` writes the analysis into the record's entries in GNU
 Backgammon's SGF analysis syntax (``A``, ``DA``, ``MR``, ``LU``, ``GW``/``GB``, ``BM``,
@@ -823,6 +824,16 @@ class Analyzer:
             best[k] = equities[choice]
             wins[k] = mover[choice, 0]
             offset += kids.shape[0]
+        if self.settings.cubeful:
+            chosen = []
+            offset = 0
+            for kids in children:
+                span = equities[offset : offset + kids.shape[0]]
+                chosen.append(offset + int(np.argmax(span)))
+                offset += kids.shape[0]
+            stacked = np.concatenate(children)
+            left = [Position.from_array(stacked[k]).flip() for k in chosen]
+            best = stakes.cubeful_equities(left, mover[chosen])
         mean = float(weights @ best)
         actual = rolls.index(Roll(dice.high, dice.low))
         return float(best[actual] - mean), float(weights @ wins), mean
@@ -1128,13 +1139,13 @@ def _luck_marks(luck: float, player: int) -> dict[str, list[str]]:
     return {}
 
 
-def _checker_annotations(item: CheckerAnalysis, ply: int) -> dict[str, list[str]]:
+def _checker_annotations(item: CheckerAnalysis, ply: int, cubeful: bool) -> dict[str, list[str]]:
     values = [str(item.options.index(item.played))]
     for option in item.options:
         numbers = " ".join(_number(p) for p in option.probabilities)
         values.append(
             f"{_move_letters(option.steps, item.player)} E ver 3 {numbers} "
-            f"{_number(option.equity)} {ply} 0 1 0.000000 0"
+            f"{_number(option.equity)} {ply}{'C' if cubeful else ''} 0 1 0.000000 0"
         )
     result = {"A": values, "MR": [""], "LU": [_number(item.luck, 5)]}
     result.update(_luck_marks(item.luck, item.player))
@@ -1149,7 +1160,7 @@ def store_annotations(record: MatchRecord, analysis: MatchAnalysis) -> None:
 
     * on a checker play: ``A`` (the index of the play made, then each option as its
       from/to letters and ``E ver 3`` with five probabilities, the equity and the
-      evaluation settings: our equities are cubeless, so no ``C``), ``MR[]``, ``LU``
+      evaluation settings, with ``C`` when the equities are cubeful), ``MR[]``, ``LU``
       (luck), ``GW``/``GB`` (lucky rolls), ``BM``/``DO`` (bad or doubtful play), and,
       when the roll was preceded by a cube decision, ``DA`` and ``BC``/``DC``;
     * on a double, take, pass or beaver: ``DA`` and ``BM``/``DO``.
@@ -1174,7 +1185,7 @@ def store_annotations(record: MatchRecord, analysis: MatchAnalysis) -> None:
                 continue
             annotations = game_record.entries[item.entry].annotations
             if isinstance(item, CheckerAnalysis):
-                annotations.update(_checker_annotations(item, ply))
+                annotations.update(_checker_annotations(item, ply, analysis.settings.cubeful))
                 continue
             value = _da_value(item, ply, analysis.length, score, met)
             if item.action == "no double":

@@ -545,7 +545,8 @@ def html_report(analysis: MatchAnalysis, *, title: str | None = None) -> str:
         f"<title>{html.escape(heading)}: analysis</title><style>{_CSS}</style></head><body>"
         f"<h1>{html.escape(heading)}</h1>"
         f'<p class="meta">{kind}, {len(analysis.games)} games, analysed at {settings.ply}-ply '
-        f"(checker play: cubeless equity at the score; cube: Janowski's model"
+        f"(checker play: {'cubeful' if settings.cubeful else 'cubeless'} equity at the "
+        "score; cube: Janowski's model"
         f"{', Kazaross-XG2' if analysis.length and settings.met is None else ''}). "
         f"Marks: doubtful from {settings.thresholds.doubtful:.3f}, bad from "
         f"{settings.thresholds.bad:.3f}, very bad from {settings.thresholds.very_bad:.3f}."

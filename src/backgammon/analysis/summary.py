@@ -328,8 +328,9 @@ def analysis_to_json(analysis: MatchAnalysis) -> dict[str, Any]:
             "ply": settings.ply,
             "met": settings.table.name if analysis.length else None,
             "equity": (
-                "checker plays and luck: cubeless equity at the score, normalised; "
-                "cube: Janowski cubeful equities (exact in money two-sided bear-offs)"
+                f"checker plays and luck: {'cubeful' if settings.cubeful else 'cubeless'} "
+                "equity at the score, normalised; cube: Janowski cubeful equities (exact in "
+                "money two-sided bear-offs)"
             ),
             "thresholds": {
                 "doubtful": thresholds.doubtful,
