@@ -403,6 +403,28 @@ def test_cli_analyze_writes_the_json(tmp_path: Path) -> None:
     data = json.loads(out.read_text(encoding="utf-8"))
     assert len(data["players"]) == 2 and data["decisions"]
     assert "<svg" in html.read_text(encoding="utf-8")
+    assert data["match"]["equity"].startswith("checker plays and luck: cubeful")
+    cubeless = tmp_path / "cubeless.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "backgammon",
+            "analyze",
+            str(FORMATS / "match01_3pt.mat"),
+            "--json",
+            str(cubeless),
+            "--cubeless",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    plain = json.loads(cubeless.read_text(encoding="utf-8"))
+    assert plain["match"]["equity"].startswith("checker plays and luck: cubeless")
+    assert len(plain["decisions"]) == len(data["decisions"])
 
 
 def test_cli_analyze_reports_a_bad_file(tmp_path: Path) -> None:

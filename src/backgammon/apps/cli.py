@@ -974,6 +974,14 @@ def analyze(
     ] = None,
     processes: Annotated[int, typer.Option(help="Worker processes (games in parallel).")] = 1,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
+    cubeful: Annotated[
+        bool,
+        typer.Option(
+            "--cubeful/--cubeless",
+            help="Value checker plays and luck by cubeful equity (as GNU Backgammon does) "
+            "or cubeless equity at the score.",
+        ),
+    ] = True,
 ) -> None:
     """Analyse a match: checker-play and cube errors, luck, error rates, PR and rating
     per player (GNU Backgammon's thresholds and bands)."""
@@ -1001,7 +1009,7 @@ def analyze(
     if processes < 1:
         raise typer.BadParameter(f"--processes needs a count >= 1, got {processes}")
     try:
-        settings = AnalysisSettings(ply=ply)
+        settings = AnalysisSettings(ply=ply, cubeful=cubeful)
         engine = None if weights is None else Engine(weights, variant=record.info.variant)
     except (BackgammonError, ValueError) as error:
         typer.echo(f"error: {error}", err=True)
