@@ -41,10 +41,9 @@ from typing import Any
 from backgammon.analysis import AnalysisSettings, CheckerAnalysis, CubeAnalysis, analyze_match
 from backgammon.engine import Engine
 from backgammon.engine.cube import (
-    CONTACT_EFFICIENCY,
     CubeOwner,
+    cube_efficiency,
     match_cube_decision,
-    race_cube_efficiency,
 )
 from backgammon.engine.evaluator import PRUNING_KEEP
 from backgammon.engine.met import kazaross_xg2
@@ -121,9 +120,7 @@ def _model_with_gnubg_probabilities(
     """Our cube model's action from gnubg's own probabilities (in ``DA``)."""
     numbers = [float(token) for token in value.split()[7:12]]
     position = Position.from_position_id(decision.position_id)
-    efficiency = (
-        race_cube_efficiency(position.pip_counts()[0]) if position.is_race() else CONTACT_EFFICIENCY
-    )
+    efficiency = cube_efficiency(position)
     owner = CubeOwner.CENTRED if decision.cube_owner is None else CubeOwner.PLAYER
     result = match_cube_decision(
         numbers, kazaross_xg2(), away, cube=decision.cube, owner=owner, efficiency=efficiency

@@ -377,54 +377,37 @@ def test_the_html_report(reference_analysis: tuple[MatchAnalysis, str]) -> None:
 # -- the command line -------------------------------------------------------------------------
 
 
-def test_cli_analyze_writes_the_json(tmp_path: Path) -> None:
-    out = tmp_path / "analysis.json"
-    html = tmp_path / "report.html"
+def _analyze_cli(*options: str) -> None:
+    """Run ``python -m backgammon analyze`` on the 3-point reference match."""
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "backgammon",
-            "analyze",
-            str(FORMATS / "match01_3pt.mat"),
-            "--ply",
-            "0",
-            "--json",
-            str(out),
-            "--html",
-            str(html),
-        ],
+        [sys.executable, "-m", "backgammon", "analyze", str(FORMATS / "match01_3pt.mat"), *options],
         capture_output=True,
         text=True,
         check=False,
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_cli_analyze_writes_the_json(tmp_path: Path) -> None:
+    out = tmp_path / "analysis.json"
+    html = tmp_path / "report.html"
+    _analyze_cli("--ply", "0", "--json", str(out), "--html", str(html))
     data = json.loads(out.read_text(encoding="utf-8"))
     assert len(data["players"]) == 2 and data["decisions"]
     assert "<svg" in html.read_text(encoding="utf-8")
     assert data["match"]["equity"].startswith("checker plays and luck: cubeful")
     cubeless = tmp_path / "cubeless.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "backgammon",
-            "analyze",
-            str(FORMATS / "match01_3pt.mat"),
-            "--json",
-            str(cubeless),
-            "--cubeless",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
+    _analyze_cli("--json", str(cubeless), "--cubeless")
     plain = json.loads(cubeless.read_text(encoding="utf-8"))
     assert plain["match"]["equity"].startswith("checker plays and luck: cubeless")
     assert len(plain["decisions"]) == len(data["decisions"])
+    # A match with the cube in play: the two valuations judge some play differently.
+    assert any(
+        a["equity_loss"] != b["equity_loss"]
+        for a, b in zip(data["decisions"], plain["decisions"], strict=True)
+        if a["kind"] == "checker"
+    )
 
 
 def test_cli_analyze_reports_a_bad_file(tmp_path: Path) -> None:

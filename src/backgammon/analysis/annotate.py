@@ -74,15 +74,14 @@ import numpy as np
 import numpy.typing as npt
 
 from backgammon.engine.cube import (
-    CONTACT_EFFICIENCY,
     CubeDecision,
     CubeOwner,
     classify_cube_decision,
+    cube_efficiency,
     match_cube_decision,
     match_cubeful_mwc,
     money_cube_decision,
     money_cubeful_value,
-    race_cube_efficiency,
 )
 from backgammon.engine.evaluator import Engine, PlayEvaluation
 from backgammon.engine.met import MatchEquityTable, kazaross_xg2
@@ -483,12 +482,12 @@ class _Stakes:
 
     def cubeful_equities(
         self,
-        positions: Sequence[Position],
+        left: Sequence[Position],
         probabilities: _FloatArray,
         exact: Callable[[Position], Any] | None = None,
     ) -> _FloatArray:
-        """Normalised cubeful equities of the mover for plays that leave ``positions``
-        (the mover's view, the opponent to roll) with the mover's cubeless
+        """Normalised cubeful equities of the mover for plays that leave the opponent on
+        roll in ``left`` (seen from the opponent) with the mover's cubeless
         ``probabilities`` (rows of five): minus the opponent's cubeful value before its
         roll, with its right cube action (:func:`money_cubeful_value`,
         :func:`match_cubeful_mwc`). In money play ``exact`` (when given) returns the
@@ -508,15 +507,12 @@ class _Stakes:
         )  # seen from the opponent, who is on roll after the play
         me, them = self.away
         result = np.empty(len(p), dtype=np.float64)
-        for k, position in enumerate(positions):
+        for k, position in enumerate(left):
             row = p[k]
             theirs = (1.0 - row[0], row[3], row[4], row[1], row[2])
-            left = position.flip()
-            efficiency = (
-                race_cube_efficiency(left.pip_counts()[0]) if left.is_race() else CONTACT_EFFICIENCY
-            )
+            efficiency = cube_efficiency(position)
             if self.money:
-                known = exact(left) if exact is not None and self.cube_alive else None
+                known = exact(position) if exact is not None and self.cube_alive else None
                 if known is not None:
                     result[k] = -(
                         known.centred
@@ -757,7 +753,9 @@ class Analyzer:
                 else None
             )
             equities[candidates] = stakes.cubeful_equities(
-                [ranked[k].play.position for k in candidates], probabilities[candidates], exact
+                [ranked[k].play.position.flip() for k in candidates],
+                probabilities[candidates],
+                exact,
             )
         else:
             equities = stakes.equities(probabilities)
@@ -813,27 +811,20 @@ class Analyzer:
             if kids.shape[0] == 0:
                 kids = position.flip().to_array().reshape(1, -1)
             children.append(kids)
-        mover = invert(self.engine.evaluate_boards(np.concatenate(children)))
+        boards = np.concatenate(children)  # seen from the opponent, on roll next
+        mover = invert(self.engine.evaluate_boards(boards))
         equities = stakes.equities(mover)
-        best = np.empty(len(rolls))
-        wins = np.empty(len(rolls))
+        chosen = []
         offset = 0
-        for k, kids in enumerate(children):
-            span = equities[offset : offset + kids.shape[0]]
-            choice = offset + int(np.argmax(span))
-            best[k] = equities[choice]
-            wins[k] = mover[choice, 0]
+        for kids in children:
+            chosen.append(offset + int(np.argmax(equities[offset : offset + kids.shape[0]])))
             offset += kids.shape[0]
+        wins = mover[chosen, 0]
         if self.settings.cubeful:
-            chosen = []
-            offset = 0
-            for kids in children:
-                span = equities[offset : offset + kids.shape[0]]
-                chosen.append(offset + int(np.argmax(span)))
-                offset += kids.shape[0]
-            stacked = np.concatenate(children)
-            left = [Position.from_array(stacked[k]).flip() for k in chosen]
+            left = [Position.from_array(boards[k]) for k in chosen]
             best = stakes.cubeful_equities(left, mover[chosen])
+        else:
+            best = equities[chosen]
         mean = float(weights @ best)
         actual = rolls.index(Roll(dice.high, dice.low))
         return float(best[actual] - mean), float(weights @ wins), mean
@@ -867,11 +858,7 @@ class Analyzer:
         if owner is CubeOwner.OPPONENT:
             return None
         probabilities = self.engine.evaluate_at(position, self.settings.ply).probabilities
-        efficiency = (
-            race_cube_efficiency(position.pip_counts()[0])
-            if position.is_race()
-            else CONTACT_EFFICIENCY
-        )
+        efficiency = cube_efficiency(position)
         exact = False
         try:
             if context.is_money:

@@ -824,20 +824,17 @@ def cube(
     pass / too good, with cubeful equities (Janowski; money or match)."""
     from backgammon.engine import Engine
     from backgammon.engine.cube import (
-        CONTACT_EFFICIENCY,
         CubeOwner,
+        cube_efficiency,
         match_cube_decision,
         money_cube_decision,
-        race_cube_efficiency,
     )
     from backgammon.engine.met import kazaross_xg2
 
     board = _engine_position(position)
     engine = Engine(weights)
     probabilities = engine.evaluate_at(board, ply).probabilities
-    efficiency = (
-        race_cube_efficiency(board.pip_counts()[0]) if board.is_race() else CONTACT_EFFICIENCY
-    )
+    efficiency = cube_efficiency(board)
     try:
         holder = CubeOwner(owner)
         if match_length:

@@ -21,10 +21,9 @@ import socketserver
 from collections.abc import Callable
 
 from backgammon.engine.cube import (
-    CONTACT_EFFICIENCY,
     CubeOwner,
+    cube_efficiency,
     money_cube_decision,
-    race_cube_efficiency,
 )
 from backgammon.engine.evaluator import Engine
 from backgammon.errors import BackgammonError
@@ -53,9 +52,7 @@ def answer(line: str, engine: Engine, ply: int = 0) -> str:
     if dice == (0, 0):
         dice = fields.opponent_dice if ours else fields.player_dice
     evaluation = engine.evaluate_at(position, ply)
-    efficiency = (
-        race_cube_efficiency(position.pip_counts()[0]) if position.is_race() else CONTACT_EFFICIENCY
-    )
+    efficiency = cube_efficiency(position)
     if fields.was_doubled:
         # The side on roll doubled; we are asked to take from the other side.
         decision = money_cube_decision(evaluation.probabilities, CubeOwner.CENTRED, efficiency)

@@ -43,12 +43,14 @@ from dataclasses import dataclass
 from enum import Enum
 
 from backgammon.engine.met import MatchEquityTable
+from backgammon.rules.position import Position
 
 __all__ = [
     "CubeAction",
     "CubeDecision",
     "CubeOwner",
     "classify_cube_decision",
+    "cube_efficiency",
     "live_take_point",
     "match_cube_decision",
     "match_cubeful_mwc",
@@ -66,6 +68,14 @@ def race_cube_efficiency(pips: int) -> float:
     """GNU Backgammon's race cube efficiency: 0.6 at 40 pips rising linearly to 0.7 at
     120 pips (clamped), for the side on roll's pip count."""
     return min(0.7, max(0.6, 0.6 + (pips - 40) * 0.1 / 80))
+
+
+def cube_efficiency(position: Position) -> float:
+    """The cube efficiency of ``position`` for the side on roll: the race figure for
+    its pip count in a race, :data:`CONTACT_EFFICIENCY` otherwise."""
+    if position.is_race():
+        return race_cube_efficiency(position.pip_counts()[0])
+    return CONTACT_EFFICIENCY
 
 
 class CubeOwner(Enum):
@@ -345,6 +355,27 @@ def _match_values(
     return efficiency * live + (1.0 - efficiency) * dead
 
 
+def _match_choices(
+    probabilities: Sequence[float],
+    met: MatchEquityTable,
+    away: tuple[int, int],
+    cube: int,
+    owner: CubeOwner,
+    efficiency: float,
+) -> tuple[float, float, float]:
+    """The match winning chances of "no double", "double, take" and "double, pass" for
+    the side on roll, which has access to the cube."""
+    me, them = away
+    # A cube that already covers both away scores is dead: nobody can redouble usefully.
+    no_double = _match_values(
+        probabilities, met, away, cube, owner, efficiency, cube < max(me, them)
+    )
+    double_take = _match_values(
+        probabilities, met, away, 2 * cube, CubeOwner.OPPONENT, efficiency, 2 * cube < max(me, them)
+    )
+    return no_double, double_take, met.after_game(me, them, cube)
+
+
 def match_cube_decision(
     probabilities: Sequence[float],
     met: MatchEquityTable,
@@ -370,14 +401,9 @@ def match_cube_decision(
     if crawford:
         raise ValueError("no doubling in the Crawford game")
     me, them = away
-    # A cube that already covers both away scores is dead: nobody can redouble usefully.
-    no_double = _match_values(
-        probabilities, met, away, cube, owner, efficiency, cube < max(me, them)
+    no_double, double_take, double_pass = _match_choices(
+        probabilities, met, away, cube, owner, efficiency
     )
-    double_take = _match_values(
-        probabilities, met, away, 2 * cube, CubeOwner.OPPONENT, efficiency, 2 * cube < max(me, them)
-    )
-    double_pass = met.after_game(me, them, cube)
     decision = classify_cube_decision(no_double, double_take, double_pass)
 
     def equity(mwc: float) -> float:
@@ -411,15 +437,11 @@ def match_cubeful_mwc(
         ValueError: if the scores are outside the table.
     """
     me, them = away
-    no_double = _match_values(
-        probabilities, met, away, cube, owner, efficiency, cube_alive and cube < max(me, them)
-    )
-    if owner is CubeOwner.OPPONENT or not cube_alive or cube >= me:
-        return no_double
-    double_take = _match_values(
-        probabilities, met, away, 2 * cube, CubeOwner.OPPONENT, efficiency, 2 * cube < max(me, them)
-    )
-    double_pass = met.after_game(me, them, cube)
-    if double_take > no_double and double_pass > no_double:
-        return min(double_take, double_pass)
-    return no_double
+    if not cube_alive:
+        return _match_values(probabilities, met, away, cube, owner, efficiency, False)
+    if owner is CubeOwner.OPPONENT or cube >= me:
+        return _match_values(
+            probabilities, met, away, cube, owner, efficiency, cube < max(me, them)
+        )
+    choices = _match_choices(probabilities, met, away, cube, owner, efficiency)
+    return classify_cube_decision(*choices).best_equity

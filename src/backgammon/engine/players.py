@@ -12,11 +12,10 @@ import random
 from dataclasses import dataclass
 
 from backgammon.engine.cube import (
-    CONTACT_EFFICIENCY,
     CubeOwner,
+    cube_efficiency,
     match_cube_decision,
     money_cube_decision,
-    race_cube_efficiency,
 )
 from backgammon.engine.evaluator import Engine
 from backgammon.engine.met import MatchEquityTable, kazaross_xg2
@@ -95,11 +94,7 @@ class EngineCube:
     def _decision(self, game: Game, position: Position, doubler: int) -> tuple[bool, bool]:
         """(should double, should take) for ``doubler`` on roll in ``position``."""
         probabilities = self.engine.evaluate_at(position, self.ply).probabilities
-        efficiency = (
-            race_cube_efficiency(position.pip_counts()[0])
-            if position.is_race()
-            else CONTACT_EFFICIENCY
-        )
+        efficiency = cube_efficiency(position)
         cube = game.cube
         owner = (
             CubeOwner.CENTRED
