@@ -6,8 +6,11 @@
   Backgammon 1.07's 0-ply analysis in its ``A`` (the plays considered, best first) and
   ``DA`` (cube decision: no-double and double/take evaluations, in match winning
   chances) properties. For every unforced checker play we compare our best play (by
-  resulting position) with gnubg's; where ours is in gnubg's list we also report what
-  it costs by gnubg's equities. For every cube decision gnubg analysed we compare the
+  resulting position) with gnubg's (a play whose equity in the file equals that of
+  gnubg's first-listed play, to the file's six decimals, is one of gnubg's best plays
+  too: a certain win or loss, or a value capped at the opponent's cash; those ties are
+  counted and reported); where ours is in gnubg's list we also report what it costs by
+  gnubg's equities. For every cube decision gnubg analysed we compare the
   right action: "no double", "double, take", "double, pass" or "too good", and
   separately double/no double and take/pass. gnubg's cube decision is rebuilt from
   ``DA`` as its ``FindBestCubeDecision`` does (equities normalised with the
@@ -58,6 +61,7 @@ from backgammon.rules.position import Position
 
 HERE = Path(__file__).resolve().parent
 CLOSE = 0.01
+TIE = 5e-7
 """A play within this much of gnubg's best by gnubg's own equities is a near tie."""
 REFERENCE = HERE.parent.parent / "shared" / "reference" / "formats" / "match03_5pt_analysed.sgf"
 
@@ -97,6 +101,13 @@ def _gnubg_moves(values: list[str], player: int) -> list[tuple[list[tuple[int, i
         ]
         moves.append((pairs, float(tokens[9])))
     return moves
+
+
+def _tied(equity: float, best: float) -> bool:
+    """Whether a play's equity in the file equals the best play's to the file's six
+    decimals: gnubg rates both best (a certain win or loss, a cube value capped at a
+    cash), and which of them it lists first is only the order it generated them in."""
+    return abs(equity - best) < TIE
 
 
 def _gnubg_cube(value: str, away: tuple[int, int], cube: int) -> str:
@@ -150,7 +161,7 @@ def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, A
     began = time.perf_counter()
     analysis = analyze_match(record, settings=AnalysisSettings(ply=ply), store=False, engine=engine)
     seconds = time.perf_counter() - began
-    plays = same = listed = close = 0
+    plays = same = listed = close = ties = 0
     cost = 0.0
     luck_pairs: list[tuple[float, float]] = []
     cubes = same_cube = same_double = same_model = 0
@@ -170,9 +181,12 @@ def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, A
                 ours = _apply(position, list(decision.best.steps))
                 results = [(_apply(position, steps), equity) for steps, equity in moves]
                 plays += 1
+                match = next((eq for result, eq in results if result == ours), None)
                 if results and results[0][0] == ours:
                     same += 1
-                match = next((eq for result, eq in results if result == ours), None)
+                elif match is not None and _tied(match, results[0][1]):
+                    same += 1
+                    ties += 1
                 if match is not None:
                     listed += 1
                     cost += results[0][1] - match
@@ -220,6 +234,7 @@ def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, A
         "checker_plays": plays,
         "same_best_play": same,
         "same_best_play_rate": same / plays if plays else None,
+        "same_best_play_by_tie": ties,
         "our_best_in_gnubg_list": listed,
         "mean_gnubg_cost_of_our_best": cost / listed if listed else None,
         "our_best_within_close_of_gnubg_best": close,
@@ -277,10 +292,16 @@ def gnubg_versus_gnubg(reference: Path, other: Path) -> dict[str, int]:
                 if not decision.counted or "A" not in found or "A" not in found_other:
                     continue
                 position = Position.from_position_id(decision.position_id)
-                best = _gnubg_moves(found["A"], decision.player)[0][0]
-                best_other = _gnubg_moves(found_other["A"], decision.player)[0][0]
+                listed = [
+                    (_apply(position, steps), equity)
+                    for steps, equity in _gnubg_moves(found["A"], decision.player)
+                ]
+                best_other = _apply(position, _gnubg_moves(found_other["A"], decision.player)[0][0])
                 plays += 1
-                same += _apply(position, best) == _apply(position, best_other)
+                same += any(
+                    result == best_other and _tied(equity, listed[0][1])
+                    for result, equity in listed
+                )
                 continue
             if "DA" not in found or "DA" not in found_other:
                 continue
@@ -390,7 +411,8 @@ def main() -> None:
     print(f"{report['file']} ({report['games']} games), analysed at {args.ply}-ply")
     print(
         f"best play: same as gnubg in {report['same_best_play']}/{report['checker_plays']} "
-        f"unforced plays ({100 * (report['same_best_play_rate'] or 0):.1f}%; target 90%)"
+        f"unforced plays ({100 * (report['same_best_play_rate'] or 0):.1f}%; target 90%; "
+        f"{report['same_best_play_by_tie']} of them equal to gnubg's best by its equities)"
     )
     if report["mean_gnubg_cost_of_our_best"] is not None:
         print(
