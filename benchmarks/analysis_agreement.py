@@ -41,7 +41,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from backgammon.analysis import AnalysisSettings, CheckerAnalysis, CubeAnalysis, analyze_match
+from backgammon.analysis import (
+    AnalysisSettings,
+    CheckerAnalysis,
+    CubeAnalysis,
+    Thresholds,
+    analyze_match,
+)
 from backgammon.engine import Engine
 from backgammon.engine.cube import (
     CubeOwner,
@@ -61,6 +67,7 @@ from backgammon.rules.position import Position
 
 HERE = Path(__file__).resolve().parent
 CLOSE = 0.01
+THRESHOLDS = Thresholds()
 TIE = 5e-7
 """A play within this much of gnubg's best by gnubg's own equities is a near tie."""
 REFERENCE = HERE.parent.parent / "shared" / "reference" / "formats" / "match03_5pt_analysed.sgf"
@@ -125,6 +132,24 @@ def _gnubg_cube(value: str, away: tuple[int, int], cube: int) -> str:
     return "no double"
 
 
+def _gnubg_cube_loss(value: str, away: tuple[int, int], decision: CubeAnalysis) -> float:
+    """What the cube action taken at ``decision`` costs by gnubg's ``DA`` equities (the
+    same rules as our own analysis applies to ours)."""
+    numbers = [float(token) for token in value.split()[7:21]]
+    met = kazaross_xg2()
+    no_double = met.mwc_to_equity(numbers[6], *away, decision.cube)
+    double_take = met.mwc_to_equity(numbers[13], *away, decision.cube)
+    doubled = min(double_take, 1.0)
+    should_double = doubled > no_double
+    if decision.action == "no double":
+        return max(0.0, doubled - no_double) if should_double else 0.0
+    if decision.action == "double":
+        return 0.0 if should_double else max(0.0, no_double - doubled)
+    if decision.action in ("take", "beaver"):
+        return max(0.0, double_take - 1.0)
+    return max(0.0, 1.0 - double_take)
+
+
 def _model_with_gnubg_probabilities(
     decision: CubeAnalysis, value: str, away: tuple[int, int]
 ) -> str:
@@ -161,7 +186,7 @@ def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, A
     began = time.perf_counter()
     analysis = analyze_match(record, settings=AnalysisSettings(ply=ply), store=False, engine=engine)
     seconds = time.perf_counter() - began
-    plays = same = listed = close = ties = 0
+    plays = same = listed = close = ties = marked = same_mark = 0
     cost = 0.0
     luck_pairs: list[tuple[float, float]] = []
     cubes = same_cube = same_double = same_model = 0
@@ -181,6 +206,11 @@ def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, A
                 ours = _apply(position, list(decision.best.steps))
                 results = [(_apply(position, steps), equity) for steps, equity in moves]
                 plays += 1
+                played = _apply(position, list(decision.played.steps))
+                played_equity = next((eq for result, eq in results if result == played), None)
+                if played_equity is not None:
+                    marked += 1
+                    same_mark += THRESHOLDS.mark(results[0][1] - played_equity) == decision.mark
                 match = next((eq for result, eq in results if result == ours), None)
                 if results and results[0][0] == ours:
                     same += 1
@@ -200,6 +230,10 @@ def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, A
                 record.length - score[1 - decision.doubler],
             )
             gnubg = _gnubg_cube(found["DA"][0], away, decision.cube)
+            marked += 1
+            same_mark += (
+                THRESHOLDS.mark(_gnubg_cube_loss(found["DA"][0], away, decision)) == decision.mark
+            )
             if decision.action in ("take", "pass", "beaver"):
                 takes += 1
                 numbers = [float(token) for token in found["DA"][0].split()[7:21]]
@@ -235,6 +269,8 @@ def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, A
         "same_best_play": same,
         "same_best_play_rate": same / plays if plays else None,
         "same_best_play_by_tie": ties,
+        "marked_decisions": marked,
+        "same_mark": same_mark,
         "our_best_in_gnubg_list": listed,
         "mean_gnubg_cost_of_our_best": cost / listed if listed else None,
         "our_best_within_close_of_gnubg_best": close,
@@ -413,6 +449,12 @@ def main() -> None:
         f"best play: same as gnubg in {report['same_best_play']}/{report['checker_plays']} "
         f"unforced plays ({100 * (report['same_best_play_rate'] or 0):.1f}%; target 90%; "
         f"{report['same_best_play_by_tie']} of them equal to gnubg's best by its equities)"
+    )
+    print(
+        f"marks (none, doubtful, bad, very bad at gnubg's 0.04 / 0.08 / 0.16) of the plays and "
+        f"cube actions made: same as gnubg's in {report['same_mark']}/"
+        f"{report['marked_decisions']} "
+        f"({100 * report['same_mark'] / max(report['marked_decisions'], 1):.1f}%)"
     )
     if report["mean_gnubg_cost_of_our_best"] is not None:
         print(
