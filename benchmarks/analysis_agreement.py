@@ -206,11 +206,10 @@ def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, A
                 ours = _apply(position, list(decision.best.steps))
                 results = [(_apply(position, steps), equity) for steps, equity in moves]
                 plays += 1
-                played = _apply(position, list(decision.played.steps))
-                played_equity = next((eq for result, eq in results if result == played), None)
-                if played_equity is not None:
+                played_loss = _loss_of(_apply(position, list(decision.played.steps)), results)
+                if played_loss is not None:
                     marked += 1
-                    same_mark += THRESHOLDS.mark(results[0][1] - played_equity) == decision.mark
+                    same_mark += THRESHOLDS.mark(played_loss) == decision.mark
                 match = next((eq for result, eq in results if result == ours), None)
                 if results and results[0][0] == ours:
                     same += 1
@@ -317,7 +316,7 @@ def gnubg_versus_gnubg(reference: Path, other: Path) -> dict[str, int]:
     compares (our 0-ply analysis only supplies the positions, cube and scores)."""
     first, second = read_match(reference), read_match(other)
     structure = analyze_match(first, settings=AnalysisSettings(ply=0), store=False)
-    plays = same = cubes = same_cube = 0
+    plays = same = cubes = same_cube = marked = same_mark = 0
     for game, record_game, other_game in zip(
         structure.games, first.games, second.games, strict=True
     ):
@@ -332,7 +331,16 @@ def gnubg_versus_gnubg(reference: Path, other: Path) -> dict[str, int]:
                     (_apply(position, steps), equity)
                     for steps, equity in _gnubg_moves(found["A"], decision.player)
                 ]
-                best_other = _apply(position, _gnubg_moves(found_other["A"], decision.player)[0][0])
+                listed_other = [
+                    (_apply(position, steps), equity)
+                    for steps, equity in _gnubg_moves(found_other["A"], decision.player)
+                ]
+                best_other = listed_other[0][0]
+                played = _apply(position, list(decision.played.steps))
+                losses = [_loss_of(played, entries) for entries in (listed, listed_other)]
+                if losses[0] is not None and losses[1] is not None:
+                    marked += 1
+                    same_mark += THRESHOLDS.mark(losses[0]) == THRESHOLDS.mark(losses[1])
                 plays += 1
                 same += any(
                     result == best_other and _tied(equity, listed[0][1])
@@ -341,13 +349,17 @@ def gnubg_versus_gnubg(reference: Path, other: Path) -> dict[str, int]:
                 continue
             if "DA" not in found or "DA" not in found_other:
                 continue
-            if decision.action in ("take", "pass", "beaver"):
-                continue
             score = record_game.score_before
             away = (
                 first.length - score[decision.doubler],
                 first.length - score[1 - decision.doubler],
             )
+            marked += 1
+            same_mark += THRESHOLDS.mark(
+                _gnubg_cube_loss(found["DA"][0], away, decision)
+            ) == THRESHOLDS.mark(_gnubg_cube_loss(found_other["DA"][0], away, decision))
+            if decision.action in ("take", "pass", "beaver"):
+                continue
             cubes += 1
             same_cube += _gnubg_cube(found["DA"][0], away, decision.cube) == _gnubg_cube(
                 found_other["DA"][0], away, decision.cube
@@ -357,7 +369,16 @@ def gnubg_versus_gnubg(reference: Path, other: Path) -> dict[str, int]:
         "same_best_play": same,
         "cube_decisions": cubes,
         "same_cube_action": same_cube,
+        "marked_decisions": marked,
+        "same_mark": same_mark,
     }
+
+
+def _loss_of(played: Position, listed: list[tuple[Position, float]]) -> float | None:
+    """What the play that left ``played`` costs by a list of (result, equity), best
+    first; ``None`` if the list does not have it."""
+    equity = next((value for result, value in listed if result == played), None)
+    return None if equity is None else listed[0][1] - equity
 
 
 def _correlation(xs: list[float], ys: list[float]) -> float | None:
@@ -504,7 +525,10 @@ def main() -> None:
                 f"the file's in {own['same_best_play']}/{own['checker_plays']} best plays "
                 f"({100 * own['same_best_play'] / max(own['checker_plays'], 1):.1f}%) and "
                 f"{own['same_cube_action']}/{own['cube_decisions']} cube actions "
-                f"({100 * own['same_cube_action'] / max(own['cube_decisions'], 1):.1f}%)"
+                f"({100 * own['same_cube_action'] / max(own['cube_decisions'], 1):.1f}%); "
+                f"same marks of the decisions made in {own['same_mark']}/"
+                f"{own['marked_decisions']} "
+                f"({100 * own['same_mark'] / max(own['marked_decisions'], 1):.1f}%)"
             )
             print(
                 f"ours at {args.ply}-ply against gnubg's {args.gnubg_ply}-ply: "
@@ -512,7 +536,8 @@ def main() -> None:
                 f"({100 * (ours['same_best_play_rate'] or 0):.1f}%; by its equities within "
                 f"{CLOSE} of its best in {ours['our_best_within_close_of_gnubg_best']}), "
                 f"{ours['same_cube_action']}/{ours['cube_decisions']} cube actions "
-                f"({100 * (ours['same_cube_action_rate'] or 0):.1f}%)"
+                f"({100 * (ours['same_cube_action_rate'] or 0):.1f}%), "
+                f"{ours['same_mark']}/{ours['marked_decisions']} marks"
             )
     for timing in timings:
         print(
