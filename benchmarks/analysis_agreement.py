@@ -67,9 +67,11 @@ from backgammon.rules.position import Position
 
 HERE = Path(__file__).resolve().parent
 CLOSE = 0.01
-THRESHOLDS = Thresholds()
-TIE = 5e-7
 """A play within this much of gnubg's best by gnubg's own equities is a near tie."""
+TIE = 5e-7
+"""Equities in the file closer than this (its six decimals) are equal."""
+THRESHOLDS = Thresholds()
+"""The marks' thresholds (gnubg's 0.04 / 0.08 / 0.16)."""
 REFERENCE = HERE.parent.parent / "shared" / "reference" / "formats" / "match03_5pt_analysed.sgf"
 
 
@@ -117,13 +119,20 @@ def _tied(equity: float, best: float) -> bool:
     return abs(equity - best) < TIE
 
 
-def _gnubg_cube(value: str, away: tuple[int, int], cube: int) -> str:
-    """gnubg's right cube action from a ``DA`` value (match play)."""
+def _gnubg_cube_equities(value: str, away: tuple[int, int], cube: int) -> tuple[float, float]:
+    """gnubg's "no double" and "double, take" equities from a ``DA`` value (match play;
+    normalised so that "double, pass" is +1)."""
     numbers = [float(token) for token in value.split()[7:21]]
     met = kazaross_xg2()
-    me, them = away
-    no_double = met.mwc_to_equity(numbers[6], me, them, cube)
-    double_take = met.mwc_to_equity(numbers[13], me, them, cube)
+    return (
+        met.mwc_to_equity(numbers[6], *away, cube),
+        met.mwc_to_equity(numbers[13], *away, cube),
+    )
+
+
+def _gnubg_cube(value: str, away: tuple[int, int], cube: int) -> str:
+    """gnubg's right cube action from a ``DA`` value (match play)."""
+    no_double, double_take = _gnubg_cube_equities(value, away, cube)
     double_pass = 1.0
     if double_take >= no_double and double_pass >= no_double:
         return "double, take" if double_pass > double_take else "double, pass"
@@ -135,12 +144,9 @@ def _gnubg_cube(value: str, away: tuple[int, int], cube: int) -> str:
 def _gnubg_cube_loss(value: str, away: tuple[int, int], decision: CubeAnalysis) -> float:
     """What the cube action taken at ``decision`` costs by gnubg's ``DA`` equities (the
     same rules as our own analysis applies to ours)."""
-    numbers = [float(token) for token in value.split()[7:21]]
-    met = kazaross_xg2()
-    no_double = met.mwc_to_equity(numbers[6], *away, decision.cube)
-    double_take = met.mwc_to_equity(numbers[13], *away, decision.cube)
+    no_double, double_take = _gnubg_cube_equities(value, away, decision.cube)
     doubled = min(double_take, 1.0)
-    should_double = doubled > no_double
+    should_double = _gnubg_cube(value, away, decision.cube).startswith("double")
     if decision.action == "no double":
         return max(0.0, doubled - no_double) if should_double else 0.0
     if decision.action == "double":
@@ -235,8 +241,7 @@ def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, A
             )
             if decision.action in ("take", "pass", "beaver"):
                 takes += 1
-                numbers = [float(token) for token in found["DA"][0].split()[7:21]]
-                double_take = kazaross_xg2().mwc_to_equity(numbers[13], *away, decision.cube)
+                _, double_take = _gnubg_cube_equities(found["DA"][0], away, decision.cube)
                 same_take += (double_take <= 1.0) == decision.should_take
                 continue
             cubes += 1

@@ -68,7 +68,6 @@ def cross_rollout(
     pairing with the same ``seed``."""
     dice = random.Random(seed)
     totals = [0.0] * 5
-    wins: list[float] = []
     for _ in range(games):
         current, side = position, 0
         while True:
@@ -85,7 +84,6 @@ def cross_rollout(
                     totals[0] += 1
                 totals[1 + offset] += gammon
                 totals[2 + offset] += backgammon
-                wins.append(1.0 if side == 0 else 0.0)
                 break
             current, side = after.flip(), 1 - side
     win = totals[0] / games
