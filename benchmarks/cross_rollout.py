@@ -1,16 +1,18 @@
 """Which side of a position our play is weak at: cross rollouts against GNU Backgammon.
 
     .venv/bin/python benchmarks/cross_rollout.py POSITION_ID [POSITION_ID ...]
-        [--games 1500] [--seed 5] [--weights FILE] [--json OUT]
+        [--games 1500] [--seed 5] [--weights FILE] [--ply 0] [--pairings all]
+        [--json OUT]
 
 Plays each position out (cubeless money games, the side on roll first, to the end) with
-each side played by our engine or by GNU Backgammon, both at 0-ply on the same dice, in
-the four pairings, and prints the side on roll's mean win, win-gammon and
-win-backgammon rates (and its losses' gammon and backgammon rates) for each, with the
-standard error of the win rate. Where our evaluation and gnubg's disagree, this says
-whose *play* makes the difference: e.g. in the ace-point game of the reference match
-(2M0AYGzubCaCAA) the side on roll wins 0.61 with gnubg defending and 0.68-0.69 with ours
-(docs/analysis.md). GNU Backgammon is a yardstick here, never a source of training data.
+each side played by our engine (at ``--ply``, 0 by default) or by GNU Backgammon (0-ply)
+on the same dice, in the four pairings (or only gnubg on roll against ours), and prints
+the side on roll's mean win, win-gammon and win-backgammon rates (and its losses'
+gammon and backgammon rates) for each, with the standard error of the win rate. Where
+our evaluation and gnubg's disagree, this says whose *play* makes the difference: e.g.
+in the ace-point game of the reference match (2M0AYGzubCaCAA) the side on roll wins 0.61
+with gnubg defending and 0.68-0.69 with ours (docs/analysis.md). GNU Backgammon is a
+yardstick here, never a source of training data.
 
 Needs ``/usr/games/gnubg`` and ``../shared/gnubg/gnubg_client.py`` (started headless
 through its service, as the other gnubg benchmarks do).
@@ -62,10 +64,11 @@ def cross_rollout(
     seed: int,
     engine: Engine,
     service: Any,
+    ply: int = 0,
 ) -> dict[str, Any]:
     """Play ``position`` out ``games`` times, its side on roll played by ``first`` and
-    the other by ``second`` (``"ours"`` or ``"gnubg"``); the dice are the same for every
-    pairing with the same ``seed``."""
+    the other by ``second`` (``"ours"`` or ``"gnubg"``; ours searching at ``ply``);
+    the dice are the same for every pairing with the same ``seed``."""
     dice = random.Random(seed)
     totals = [0.0] * 5
     for _ in range(games):
@@ -74,7 +77,7 @@ def cross_rollout(
             roll = (dice.randint(1, 6), dice.randint(1, 6))
             player = first if side == 0 else second
             if player == "ours":
-                after = engine.best_play(current, roll, 0).position
+                after = engine.best_play(current, roll, ply).position
             else:
                 after = _gnubg_play(service, current, roll)
             if after.player_off == after.player_checkers():
@@ -108,10 +111,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--weights", default=None, help="our networks (default: shipped)")
+    parser.add_argument("--ply", type=int, default=0, help="our side's search depth")
+    parser.add_argument(
+        "--pairings",
+        choices=("all", "ours-defending"),
+        default="all",
+        help="ours-defending: only gnubg on roll against our engine",
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     if args.games < 1:
         parser.error(f"--games must be >= 1, got {args.games}")
+    if args.ply < 0:
+        parser.error(f"--ply must be >= 0, got {args.ply}")
     try:
         positions = [Position.from_position_id(text) for text in args.positions]
     except ValueError as error:
@@ -125,22 +137,24 @@ def main() -> None:
     rows = []
     with GnubgService() as service:
         for position in positions:
-            for first in PLAYERS:
-                for second in PLAYERS:
-                    began = time.perf_counter()
-                    row = cross_rollout(
-                        position, first, second, args.games, args.seed, engine, service
-                    )
-                    row["seconds"] = time.perf_counter() - began
-                    rows.append(row)
-                    print(
-                        f"{row['position_id']}  on roll {first:5}  other {second:5}  "
-                        f"win {row['win']:.3f} ± {row['win_standard_error']:.3f}  "
-                        f"wg {row['win_gammon']:.3f}  wbg {row['win_backgammon']:.3f}  "
-                        f"lg {row['lose_gammon']:.3f}  lbg {row['lose_backgammon']:.3f}  "
-                        f"({row['games']} games, {row['seconds']:.0f} s)",
-                        flush=True,
-                    )
+            pairings = [(first, second) for first in PLAYERS for second in PLAYERS]
+            if args.pairings == "ours-defending":
+                pairings = [("gnubg", "ours")]
+            for first, second in pairings:
+                began = time.perf_counter()
+                row = cross_rollout(
+                    position, first, second, args.games, args.seed, engine, service, args.ply
+                )
+                row["seconds"] = time.perf_counter() - began
+                rows.append(row)
+                print(
+                    f"{row['position_id']}  on roll {first:5}  other {second:5}  "
+                    f"win {row['win']:.3f} ± {row['win_standard_error']:.3f}  "
+                    f"wg {row['win_gammon']:.3f}  wbg {row['win_backgammon']:.3f}  "
+                    f"lg {row['lose_gammon']:.3f}  lbg {row['lose_backgammon']:.3f}  "
+                    f"({row['games']} games, {row['seconds']:.0f} s)",
+                    flush=True,
+                )
     if args.json is not None:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
 

@@ -621,6 +621,120 @@ def label_rollouts_command(
     typer.echo(json.dumps({"positions": int(boards.shape[0]), "labels": str(labels_file)}))
 
 
+@app.command(name="label-searched-games")
+def label_searched_games_command(
+    folder: Annotated[
+        str,
+        typer.Option(help="Work folder: the games so far and the labels; resumed."),
+    ],
+    source: Annotated[
+        list[str] | None,
+        typer.Option("--from", help="Distill folders whose back games start the games."),
+    ] = None,
+    games: Annotated[int, typer.Option(help="Games to play.")] = 80_000,
+    ply: Annotated[int, typer.Option(help="Search depth of both sides' plays.")] = 1,
+    lam: Annotated[
+        float,
+        typer.Option("--lambda", help="Weight of the game's outcome against the network's values."),
+    ] = 1.0,
+    behind: Annotated[
+        int, typer.Option(help="A back game's side trails by at least this many pips.")
+    ] = 50,
+    weights: Annotated[
+        str | None, typer.Option(help="Weights that play and value (default: shipped).")
+    ] = None,
+    processes: Annotated[int, typer.Option(help="Worker processes.")] = 2,
+    chunk: Annotated[int, typer.Option(help="Games per saved step.")] = 2_000,
+    seed: Annotated[int, typer.Option(help="Seed of the games.")] = 11,
+) -> None:
+    """Expert-iteration targets: play games from the back games of the --from folders
+    with PLY-ply search on both sides, and label every contact or crashed position on
+    the way by its λ-return (LAMBDA 1: the game's outcome) for `distill --rollouts
+    FOLDER`. Games are saved every CHUNK, so an interrupted run resumes; the labels are
+    (re)computed at the end, so another --lambda on a finished folder only relabels."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    import numpy as np
+
+    from backgammon.engine import Engine
+    from backgammon.training.searched_games import (
+        backgame_starts,
+        lambda_returns,
+        play_searched_games_with,
+    )
+
+    for name, value in (("games", games), ("processes", processes), ("chunk", chunk)):
+        if value < 1:
+            raise typer.BadParameter(f"must be >= 1, got {value}", param_hint=f"--{name}")
+    if not 0.0 <= lam <= 1.0:
+        raise typer.BadParameter(f"must be between 0 and 1, got {lam}", param_hint="--lambda")
+    work = Path(folder)
+    work.mkdir(parents=True, exist_ok=True)
+    starts_file = work / "starts.npy"
+    if not starts_file.exists():
+        if not source:
+            raise typer.BadParameter(
+                f"{folder} has no starts.npy: name distill folders to take back games from",
+                param_hint="--from",
+            )
+        pool = np.concatenate([np.load(Path(other) / "positions.npy") for other in source])
+        chosen = pool[backgame_starts(pool, behind=behind)]
+        if chosen.shape[0] == 0:
+            raise typer.BadParameter(
+                f"the --from folders hold no back games trailing by {behind} pips or more",
+                param_hint="--behind",
+            )
+        np.save(starts_file, chosen)
+    starts = np.load(starts_file)
+    names = ("boards", "outcomes", "games")
+    if (work / "games.npy").exists():
+        saved = {name: np.load(work / f"{name}.npy") for name in names}
+    else:
+        saved = {
+            "boards": np.zeros((0, 52), dtype=np.uint8),
+            "outcomes": np.zeros((0, 5)),
+            "games": np.zeros(0, dtype=np.int64),
+        }
+    done_file = work / "games-done.json"
+    done = json.loads(done_file.read_text())["games"] if done_file.exists() else 0
+    kept = saved["games"] < done  # drop a step saved without its count (interrupted)
+    saved = {name: array[kept] for name, array in saved.items()}
+    steps = [(begin, min(chunk, games - begin)) for begin in range(done, games, chunk)]
+    with _counting_progress() as bar, ProcessPoolExecutor(max_workers=processes) as workers:
+        task = bar.add_task(f"games at {ply}-ply", total=games)
+        bar.update(task, completed=done)
+        for first in range(0, len(steps), processes):
+            batch = steps[first : first + processes]
+            jobs = [
+                workers.submit(
+                    play_searched_games_with, weights, starts, count, ply, seed + begin, begin
+                )
+                for begin, count in batch
+            ]
+            for (_, count), job in zip(batch, jobs, strict=True):
+                result = job.result()
+                for name in names:
+                    saved[name] = np.concatenate((saved[name], getattr(result, name)))
+                bar.advance(task, count)
+            for name in names:
+                np.save(work / f"{name}.npy", saved[name])
+            done_file.write_text(json.dumps({"games": batch[-1][0] + batch[-1][1]}))
+    values = Engine(weights).evaluate_boards(saved["boards"])
+    labels = lambda_returns(values, saved["outcomes"], saved["games"], lam)
+    np.save(work / "positions.npy", saved["boards"])
+    np.save(work / _ROLLOUT_LABELS, labels)
+    typer.echo(
+        json.dumps(
+            {
+                "games": games,
+                "positions": int(saved["boards"].shape[0]),
+                "lambda": lam,
+                "labels": str(work / _ROLLOUT_LABELS),
+            }
+        )
+    )
+
+
 @app.command(name="train-prune")
 def train_prune_command(
     out: Annotated[str, typer.Option(help="Where to write the pruning network.")],

@@ -1,0 +1,220 @@
+"""Training targets from games the engine plays *with search*, labelled by λ-returns.
+
+Distillation (:mod:`backgammon.training.supervised`) teaches the networks the values
+of their own deeper search, and a rollout (:mod:`backgammon.training.rollout_labels`)
+what their own 0-ply play makes of a position; both keep the network's way of
+*playing*. Here the engine plays whole games from chosen starting positions with an
+n-ply search on both sides (a stronger policy than the 0-ply one the network learned
+from: an expert-iteration step), and every contact or crashed position on the way gets
+a target for the side on roll:
+
+* its game's real outcome (``lam = 1``: a Monte Carlo label, unbiased for the searched
+  policy but as noisy as one game), or
+* the λ-return along the game, ``G_t = invert((1 - λ) V(s_{t+1}) + λ G_{t+1})`` with the
+  network's 0-ply values ``V`` of the positions that followed (each seen from its own
+  side on roll; ``invert`` swaps the points of view) and the outcome at the last
+  recorded position: less noise, some of the network's bias back.
+
+The starting positions are usually a pool's *back games* (:func:`backgame_starts`:
+one side with checkers in or behind the other's home board, well behind in the race),
+where the 0-ply network defends worst (``docs/analysis.md``). The result is written in
+the layout of a ``label-rollouts`` folder, so ``distill --rollouts`` fits on it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from backgammon.engine.evaluator import Engine
+from backgammon.rules.game import WinKind, outcome_of
+from backgammon.rules.movegen import BOARD_SLOTS
+from backgammon.rules.position import Position
+
+__all__ = [
+    "SearchedGames",
+    "backgame_starts",
+    "lambda_returns",
+    "play_searched_games",
+    "play_searched_games_with",
+]
+
+_HALF = BOARD_SLOTS // 2
+_MAX_PLIES = 10_000
+
+
+@dataclass(frozen=True)
+class SearchedGames:
+    """Positions from searched games, in play order.
+
+    Attributes:
+        boards: ``uint8[n, 52]``, each seen from its side on roll (before rolling).
+        outcomes: ``float64[n, 5]``, the game's result for that side (win, win gammon,
+            win backgammon, lose gammon, lose backgammon; gammons include backgammons).
+        games: ``int64[n]``, the game each position belongs to; within a game the
+            positions follow one another ply by ply, the side on roll alternating.
+    """
+
+    boards: npt.NDArray[np.uint8]
+    outcomes: npt.NDArray[np.float64]
+    games: npt.NDArray[np.int64]
+
+
+def backgame_starts(
+    boards: npt.ArrayLike, *, behind: int = 50, back: int = 2
+) -> npt.NDArray[np.bool_]:
+    """Which of ``boards`` (``uint8[n, 52]``) are back games: a side has at least
+    ``back`` checkers on the bar or the other side's home board (its points 19-24)
+    and trails by at least ``behind`` pips.
+
+    Raises:
+        ValueError: for a malformed board array or negative thresholds.
+    """
+    array = np.asarray(boards)
+    if array.ndim != 2 or array.shape[1] != BOARD_SLOTS:
+        raise ValueError(f"boards must be shaped (n, {BOARD_SLOTS}), got {array.shape}")
+    if behind < 0 or back < 0:
+        raise ValueError(f"behind and back must be >= 0, got {behind} and {back}")
+    weights = np.arange(_HALF, dtype=np.int64)
+    sides = (array[:, :_HALF].astype(np.int64), array[:, _HALF:].astype(np.int64))
+    pips = [side @ weights for side in sides]
+    backs = [side[:, 19:_HALF].sum(axis=1) for side in sides]
+    mask: npt.NDArray[np.bool_] = ((backs[0] >= back) & (pips[0] - pips[1] >= behind)) | (
+        (backs[1] >= back) & (pips[1] - pips[0] >= behind)
+    )
+    return mask
+
+
+def _result_row(kind: WinKind, won: bool) -> tuple[float, float, float, float, float]:
+    gammon = float(kind >= WinKind.GAMMON)
+    backgammon = float(kind == WinKind.BACKGAMMON)
+    return (1.0, gammon, backgammon, 0.0, 0.0) if won else (0.0, 0.0, 0.0, gammon, backgammon)
+
+
+def play_searched_games(
+    engine: Engine,
+    starts: npt.ArrayLike,
+    games: int,
+    *,
+    ply: int = 1,
+    seed: int = 1,
+    first_game: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> SearchedGames:
+    """Play ``games`` games from starting boards drawn from ``starts`` (``uint8[m, 52]``,
+    side on roll first), both sides choosing by ``engine.best_play`` at ``ply``, and
+    record every contact or crashed position with its game's outcome. Game numbers
+    begin at ``first_game``; ``progress`` is called with 1 after each game. The same
+    seed gives the same games.
+
+    Raises:
+        ValueError: for a malformed start array, no starts or a bad count.
+    """
+    pool = np.ascontiguousarray(starts, dtype=np.uint8)
+    if pool.ndim != 2 or pool.shape[1] != BOARD_SLOTS:
+        raise ValueError(f"starts must be shaped (n, {BOARD_SLOTS}), got {pool.shape}")
+    if pool.shape[0] == 0:
+        raise ValueError("no starting positions")
+    if games < 0:
+        raise ValueError(f"games must be >= 0, got {games}")
+    dice = random.Random(seed)
+    boards: list[npt.NDArray[np.uint8]] = []
+    outcomes: list[tuple[float, float, float, float, float]] = []
+    numbers: list[int] = []
+    for game in range(first_game, first_game + games):
+        position = Position.from_array(pool[dice.randrange(pool.shape[0])])
+        recorded: list[tuple[npt.NDArray[np.uint8], int]] = []
+        side = 0
+        for _ in range(_MAX_PLIES):
+            if not position.is_race():
+                recorded.append((position.to_array(), side))
+            roll = (dice.randint(1, 6), dice.randint(1, 6))
+            after = engine.best_play(position, roll, ply).position
+            kind = outcome_of(after, engine.variant)
+            if kind is not None:
+                break
+            position, side = after.flip(), 1 - side
+        else:  # pragma: no cover - a game of 10,000 plies does not happen
+            raise RuntimeError(f"game {game} did not end in {_MAX_PLIES} plies")
+        for board, mover in recorded:
+            boards.append(board)
+            outcomes.append(_result_row(kind, mover == side))
+            numbers.append(game)
+        if progress is not None:
+            progress(1)
+    return SearchedGames(
+        boards=np.array(boards, dtype=np.uint8).reshape(-1, BOARD_SLOTS),
+        outcomes=np.array(outcomes, dtype=np.float64).reshape(-1, 5),
+        games=np.array(numbers, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def _lambda_returns(
+    values: npt.NDArray[np.float64],
+    outcomes: npt.NDArray[np.float64],
+    games: npt.NDArray[np.int64],
+    lam: float,
+    out: npt.NDArray[np.float64],
+) -> None:
+    n = values.shape[0]
+    for t in range(n - 1, -1, -1):
+        if t == n - 1 or games[t + 1] != games[t]:
+            out[t, :] = outcomes[t, :]
+            continue
+        mixed = (1.0 - lam) * values[t + 1, :] + lam * out[t + 1, :]
+        out[t, 0] = 1.0 - mixed[0]
+        out[t, 1] = mixed[3]
+        out[t, 2] = mixed[4]
+        out[t, 3] = mixed[1]
+        out[t, 4] = mixed[2]
+
+
+def lambda_returns(
+    values: npt.ArrayLike, outcomes: npt.ArrayLike, games: npt.ArrayLike, lam: float
+) -> npt.NDArray[np.float64]:
+    """The λ-return of each position of :class:`SearchedGames` (``float64[n, 5]``, for
+    its side on roll): ``values`` are the network's estimates of the positions (each
+    for its own side on roll), ``outcomes`` and ``games`` as in :class:`SearchedGames`.
+    ``lam = 1`` gives the outcomes; ``lam = 0`` the value of the next position seen
+    from the side before it (the last recorded position of a game keeps its outcome).
+
+    Raises:
+        ValueError: for arrays of different lengths or shapes, or ``lam`` outside 0..1.
+    """
+    value_array = np.ascontiguousarray(values, dtype=np.float64)
+    outcome_array = np.ascontiguousarray(outcomes, dtype=np.float64)
+    game_array = np.ascontiguousarray(games, dtype=np.int64)
+    n = outcome_array.shape[0]
+    if outcome_array.shape != (n, 5) or value_array.shape != (n, 5):
+        raise ValueError(
+            f"values and outcomes must both be shaped (n, 5), got {value_array.shape} "
+            f"and {outcome_array.shape}"
+        )
+    if game_array.shape != (n,):
+        raise ValueError(f"games must be shaped ({n},), got {game_array.shape}")
+    if not 0.0 <= lam <= 1.0:
+        raise ValueError(f"lambda must be between 0 and 1, got {lam}")
+    out = np.empty((n, 5))
+    _lambda_returns(value_array, outcome_array, game_array, float(lam), out)
+    return out
+
+
+def play_searched_games_with(
+    weights: str | None,
+    starts: npt.NDArray[np.uint8],
+    games: int,
+    ply: int,
+    seed: int,
+    first_game: int,
+) -> SearchedGames:
+    """:func:`play_searched_games` by a fresh engine on ``weights`` (``None``: the
+    shipped networks): the form a worker process runs."""
+    return play_searched_games(
+        Engine(weights), starts, games, ply=ply, seed=seed, first_game=first_game
+    )
