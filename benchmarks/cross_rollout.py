@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from backgammon.engine import Engine
+from backgammon.rules.game import WinKind, outcome_of
 from backgammon.rules.position import Position
 
 HERE = Path(__file__).resolve().parent
@@ -46,14 +47,6 @@ def _gnubg_play(service: Any, position: Position, dice: tuple[int, int]) -> Posi
         pid=position.position_id,
     )
     return Position.from_position_id(answer["id"])
-
-
-def _outcome(after: Position) -> tuple[bool, bool]:
-    """(gammon, backgammon) for the side that just bore off its last checker."""
-    gammon = after.opponent_off == 0
-    # The loser's checkers on the bar or in the winner's home board: its points 19-24.
-    behind = after.opponent_bar > 0 or any(after.opponent[point] for point in range(19, 25))
-    return gammon, gammon and behind
 
 
 def cross_rollout(
@@ -80,8 +73,9 @@ def cross_rollout(
                 after = engine.best_play(current, roll, ply).position
             else:
                 after = _gnubg_play(service, current, roll)
-            if after.player_off == after.player_checkers():
-                gammon, backgammon = _outcome(after)
+            kind = outcome_of(after)
+            if kind is not None:
+                gammon, backgammon = kind >= WinKind.GAMMON, kind == WinKind.BACKGAMMON
                 offset = 0 if side == 0 else 2
                 if side == 0:
                     totals[0] += 1

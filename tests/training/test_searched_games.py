@@ -155,3 +155,8 @@ def test_label_searched_games_command_plays_resumes_and_relabels(tmp_path: Path)
     assert (np.load(folder / "positions.npy")[: positions.shape[0]] == positions).all()
     mixed = np.load(folder / "labels-rollout.npy")
     assert not set(np.unique(mixed)) <= {0.0, 1.0}  # values mixed in
+    # Fewer games than the folder holds: nothing is played, all six are relabelled.
+    relabelled = CliRunner().invoke(app, [*args, "--games", "2", "--lambda", "1"])
+    assert relabelled.exit_code == 0, relabelled.output
+    assert json.loads(relabelled.output.strip().splitlines()[-1])["games"] == 6
+    assert np.array_equal(np.load(folder / "labels-rollout.npy"), np.load(folder / "outcomes.npy"))

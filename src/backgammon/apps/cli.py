@@ -657,6 +657,7 @@ def label_searched_games_command(
     import numpy as np
 
     from backgammon.engine import Engine
+    from backgammon.rules.movegen import BOARD_SLOTS
     from backgammon.training.searched_games import (
         backgame_starts,
         lambda_returns,
@@ -691,7 +692,7 @@ def label_searched_games_command(
         saved = {name: np.load(work / f"{name}.npy") for name in names}
     else:
         saved = {
-            "boards": np.zeros((0, 52), dtype=np.uint8),
+            "boards": np.zeros((0, BOARD_SLOTS), dtype=np.uint8),
             "outcomes": np.zeros((0, 5)),
             "games": np.zeros(0, dtype=np.int64),
         }
@@ -726,7 +727,7 @@ def label_searched_games_command(
     typer.echo(
         json.dumps(
             {
-                "games": games,
+                "games": max(done, games),
                 "positions": int(saved["boards"].shape[0]),
                 "lambda": lam,
                 "labels": str(work / _ROLLOUT_LABELS),
