@@ -433,6 +433,13 @@ def distill(
         str | None,
         typer.Option(help="Take the networks not trained from these weights ('default')."),
     ] = None,
+    drop_back_games: Annotated[
+        bool,
+        typer.Option(
+            help="Leave the back games out of the search-labelled positions (FOLDER's and "
+            "--also's), so that --rollouts folders alone label them."
+        ),
+    ] = False,
 ) -> None:
     """Improve the networks beyond TD: label positions from the engine's own games with
     its own deeper search, and train the networks on them. Writes FOLDER/networks.npz;
@@ -445,6 +452,7 @@ def distill(
     from backgammon.engine import Engine
     from backgammon.engine.evaluator import default_networks
     from backgammon.engine.network import Networks
+    from backgammon.training.searched_games import backgame_starts
     from backgammon.training.supervised import (
         collect_positions,
         fit_networks,
@@ -476,6 +484,10 @@ def distill(
             done = label_positions(engine, part, plies, progress=lambda n: bar.advance(task, n))
             labels = np.concatenate((labels, done))
             np.save(labels_file, labels)
+    if drop_back_games:
+        not_back = ~backgame_starts(boards)
+        typer.echo(f"{int((~not_back).sum())} back games left out of {folder}")
+        boards, labels = boards[not_back], labels[not_back]
     extras = [
         (other, f"labels-{plies}ply.npy", f"at {plies}-ply", "--also") for other in also or []
     ]
@@ -490,6 +502,10 @@ def distill(
                 f"labelled {kind}: finish it first",
                 param_hint=option,
             )
+        if drop_back_games and option == "--also":
+            not_back = ~backgame_starts(extra_boards)
+            typer.echo(f"{int((~not_back).sum())} back games left out of {other}")
+            extra_boards, extra_labels = extra_boards[not_back], extra_labels[not_back]
         boards = np.concatenate((boards, extra_boards))
         labels = np.concatenate((labels, extra_labels))
         typer.echo(f"{extra_boards.shape[0]} labelled positions from {other}")
@@ -526,6 +542,7 @@ def distill(
             "rollouts": list(rollouts or []),
             "fitted": names,
             "others_from": others_from,
+            "drop_back_games": drop_back_games,
             "plies": plies,
             "epochs": epochs,
             "learning_rate": learning_rate,
