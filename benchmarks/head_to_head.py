@@ -32,6 +32,17 @@ def run(
     return duplicate_match(ours, theirs, deals, seed)
 
 
+def print_runs(
+    seeds: list[int], deals: int, results: list[tuple[float, float]]
+) -> tuple[float, float]:
+    """Print each seed's points per game and standard error; return them pooled."""
+    for seed, (ppg, error) in zip(seeds, results, strict=True):
+        print(f"seed {seed}: {ppg:+.4f} ± {error:.4f} points per game ({2 * deals} games)")
+    pooled = sum(ppg for ppg, _ in results) / len(results)
+    pooled_error = math.sqrt(sum(error**2 for _, error in results)) / len(results)
+    return pooled, pooled_error
+
+
 def main() -> None:
     """Measure and print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -52,10 +63,7 @@ def main() -> None:
         ]
         results = [future.result() for future in futures]
     opponent = args.against or "the shipped networks"
-    for seed, (ppg, error) in zip(args.seeds, results, strict=True):
-        print(f"seed {seed}: {ppg:+.4f} ± {error:.4f} points per game ({2 * args.deals} games)")
-    pooled = sum(ppg for ppg, _ in results) / len(results)
-    pooled_error = math.sqrt(sum(error**2 for _, error in results)) / len(results)
+    pooled, pooled_error = print_runs(args.seeds, args.deals, results)
     print(
         f"{args.candidate} against {opponent} at {args.ply}-ply: {pooled:+.4f} ± "
         f"{pooled_error:.4f} points per game over {2 * args.deals * len(results)} games "
