@@ -102,12 +102,8 @@ def main() -> None:
             workers.submit(run, args.backgame_weights, args.deals, seed) for seed in args.seeds
         ]
         results = [future.result() for future in futures]
-    pooled, pooled_error = print_runs(args.seeds, args.deals, results)
-    print(
-        f"shipped networks with {args.backgame_weights} in back games, against the shipped "
-        f"networks at 0-ply: {pooled:+.4f} ± {pooled_error:.4f} points per game over "
-        f"{2 * args.deals * len(results)} games ({time.perf_counter() - began:.0f} s)"
-    )
+    label = f"shipped networks with {args.backgame_weights} in back games, against the shipped"
+    print_runs(f"{label} networks at 0-ply", args.seeds, args.deals, results, began)
 
 
 if __name__ == "__main__":

@@ -33,14 +33,18 @@ def run(
 
 
 def print_runs(
-    seeds: list[int], deals: int, results: list[tuple[float, float]]
-) -> tuple[float, float]:
-    """Print each seed's points per game and standard error; return them pooled."""
+    label: str, seeds: list[int], deals: int, results: list[tuple[float, float]], began: float
+) -> None:
+    """Print each seed's points per game with its standard error, then all pooled
+    under ``label`` (who played whom) with the seconds since ``began``."""
     for seed, (ppg, error) in zip(seeds, results, strict=True):
         print(f"seed {seed}: {ppg:+.4f} ± {error:.4f} points per game ({2 * deals} games)")
     pooled = sum(ppg for ppg, _ in results) / len(results)
     pooled_error = math.sqrt(sum(error**2 for _, error in results)) / len(results)
-    return pooled, pooled_error
+    print(
+        f"{label}: {pooled:+.4f} ± {pooled_error:.4f} points per game over "
+        f"{2 * deals * len(results)} games ({time.perf_counter() - began:.0f} s)"
+    )
 
 
 def main() -> None:
@@ -63,12 +67,8 @@ def main() -> None:
         ]
         results = [future.result() for future in futures]
     opponent = args.against or "the shipped networks"
-    pooled, pooled_error = print_runs(args.seeds, args.deals, results)
-    print(
-        f"{args.candidate} against {opponent} at {args.ply}-ply: {pooled:+.4f} ± "
-        f"{pooled_error:.4f} points per game over {2 * args.deals * len(results)} games "
-        f"({time.perf_counter() - began:.0f} s)"
-    )
+    label = f"{args.candidate} against {opponent} at {args.ply}-ply"
+    print_runs(label, args.seeds, args.deals, results, began)
 
 
 if __name__ == "__main__":
