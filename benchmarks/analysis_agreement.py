@@ -38,6 +38,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -445,8 +446,12 @@ def speed(length: int, seeds: list[int], ply: int) -> list[dict[str, Any]]:
     return results
 
 
-def main() -> None:
-    """Run both parts and print a report (and JSON with ``--json``)."""
+def main(
+    argv: list[str] | None = None, make_engine: Callable[[str | None], Engine] = Engine
+) -> None:
+    """Run both parts and print a report (and JSON with ``--json``). ``argv``: the
+    options (default: the command line); ``make_engine``: the engine that analyses the
+    reference match, from ``--weights`` (``backgame_hybrid.py`` passes its own)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", type=Path, default=REFERENCE)
     parser.add_argument("--ply", type=int, default=0)
@@ -462,8 +467,8 @@ def main() -> None:
     parser.add_argument(
         "--weights", default=None, help="other networks (searched with the shipped pruning net)"
     )
-    args = parser.parse_args()
-    engine = Engine(args.weights)
+    args = parser.parse_args(argv)
+    engine = make_engine(args.weights)
     pruning_network = default_pruning_network()
     if args.weights is not None and pruning_network is not None:
         engine.pruning = Pruning(pruning_network, keep=PRUNING_KEEP)

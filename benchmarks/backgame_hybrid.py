@@ -17,8 +17,6 @@ arguments are its own) with the hybrid in place of the engine.
 from __future__ import annotations
 
 import argparse
-import runpy
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -27,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-import backgammon.engine
+from analysis_agreement import main as agreement_main
 from backgammon.engine import Engine
 from backgammon.engine.evaluator import PositionClass, classify_boards
 from backgammon.engine.players import EnginePlayer
@@ -66,16 +64,10 @@ def run(backgame_weights: str, deals: int, seed: int) -> tuple[float, float]:
 
 
 def _agreement(backgame_weights: str, rest: list[str]) -> None:
-    """``analysis_agreement.py`` with the hybrid as its engine."""
-
-    class Hybrid(BackgameHybridEngine):
-        def __init__(self, weights: Any = None, **options: Any) -> None:
-            super().__init__(weights, backgame_weights=backgame_weights, **options)
-
-    backgammon.engine.Engine = Hybrid  # type: ignore[misc]  # read by the script's import
-    script = Path(__file__).with_name("analysis_agreement.py")
-    sys.argv = [str(script), *rest]
-    runpy.run_path(str(script), run_name="__main__")
+    """``analysis_agreement.py`` (options ``rest``) with the hybrid as its engine."""
+    agreement_main(
+        rest, lambda weights: BackgameHybridEngine(weights, backgame_weights=backgame_weights)
+    )
 
 
 def main() -> None:

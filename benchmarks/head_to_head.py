@@ -17,8 +17,9 @@ import argparse
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
-from backgammon.engine import Engine, Networks
+from backgammon.engine import Engine
 from backgammon.engine.players import EnginePlayer
 from backgammon.engine.strength import duplicate_match
 
@@ -27,8 +28,8 @@ def run(
     candidate: str, against: str | None, deals: int, seed: int, ply: int
 ) -> tuple[float, float]:
     """The candidate's points per game and standard error over ``deals`` deals from ``seed``."""
-    ours = EnginePlayer(Engine(Networks.load(candidate)), ply)
-    theirs = EnginePlayer(Engine(Networks.load(against) if against else None), ply)
+    ours = EnginePlayer(Engine(candidate), ply)
+    theirs = EnginePlayer(Engine(against), ply)
     return duplicate_match(ours, theirs, deals, seed)
 
 
@@ -57,6 +58,9 @@ def main() -> None:
     parser.add_argument("--ply", type=int, default=0, choices=(0, 1, 2))
     parser.add_argument("--processes", type=int, default=2, help="seeds run in parallel")
     args = parser.parse_args()
+    for weights in (args.candidate, args.against):
+        if weights is not None and not Path(weights).is_file():
+            parser.error(f"no weights file {weights!r}")
     if args.deals < 2:
         parser.error(f"--deals must be at least 2, got {args.deals}")
     began = time.perf_counter()

@@ -22,6 +22,8 @@ from backgammon.rules.position import Position
 from backgammon.rules.variant import Variant
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
     from rich.progress import Progress
 
 __all__ = ["app", "main"]
@@ -402,6 +404,18 @@ def _counting_progress() -> Progress:
     )
 
 
+def _without_back_games(
+    source: object, boards: npt.NDArray[np.uint8], labels: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
+    """``boards`` and their ``labels`` less the back games (``backgame_starts``),
+    saying how many were left out of ``source``."""
+    from backgammon.training.searched_games import backgame_starts
+
+    back = backgame_starts(boards)
+    typer.echo(f"{int(back.sum())} back games left out of {source}")
+    return boards[~back], labels[~back]
+
+
 @app.command()
 def distill(
     folder: Annotated[
@@ -452,7 +466,6 @@ def distill(
     from backgammon.engine import Engine
     from backgammon.engine.evaluator import default_networks
     from backgammon.engine.network import Networks
-    from backgammon.training.searched_games import backgame_starts
     from backgammon.training.supervised import (
         collect_positions,
         fit_networks,
@@ -485,9 +498,7 @@ def distill(
             labels = np.concatenate((labels, done))
             np.save(labels_file, labels)
     if drop_back_games:
-        not_back = ~backgame_starts(boards)
-        typer.echo(f"{int((~not_back).sum())} back games left out of {folder}")
-        boards, labels = boards[not_back], labels[not_back]
+        boards, labels = _without_back_games(folder, boards, labels)
     extras = [
         (other, f"labels-{plies}ply.npy", f"at {plies}-ply", "--also") for other in also or []
     ]
@@ -503,9 +514,7 @@ def distill(
                 param_hint=option,
             )
         if drop_back_games and option == "--also":
-            not_back = ~backgame_starts(extra_boards)
-            typer.echo(f"{int((~not_back).sum())} back games left out of {other}")
-            extra_boards, extra_labels = extra_boards[not_back], extra_labels[not_back]
+            extra_boards, extra_labels = _without_back_games(other, extra_boards, extra_labels)
         boards = np.concatenate((boards, extra_boards))
         labels = np.concatenate((labels, extra_labels))
         typer.echo(f"{extra_boards.shape[0]} labelled positions from {other}")
