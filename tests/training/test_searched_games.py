@@ -12,11 +12,14 @@ from typer.testing import CliRunner
 from backgammon import Position
 from backgammon.apps.cli import app
 from backgammon.engine import Engine
-from backgammon.engine.search import invert
+from backgammon.engine.search import evaluate_plies, invert, roll_values, weighted_rolls
+from backgammon.rules.game import outcome_of
 from backgammon.training.searched_games import (
     backgame_starts,
     lambda_returns,
+    luck_adjusted_outcomes,
     play_searched_games,
+    played_rolls,
 )
 
 
@@ -160,3 +163,98 @@ def test_label_searched_games_command_plays_resumes_and_relabels(tmp_path: Path)
     assert relabelled.exit_code == 0, relabelled.output
     assert json.loads(relabelled.output.strip().splitlines()[-1])["games"] == 6
     assert np.array_equal(np.load(folder / "labels-rollout.npy"), np.load(folder / "outcomes.npy"))
+    adjusted = CliRunner().invoke(app, [*args, "--games", "6", "--luck-adjusted"])
+    assert adjusted.exit_code == 0, adjusted.output
+    assert json.loads(adjusted.output.strip().splitlines()[-1])["luck_adjusted"] is True
+    labels = np.load(folder / "labels-rollout.npy")
+    games = np.load(folder / "games.npy")
+    last = np.r_[games[1:] != games[:-1], True]
+    # Each game's last position keeps its outcome (the roll after it is not known);
+    # the others have the luck of the rolls that followed taken out.
+    assert np.array_equal(labels[last], np.load(folder / "outcomes.npy")[last])
+    assert not set(np.unique(labels[~last])) <= {0.0, 1.0}
+    both = CliRunner().invoke(app, [*args, "--games", "6", "--luck-adjusted", "--lambda", "0.5"])
+    assert both.exit_code != 0 and "--lambda" in both.output
+
+
+def test_played_rolls_are_those_that_lead_to_the_next_board(engine: Engine) -> None:
+    starts = np.stack([BACK_GAME.to_array()])
+    games = play_searched_games(engine, starts, 2, ply=0, seed=5)
+    played = played_rolls(games.boards, games.games)
+    assert played.shape == (games.boards.shape[0], 21)
+    last = np.r_[games.games[1:] != games.games[:-1], True]
+    assert not played[last].any()
+    assert played[~last].any(axis=1).all()
+    rolls = [(high, low) for high, low, _ in weighted_rolls()]
+    for t in np.flatnonzero(~last)[:10]:
+        position = Position.from_array(games.boards[t])
+        after = Position.from_array(games.boards[t + 1]).flip()
+        for r, roll in enumerate(rolls):
+            plays = position.legal_plays(roll)
+            reachable = any(play.position == after for play in plays) or (
+                len(plays) == 0 and position == after
+            )
+            assert played[t, r] == reachable
+    # On the bar against a five-point board open on its ace point: every roll without
+    # a 1 dances, so after a dance those fifteen rolls could have been played.
+    closed = Position.from_points(
+        points({6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 13: 5}), points({13: 14}), opponent_bar=1
+    ).flip()
+    boards = np.stack([closed.to_array(), closed.flip().to_array()])
+    danced = played_rolls(boards, np.array([0, 0]))[0]
+    assert danced.tolist() == [1 not in roll for roll in rolls]
+    with pytest.raises(ValueError, match="games"):
+        played_rolls(boards, np.array([0]))
+
+
+def test_luck_adjusted_outcomes_leave_exact_values_where_the_evaluator_is_exact(
+    engine: Engine,
+) -> None:
+    # A bear-off the two-sided database solves, nine checkers off on each side (no
+    # gammons): the 0-ply player plays perfectly, so each position's outcome less the
+    # luck of the rolls that followed is its exact value, up to the luck of the last
+    # roll (unknown: its successor is not recorded), carried back.
+    start = Position.from_points(points({1: 2, 2: 2, 4: 2}), points({1: 2, 3: 2, 5: 2}))
+    rng = np.random.default_rng(3)
+    position, boards = start, []
+    while True:
+        boards.append(position.to_array())
+        roll = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        after = engine.best_play(position, roll).position
+        if outcome_of(after, engine.variant) is not None:
+            break
+        position = after.flip()
+    won = len(boards) % 2  # the last mover won: the first mover's result
+    first = [1.0, 0.0, 0.0, 0.0, 0.0] if won else [0.0] * 5
+    outcomes = np.array(
+        [first if t % 2 == 0 else invert(np.array(first)) for t in range(len(boards))]
+    )
+    board_array = np.stack(boards)
+    games = np.zeros(len(boards), dtype=np.int64)
+    values = roll_values(engine.evaluate_boards, board_array)
+    labels = luck_adjusted_outcomes(values, played_rolls(board_array, games), outcomes, games)
+    exact = engine.evaluate_boards(board_array)
+    assert len(boards) > 3
+    residual = outcomes[-1] - exact[-1]
+    for t in range(len(boards) - 1, -1, -1):
+        assert np.allclose(labels[t], exact[t] + residual, atol=1e-5)
+        residual = invert(residual) - invert(np.zeros(5))
+    # With no luck known the labels are the outcomes; shapes are checked.
+    nothing = np.zeros_like(played_rolls(board_array, games))
+    assert np.allclose(luck_adjusted_outcomes(values, nothing, outcomes, games), outcomes)
+    with pytest.raises(ValueError, match="values"):
+        luck_adjusted_outcomes(values[:, :20], nothing, outcomes, games)
+
+
+def test_roll_values_average_to_the_one_ply_value(engine: Engine) -> None:
+    boards = np.stack([Position.initial().to_array(), BACK_GAME.to_array()])
+    values = roll_values(engine.evaluate_boards, boards, engine.pruning)
+    weights = np.array([weight for _, _, weight in weighted_rolls()])
+    one_ply = evaluate_plies(engine.evaluate_boards, boards, 1, pruning=engine.pruning)
+    assert np.allclose(np.einsum("r,nrk->nk", weights, values), one_ply)
+    # 3-1 from the start: the best play's result, for the mover.
+    r = [(high, low) for high, low, _ in weighted_rolls()].index((3, 1))
+    best = engine.best_play(Position.initial(), (3, 1)).position
+    assert np.allclose(values[0, r], engine.evaluate(best.flip()).flip().probabilities, atol=1e-6)
+    with pytest.raises(ValueError, match="52"):
+        roll_values(engine.evaluate_boards, np.zeros((1, 40), dtype=np.uint8))

@@ -663,6 +663,13 @@ def label_searched_games_command(
         float,
         typer.Option("--lambda", help="Weight of the game's outcome against the network's values."),
     ] = 1.0,
+    luck_adjusted: Annotated[
+        bool,
+        typer.Option(
+            "--luck-adjusted",
+            help="Label by the outcome less the luck of the rolls that followed (at 0-ply).",
+        ),
+    ] = False,
     behind: Annotated[
         int, typer.Option(help="A back game's side trails by at least this many pips.")
     ] = 50,
@@ -675,9 +682,11 @@ def label_searched_games_command(
 ) -> None:
     """Expert-iteration targets: play games from the back games of the --from folders
     with PLY-ply search on both sides, and label every contact or crashed position on
-    the way by its λ-return (LAMBDA 1: the game's outcome) for `distill --rollouts
-    FOLDER`. Games are saved every CHUNK, so an interrupted run resumes; the labels are
-    (re)computed at the end, so another --lambda on a finished folder only relabels."""
+    the way by its λ-return (LAMBDA 1: the game's outcome; --luck-adjusted: the outcome
+    less the luck of the rolls that followed, less noisy and as unbiased) for `distill
+    --rollouts FOLDER`. Games are saved every CHUNK, so an interrupted run resumes; the
+    labels are (re)computed at the end, so another --lambda on a finished folder only
+    relabels."""
     from concurrent.futures import ProcessPoolExecutor
 
     import numpy as np
@@ -687,7 +696,10 @@ def label_searched_games_command(
     from backgammon.training.searched_games import (
         backgame_starts,
         lambda_returns,
+        luck_adjusted_outcomes,
         play_searched_games_with,
+        played_rolls,
+        roll_values_with,
     )
 
     for name, value in (("games", games), ("processes", processes), ("chunk", chunk)):
@@ -695,6 +707,11 @@ def label_searched_games_command(
             raise typer.BadParameter(f"must be >= 1, got {value}", param_hint=f"--{name}")
     if not 0.0 <= lam <= 1.0:
         raise typer.BadParameter(f"must be between 0 and 1, got {lam}", param_hint="--lambda")
+    if luck_adjusted and lam != 1.0:
+        raise typer.BadParameter(
+            "--luck-adjusted labels adjust the outcome: leave --lambda at 1",
+            param_hint="--lambda",
+        )
     work = Path(folder)
     work.mkdir(parents=True, exist_ok=True)
     starts_file = work / "starts.npy"
@@ -746,8 +763,23 @@ def label_searched_games_command(
             for name in names:
                 np.save(work / f"{name}.npy", saved[name])
             done_file.write_text(json.dumps({"games": batch[-1][0] + batch[-1][1]}))
-    values = Engine(weights).evaluate_boards(saved["boards"])
-    labels = lambda_returns(values, saved["outcomes"], saved["games"], lam)
+    if luck_adjusted:
+        boards = saved["boards"]
+        cuts = range(0, boards.shape[0], 10_000)
+        with _counting_progress() as bar, ProcessPoolExecutor(max_workers=processes) as workers:
+            task = bar.add_task("luck of every roll", total=boards.shape[0])
+            parts = []
+            for part in workers.map(
+                roll_values_with, [weights] * len(cuts), [boards[at : at + 10_000] for at in cuts]
+            ):
+                parts.append(part)
+                bar.advance(task, part.shape[0])
+        rolls = np.concatenate(parts) if parts else np.zeros((0, 21, 5), dtype=np.float32)
+        played = played_rolls(boards, saved["games"])
+        labels = luck_adjusted_outcomes(rolls, played, saved["outcomes"], saved["games"])
+    else:
+        values = Engine(weights).evaluate_boards(saved["boards"])
+        labels = lambda_returns(values, saved["outcomes"], saved["games"], lam)
     np.save(work / "positions.npy", saved["boards"])
     np.save(work / _ROLLOUT_LABELS, labels)
     typer.echo(
@@ -756,6 +788,7 @@ def label_searched_games_command(
                 "games": max(done, games),
                 "positions": int(saved["boards"].shape[0]),
                 "lambda": lam,
+                "luck_adjusted": luck_adjusted,
                 "labels": str(work / _ROLLOUT_LABELS),
             }
         )

@@ -49,6 +49,7 @@ __all__ = [
     "evaluate_plies",
     "invert",
     "rank_children",
+    "roll_values",
     "search_plays",
     "weighted_rolls",
 ]
@@ -497,6 +498,49 @@ def _search(
         best = candidates[int(np.argmax(-equities(values)))]
         result[i] += _WEIGHTS[r] * invert(deep[best])
     return result
+
+
+def roll_values(
+    evaluator: BoardEvaluator,
+    boards: npt.NDArray[np.uint8],
+    pruning: Pruning | None = None,
+    exact: ExactBoards | None = None,
+) -> npt.NDArray[np.float64]:
+    """What each of the 21 rolls gives the side on roll: ``float64[n, 21, 5]``, the
+    mover's probabilities after its best play of that roll at 0-ply (the rolls in the
+    order of :func:`weighted_rolls`; a roll with no legal play leaves the board as it
+    is). Their weighted mean over the rolls is the board's 1-ply value, and a roll's
+    difference from that mean is its luck. ``pruning`` picks each best play among the
+    pruning network's best few, as a pruned search does; ``exact`` boards (and ended
+    games) keep their own value for every roll.
+
+    Raises:
+        ValueError: for a malformed board array.
+    """
+    array = np.ascontiguousarray(boards, dtype=np.uint8)
+    if array.ndim != 2 or array.shape[1] != BOARD_SLOTS:
+        raise ValueError(f"boards must be shaped (n, {BOARD_SLOTS}), got {array.shape}")
+    n = array.shape[0]
+    out = np.zeros((n, len(_ROLLS), 5))
+    if n == 0:
+        return out
+    over = np.asarray(
+        ~array[:, 1:_HALF].any(axis=1) | ~array[:, _HALF + 1 :].any(axis=1), dtype=np.bool_
+    )
+    if exact is not None:
+        over |= np.asarray(exact(array), dtype=np.bool_)
+    if over.any():
+        out[over] = np.asarray(evaluator(array[over]), dtype=np.float64)[:, None, :]
+    if over.all():
+        return out
+    estimate, keep = _NO_PRUNING, 0
+    if pruning is not None:
+        estimate, keep = pruning.network.weights, pruning.keep
+    every_child, span_array = _children_of(array, over, _ROLL_ARRAY, estimate, keep)
+    shallow = evaluate_plies(evaluator, every_child, 0)
+    best_child = _best_in_spans(-equities(shallow), span_array)
+    out[span_array[:, 0], span_array[:, 1]] = invert(shallow[best_child])
+    return out
 
 
 def search_plays(

@@ -10,6 +10,12 @@ a target for the side on roll:
 
 * its game's real outcome (``lam = 1``: a Monte Carlo label, unbiased for the searched
   policy but as noisy as one game), or
+* its outcome *adjusted for luck* (:func:`luck_adjusted_outcomes`): the outcome less
+  the luck of every roll from that position on, each roll's luck being what it gave
+  the roller at 0-ply against the average of the 21 rolls. Each luck term averages
+  zero over the dice whatever the network's errors, so the label stays unbiased for
+  the searched policy (as the outcome is), with most of the dice's noise taken out
+  (the variance reduction of GNU Backgammon's rollouts), or
 * the λ-return along the game, ``G_t = invert((1 - λ) V(s_{t+1}) + λ G_{t+1})`` with the
   network's 0-ply values ``V`` of the positions that followed (each seen from its own
   side on roll; ``invert`` swaps the points of view) and the outcome at the last
@@ -32,16 +38,20 @@ import numpy.typing as npt
 from numba import njit
 
 from backgammon.engine.evaluator import Engine
+from backgammon.engine.search import roll_values, weighted_rolls
 from backgammon.rules.game import WinKind, outcome_of
-from backgammon.rules.movegen import BOARD_SLOTS
+from backgammon.rules.movegen import BOARD_SLOTS, generate_plays_packed
 from backgammon.rules.position import Position
 
 __all__ = [
     "SearchedGames",
     "backgame_starts",
     "lambda_returns",
+    "luck_adjusted_outcomes",
     "play_searched_games",
     "play_searched_games_with",
+    "played_rolls",
+    "roll_values_with",
 ]
 
 _HALF = BOARD_SLOTS // 2
@@ -218,3 +228,143 @@ def play_searched_games_with(
     return play_searched_games(
         Engine(weights), starts, games, ply=ply, seed=seed, first_game=first_game
     )
+
+
+@njit(cache=True)
+def _played_rolls(
+    boards: npt.NDArray[np.uint8],
+    games: npt.NDArray[np.int64],
+    rolls: npt.NDArray[np.int64],
+    out: npt.NDArray[np.bool_],
+) -> None:
+    n = boards.shape[0]
+    target = np.empty(BOARD_SLOTS, dtype=np.uint8)
+    for t in range(n - 1):
+        if games[t + 1] != games[t]:
+            continue
+        # The next position is seen from the other side: flipped back, it is the
+        # board after the mover's play, mover first (as packed rows are).
+        target[:_HALF] = boards[t + 1, _HALF:]
+        target[_HALF:] = boards[t + 1, :_HALF]
+        for r in range(rolls.shape[0]):
+            packed = generate_plays_packed(boards[t], rolls[r, 0], rolls[r, 1])
+            if packed.shape[0] == 0:
+                same = True
+                for slot in range(BOARD_SLOTS):
+                    if boards[t, slot] != target[slot]:
+                        same = False
+                        break
+                out[t, r] = same
+                continue
+            for k in range(packed.shape[0]):
+                same = True
+                for slot in range(BOARD_SLOTS):
+                    if packed[k, slot] != target[slot]:
+                        same = False
+                        break
+                if same:
+                    out[t, r] = True
+                    break
+
+
+def played_rolls(boards: npt.ArrayLike, games: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """Which rolls could have been played at each position of :class:`SearchedGames`:
+    ``bool[n, 21]`` (the rolls of :func:`backgammon.engine.search.weighted_rolls`), true
+    where a legal play of that roll turns the board into the game's next one. The
+    last recorded position of a game (its successor is not recorded) has none.
+
+    Raises:
+        ValueError: for arrays of different lengths or a malformed board array.
+    """
+    board_array = np.ascontiguousarray(boards, dtype=np.uint8)
+    game_array = np.ascontiguousarray(games, dtype=np.int64)
+    if board_array.ndim != 2 or board_array.shape[1] != BOARD_SLOTS:
+        raise ValueError(f"boards must be shaped (n, {BOARD_SLOTS}), got {board_array.shape}")
+    if game_array.shape != (board_array.shape[0],):
+        raise ValueError(f"games must be shaped ({board_array.shape[0]},), got {game_array.shape}")
+    rolls = np.array([(high, low) for high, low, _ in weighted_rolls()], dtype=np.int64)
+    out = np.zeros((board_array.shape[0], rolls.shape[0]), dtype=np.bool_)
+    _played_rolls(board_array, game_array, rolls, out)
+    return out
+
+
+@njit(cache=True)
+def _accumulate_luck(
+    luck: npt.NDArray[np.float64],
+    games: npt.NDArray[np.int64],
+    out: npt.NDArray[np.float64],
+) -> None:
+    n = luck.shape[0]
+    for t in range(n - 1, -1, -1):
+        out[t, :] = luck[t, :]
+        if t < n - 1 and games[t + 1] == games[t]:
+            # The later luck, seen from this side: the win chance changes sign, the
+            # gammon (backgammon) columns swap sides.
+            out[t, 0] -= out[t + 1, 0]
+            out[t, 1] += out[t + 1, 3]
+            out[t, 2] += out[t + 1, 4]
+            out[t, 3] += out[t + 1, 1]
+            out[t, 4] += out[t + 1, 2]
+
+
+def luck_adjusted_outcomes(
+    values: npt.ArrayLike,
+    played: npt.ArrayLike,
+    outcomes: npt.ArrayLike,
+    games: npt.ArrayLike,
+) -> npt.NDArray[np.float64]:
+    """Each position's outcome less the luck of the rolls from there to the end of
+    what was recorded of its game (``float64[n, 5]``, for its side on roll).
+
+    ``values`` (``float[n, 21, 5]``, :func:`backgammon.engine.search.roll_values`) are
+    what each roll gives the mover at 0-ply; ``played`` (``bool[n, 21]``,
+    :func:`played_rolls`) the rolls that could have been played (more than one when
+    several lead to the same board: their mean is taken; none: no luck is taken out);
+    ``outcomes`` and ``games`` as in :class:`SearchedGames`. A roll's luck is its
+    value less the weighted mean of the 21, so it averages zero over the dice and the
+    label keeps the outcome's mean (the searched policy's value) with less noise; it
+    is not clipped to 0..1.
+
+    Raises:
+        ValueError: for arrays of different lengths or shapes.
+    """
+    value_array = np.asarray(values, dtype=np.float64)
+    played_array = np.asarray(played, dtype=np.bool_)
+    outcome_array = np.ascontiguousarray(outcomes, dtype=np.float64)
+    game_array = np.ascontiguousarray(games, dtype=np.int64)
+    n = outcome_array.shape[0]
+    rolls = len(weighted_rolls())
+    if value_array.shape != (n, rolls, 5) or outcome_array.shape != (n, 5):
+        raise ValueError(
+            f"values must be shaped ({n}, {rolls}, 5) and outcomes ({n}, 5), got "
+            f"{value_array.shape} and {outcome_array.shape}"
+        )
+    if played_array.shape != (n, rolls) or game_array.shape != (n,):
+        raise ValueError(
+            f"played must be shaped ({n}, {rolls}) and games ({n},), got "
+            f"{played_array.shape} and {game_array.shape}"
+        )
+    weights = np.array([weight for _, _, weight in weighted_rolls()])
+    mean = np.einsum("r,nrk->nk", weights, value_array)
+    chance = played_array * weights
+    total = chance.sum(axis=1)
+    known = total > 0
+    luck = np.zeros((n, 5))
+    luck[known] = (
+        np.einsum("nr,nrk->nk", chance[known], value_array[known]) / total[known, None]
+        - mean[known]
+    )
+    later = np.empty((n, 5))
+    _accumulate_luck(luck, game_array, later)
+    adjusted: npt.NDArray[np.float64] = outcome_array - later
+    return adjusted
+
+
+def roll_values_with(weights: str | None, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """:func:`backgammon.engine.search.roll_values` of ``boards`` at 0-ply by a fresh
+    engine on ``weights`` (``None``: the shipped networks), pruned as its searches are
+    and with its solved bear-offs kept exact: the form a worker process runs. Stored
+    in float32 (``float32[n, 21, 5]``)."""
+    engine = Engine(weights)
+    values = roll_values(engine.evaluate_boards, boards, engine.pruning, engine.solved_boards)
+    return values.astype(np.float32)
