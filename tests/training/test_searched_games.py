@@ -69,6 +69,11 @@ def test_games_record_contact_positions_with_their_outcomes(engine: Engine) -> N
         won = outcomes[0]
         assert won[0] in (0.0, 1.0) and won[1] >= won[2] and won[3] >= won[4]
     assert not any(Position.from_array(board).is_race() for board in games.boards)
+    # The roll played from each position is recorded, and it leads to the next board.
+    assert games.rolls.shape == games.games.shape and games.rolls.min() >= 0
+    inferred = played_rolls(games.boards, games.games)
+    follows = np.r_[games.games[1:] == games.games[:-1], False]
+    assert inferred[np.flatnonzero(follows), games.rolls[follows]].all()
     again = play_searched_games(engine, starts, 3, ply=0, seed=2, first_game=10)
     assert np.array_equal(games.boards, again.boards)
     with pytest.raises(ValueError, match="no starting"):
@@ -168,11 +173,19 @@ def test_label_searched_games_command_plays_resumes_and_relabels(tmp_path: Path)
     assert json.loads(adjusted.output.strip().splitlines()[-1])["luck_adjusted"] is True
     labels = np.load(folder / "labels-rollout.npy")
     games = np.load(folder / "games.npy")
+    rolls = np.load(folder / "rolls.npy")
+    assert rolls.shape == games.shape and rolls.min() >= 0 and rolls.max() < 21
+    # Every position has the luck of the rolls that followed taken out.
     last = np.r_[games[1:] != games[:-1], True]
-    # Each game's last position keeps its outcome (the roll after it is not known);
-    # the others have the luck of the rolls that followed taken out.
-    assert np.array_equal(labels[last], np.load(folder / "outcomes.npy")[last])
-    assert not set(np.unique(labels[~last])) <= {0.0, 1.0}
+    assert not set(np.unique(labels[last])) <= {0.0, 1.0}
+    # A folder made before the rolls were kept: they are inferred, and each game's last
+    # position keeps its outcome (its successor is not recorded).
+    (folder / "rolls.npy").unlink()
+    legacy = CliRunner().invoke(app, [*args, "--games", "6", "--luck-adjusted"])
+    assert legacy.exit_code == 0, legacy.output
+    inferred = np.load(folder / "labels-rollout.npy")
+    assert np.array_equal(inferred[last], np.load(folder / "outcomes.npy")[last])
+    assert not set(np.unique(inferred[~last])) <= {0.0, 1.0}
     both = CliRunner().invoke(app, [*args, "--games", "6", "--luck-adjusted", "--lambda", "0.5"])
     assert both.exit_code != 0 and "--lambda" in both.output
 
@@ -212,14 +225,15 @@ def test_luck_adjusted_outcomes_leave_exact_values_where_the_evaluator_is_exact(
 ) -> None:
     # A bear-off the two-sided database solves, nine checkers off on each side (no
     # gammons): the 0-ply player plays perfectly, so each position's outcome less the
-    # luck of the rolls that followed is its exact value, up to the luck of the last
-    # roll (unknown: its successor is not recorded), carried back.
+    # luck of the rolls that followed is its exact value.
     start = Position.from_points(points({1: 2, 2: 2, 4: 2}), points({1: 2, 3: 2, 5: 2}))
     rng = np.random.default_rng(3)
-    position, boards = start, []
+    order = [(high, low) for high, low, _ in weighted_rolls()]
+    position, boards, rolls = start, [], []
     while True:
         boards.append(position.to_array())
         roll = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        rolls.append(order.index((max(roll), min(roll))))
         after = engine.best_play(position, roll).position
         if outcome_of(after, engine.variant) is not None:
             break
@@ -232,18 +246,25 @@ def test_luck_adjusted_outcomes_leave_exact_values_where_the_evaluator_is_exact(
     board_array = np.stack(boards)
     games = np.zeros(len(boards), dtype=np.int64)
     values = roll_values(engine.evaluate_boards, board_array)
-    labels = luck_adjusted_outcomes(values, played_rolls(board_array, games), outcomes, games)
     exact = engine.evaluate_boards(board_array)
     assert len(boards) > 3
+    played = played_rolls(board_array, games, np.array(rolls))
+    labels = luck_adjusted_outcomes(values, played, outcomes, games)
+    assert np.allclose(labels, exact, atol=1e-5)
+    # Rolls inferred from the boards: the same, up to the luck of the last roll
+    # (unknown, as its successor is not recorded), carried back.
+    inferred = luck_adjusted_outcomes(values, played_rolls(board_array, games), outcomes, games)
     residual = outcomes[-1] - exact[-1]
     for t in range(len(boards) - 1, -1, -1):
-        assert np.allclose(labels[t], exact[t] + residual, atol=1e-5)
+        assert np.allclose(inferred[t], exact[t] + residual, atol=1e-5)
         residual = invert(residual) - invert(np.zeros(5))
     # With no luck known the labels are the outcomes; shapes are checked.
-    nothing = np.zeros_like(played_rolls(board_array, games))
+    nothing = np.zeros_like(played)
     assert np.allclose(luck_adjusted_outcomes(values, nothing, outcomes, games), outcomes)
     with pytest.raises(ValueError, match="values"):
         luck_adjusted_outcomes(values[:, :20], nothing, outcomes, games)
+    with pytest.raises(ValueError, match="rolls"):
+        played_rolls(board_array, games, np.full(len(boards), 21))
 
 
 def test_roll_values_average_to_the_one_ply_value(engine: Engine) -> None:

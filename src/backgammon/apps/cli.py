@@ -730,14 +730,22 @@ def label_searched_games_command(
             )
         np.save(starts_file, chosen)
     starts = np.load(starts_file)
-    names = ("boards", "outcomes", "games")
+    names = ("boards", "outcomes", "games", "rolls")
     if (work / "games.npy").exists():
-        saved = {name: np.load(work / f"{name}.npy") for name in names}
+        saved = {name: np.load(work / f"{name}.npy") for name in names if name != "rolls"}
+        rolls_file = work / "rolls.npy"
+        # Folders made before the rolls were kept: their rolls are inferred.
+        saved["rolls"] = (
+            np.load(rolls_file)
+            if rolls_file.exists()
+            else np.full(saved["games"].shape[0], -1, dtype=np.int64)
+        )
     else:
         saved = {
             "boards": np.zeros((0, BOARD_SLOTS), dtype=np.uint8),
             "outcomes": np.zeros((0, 5)),
             "games": np.zeros(0, dtype=np.int64),
+            "rolls": np.zeros(0, dtype=np.int64),
         }
     done_file = work / "games-done.json"
     done = json.loads(done_file.read_text())["games"] if done_file.exists() else 0
@@ -775,7 +783,7 @@ def label_searched_games_command(
                 parts.append(part)
                 bar.advance(task, part.shape[0])
         rolls = np.concatenate(parts) if parts else np.zeros((0, 21, 5), dtype=np.float32)
-        played = played_rolls(boards, saved["games"])
+        played = played_rolls(boards, saved["games"], saved["rolls"])
         labels = luck_adjusted_outcomes(rolls, played, saved["outcomes"], saved["games"])
     else:
         values = Engine(weights).evaluate_boards(saved["boards"])

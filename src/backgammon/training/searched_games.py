@@ -11,11 +11,11 @@ a target for the side on roll:
 * its game's real outcome (``lam = 1``: a Monte Carlo label, unbiased for the searched
   policy but as noisy as one game), or
 * its outcome *adjusted for luck* (:func:`luck_adjusted_outcomes`): the outcome less
-  the luck of every roll from that position on, each roll's luck being what it gave
-  the roller at 0-ply against the average of the 21 rolls. Each luck term averages
-  zero over the dice whatever the network's errors, so the label stays unbiased for
-  the searched policy (as the outcome is), with most of the dice's noise taken out
-  (the variance reduction of GNU Backgammon's rollouts), or
+  the luck of every recorded roll from that position on, each roll's luck being what
+  it gave the roller at 0-ply against the average of the 21 rolls. Each luck term
+  averages zero over the dice whatever the network's errors, so the label stays
+  unbiased for the searched policy (as the outcome is), with much of the dice's noise
+  taken out (the variance reduction of GNU Backgammon's rollouts), or
 * the λ-return along the game, ``G_t = invert((1 - λ) V(s_{t+1}) + λ G_{t+1})`` with the
   network's 0-ply values ``V`` of the positions that followed (each seen from its own
   side on roll; ``invert`` swaps the points of view) and the outcome at the last
@@ -68,11 +68,15 @@ class SearchedGames:
             win backgammon, lose gammon, lose backgammon; gammons include backgammons).
         games: ``int64[n]``, the game each position belongs to; within a game the
             positions follow one another ply by ply, the side on roll alternating.
+        rolls: ``int64[n]``, the roll played from each position (its index in
+            :func:`backgammon.engine.search.weighted_rolls`; -1 where not recorded, as
+            in folders made before rolls were kept).
     """
 
     boards: npt.NDArray[np.uint8]
     outcomes: npt.NDArray[np.float64]
     games: npt.NDArray[np.int64]
+    rolls: npt.NDArray[np.int64]
 
 
 def backgame_starts(
@@ -133,17 +137,19 @@ def play_searched_games(
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
     dice = random.Random(seed)
+    roll_index = {(high, low): r for r, (high, low, _) in enumerate(weighted_rolls())}
     boards: list[npt.NDArray[np.uint8]] = []
+    rolled: list[int] = []
     outcomes: list[tuple[float, float, float, float, float]] = []
     numbers: list[int] = []
     for game in range(first_game, first_game + games):
         position = Position.from_array(pool[dice.randrange(pool.shape[0])])
-        recorded: list[tuple[npt.NDArray[np.uint8], int]] = []
+        recorded: list[tuple[npt.NDArray[np.uint8], int, int]] = []
         side = 0
         for _ in range(_MAX_PLIES):
-            if not position.is_race():
-                recorded.append((position.to_array(), side))
             roll = (dice.randint(1, 6), dice.randint(1, 6))
+            if not position.is_race():
+                recorded.append((position.to_array(), side, roll_index[max(roll), min(roll)]))
             after = engine.best_play(position, roll, ply).position
             kind = outcome_of(after, engine.variant)
             if kind is not None:
@@ -151,16 +157,18 @@ def play_searched_games(
             position, side = after.flip(), 1 - side
         else:  # pragma: no cover - a game of 10,000 plies does not happen
             raise RuntimeError(f"game {game} did not end in {_MAX_PLIES} plies")
-        for board, mover in recorded:
+        for board, mover, index in recorded:
             boards.append(board)
             outcomes.append(_result_row(kind, mover == side))
             numbers.append(game)
+            rolled.append(index)
         if progress is not None:
             progress(1)
     return SearchedGames(
         boards=np.array(boards, dtype=np.uint8).reshape(-1, BOARD_SLOTS),
         outcomes=np.array(outcomes, dtype=np.float64).reshape(-1, 5),
         games=np.array(numbers, dtype=np.int64),
+        rolls=np.array(rolled, dtype=np.int64),
     )
 
 
@@ -267,24 +275,38 @@ def _played_rolls(
                     break
 
 
-def played_rolls(boards: npt.ArrayLike, games: npt.ArrayLike) -> npt.NDArray[np.bool_]:
-    """Which rolls could have been played at each position of :class:`SearchedGames`:
-    ``bool[n, 21]`` (the rolls of :func:`backgammon.engine.search.weighted_rolls`), true
-    where a legal play of that roll turns the board into the game's next one. The
-    last recorded position of a game (its successor is not recorded) has none.
+def played_rolls(
+    boards: npt.ArrayLike, games: npt.ArrayLike, rolls: npt.ArrayLike | None = None
+) -> npt.NDArray[np.bool_]:
+    """The roll played from each position of :class:`SearchedGames`, as ``bool[n, 21]``
+    (the rolls of :func:`backgammon.engine.search.weighted_rolls`): the recorded one
+    where ``rolls`` has it (index >= 0), else every roll with a legal play that turns
+    the board into the game's next one. Inferred rows are only approximately right:
+    a roll with *some* play reaching that board is taken as possible even where the
+    searched player would have played it otherwise, so their luck is slightly biased.
+    The last recorded position of a game has no inferred roll (its successor is not
+    recorded).
 
     Raises:
         ValueError: for arrays of different lengths or a malformed board array.
     """
     board_array = np.ascontiguousarray(boards, dtype=np.uint8)
     game_array = np.ascontiguousarray(games, dtype=np.int64)
+    n = board_array.shape[0]
     if board_array.ndim != 2 or board_array.shape[1] != BOARD_SLOTS:
         raise ValueError(f"boards must be shaped (n, {BOARD_SLOTS}), got {board_array.shape}")
-    if game_array.shape != (board_array.shape[0],):
-        raise ValueError(f"games must be shaped ({board_array.shape[0]},), got {game_array.shape}")
-    rolls = np.array([(high, low) for high, low, _ in weighted_rolls()], dtype=np.int64)
-    out = np.zeros((board_array.shape[0], rolls.shape[0]), dtype=np.bool_)
-    _played_rolls(board_array, game_array, rolls, out)
+    if game_array.shape != (n,):
+        raise ValueError(f"games must be shaped ({n},), got {game_array.shape}")
+    table = np.array([(high, low) for high, low, _ in weighted_rolls()], dtype=np.int64)
+    known = np.full(n, -1, dtype=np.int64) if rolls is None else np.asarray(rolls, dtype=np.int64)
+    if known.shape != (n,) or known.max(initial=-1) >= table.shape[0]:
+        raise ValueError(f"rolls must be {n} roll indices below {table.shape[0]} (or -1)")
+    out = np.zeros((n, table.shape[0]), dtype=np.bool_)
+    recorded = known >= 0
+    if not recorded.all():
+        _played_rolls(board_array, game_array, table, out)
+    out[recorded] = False
+    out[np.flatnonzero(recorded), known[recorded]] = True
     return out
 
 
