@@ -782,9 +782,9 @@ def label_searched_games_command(
             ):
                 parts.append(part)
                 bar.advance(task, part.shape[0])
-        rolls = np.concatenate(parts) if parts else np.zeros((0, 21, 5), dtype=np.float32)
+        values_of_rolls = np.concatenate(parts) if parts else np.zeros((0, 21, 5), dtype=np.float32)
         played = played_rolls(boards, saved["games"], saved["rolls"])
-        labels = luck_adjusted_outcomes(rolls, played, saved["outcomes"], saved["games"])
+        labels = luck_adjusted_outcomes(values_of_rolls, played, saved["outcomes"], saved["games"])
     else:
         values = Engine(weights).evaluate_boards(saved["boards"])
         labels = lambda_returns(values, saved["outcomes"], saved["games"], lam)
