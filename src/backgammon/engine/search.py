@@ -418,6 +418,16 @@ def evaluate_plies(
     return out
 
 
+def _settled(boards: npt.NDArray[np.uint8], exact: ExactBoards | None) -> npt.NDArray[np.bool_]:
+    """Which boards a search does not look into: ended games and the ``exact`` ones."""
+    over = np.asarray(
+        ~boards[:, 1:_HALF].any(axis=1) | ~boards[:, _HALF + 1 :].any(axis=1), dtype=np.bool_
+    )
+    if exact is not None:
+        over |= np.asarray(exact(boards), dtype=np.bool_)
+    return over
+
+
 def _search(
     evaluator: BoardEvaluator,
     boards: npt.NDArray[np.uint8],
@@ -433,11 +443,7 @@ def _search(
     result = np.zeros((n, 5))
     # Gather every child of every board and roll (one compiled call); rank them at
     # 0-ply in one batch.
-    over = np.asarray(
-        ~boards[:, 1:_HALF].any(axis=1) | ~boards[:, _HALF + 1 :].any(axis=1), dtype=np.bool_
-    )
-    if exact is not None:
-        over |= np.asarray(exact(boards), dtype=np.bool_)
+    over = _settled(boards, exact)
     if over.any():
         result[over] = np.asarray(evaluator(boards[over]), dtype=np.float64)
     if over.all():
@@ -524,11 +530,7 @@ def roll_values(
     out = np.zeros((n, len(_ROLLS), 5))
     if n == 0:
         return out
-    over = np.asarray(
-        ~array[:, 1:_HALF].any(axis=1) | ~array[:, _HALF + 1 :].any(axis=1), dtype=np.bool_
-    )
-    if exact is not None:
-        over |= np.asarray(exact(array), dtype=np.bool_)
+    over = _settled(array, exact)
     if over.any():
         out[over] = np.asarray(evaluator(array[over]), dtype=np.float64)[:, None, :]
     if over.all():

@@ -239,6 +239,15 @@ def play_searched_games_with(
 
 
 @njit(cache=True)
+def _same_board(first: npt.NDArray[np.uint8], second: npt.NDArray[np.uint8]) -> bool:
+    """Whether two boards (or packed rows, board first) hold the same 52 slots."""
+    for slot in range(BOARD_SLOTS):  # noqa: SIM110 (a plain loop for Numba)
+        if first[slot] != second[slot]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _played_rolls(
     boards: npt.NDArray[np.uint8],
     games: npt.NDArray[np.int64],
@@ -256,21 +265,10 @@ def _played_rolls(
         target[_HALF:] = boards[t + 1, :_HALF]
         for r in range(rolls.shape[0]):
             packed = generate_plays_packed(boards[t], rolls[r, 0], rolls[r, 1])
-            if packed.shape[0] == 0:
-                same = True
-                for slot in range(BOARD_SLOTS):
-                    if boards[t, slot] != target[slot]:
-                        same = False
-                        break
-                out[t, r] = same
-                continue
+            if packed.shape[0] == 0:  # no play: the board stays as it is
+                out[t, r] = _same_board(boards[t], target)
             for k in range(packed.shape[0]):
-                same = True
-                for slot in range(BOARD_SLOTS):
-                    if packed[k, slot] != target[slot]:
-                        same = False
-                        break
-                if same:
+                if _same_board(packed[k], target):
                     out[t, r] = True
                     break
 
