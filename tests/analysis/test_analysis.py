@@ -15,8 +15,10 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
+from io import BytesIO
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from backgammon.analysis import (
@@ -369,9 +371,26 @@ def test_the_html_report(reference_analysis: tuple[MatchAnalysis, str]) -> None:
     page = html_report(analysis)
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert "<svg" in page and "<script" not in page
-    errors = sum(1 for d in analysis.decisions if d.mark in (Mark.BAD, Mark.VERY_BAD))
-    assert page.count("<polygon") == 24 * errors  # one board per bad or very bad error
+    errors = [d for d in analysis.decisions if d.mark is not None]
+    assert any(d.mark is Mark.DOUBTFUL for d in errors)
+    assert page.count("<polygon") == 24 * len(errors)  # one board per error, doubtful too
     assert "gnubg" in page and "root" in page
+    # The plot: one line for the chance to win and one for the equity, every error
+    # marked on each.
+    plot = page[page.index('class="match-plot"') :]
+    plot = plot[: plot.index("</svg>")]
+    assert plot.count("<path ") == 2
+    assert plot.count("<title>") == 2 * len(errors)
+    assert "chance to win" in plot and "equity before each roll (cubeful" in plot
+
+
+def test_the_plot_scales_the_equity_axis_to_the_largest_equity() -> None:
+    from backgammon.analysis.report import _equity_bound
+
+    assert _equity_bound([]) == 1.0
+    assert _equity_bound([0.3, -0.99]) == 1.0
+    assert _equity_bound([1.2, -0.4]) == 1.5
+    assert _equity_bound([0.2, -2.0]) == 2.0
 
 
 # -- the command line -------------------------------------------------------------------------
@@ -422,30 +441,68 @@ def test_cli_analyze_reports_a_bad_file(tmp_path: Path) -> None:
     assert "error" in result.output
 
 
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="needs Debian's chromium")
-def test_the_html_report_renders_in_chromium(
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def _pixels_near(image: bytes, colour: str, tolerance: int = 12) -> int:
+    """How many pixels of a PNG screenshot are within ``tolerance`` (per channel) of
+    ``colour`` ("#rrggbb")."""
+    from PIL import Image
+
+    pixels = np.asarray(Image.open(BytesIO(image)).convert("RGB"), dtype=np.int16)
+    target = np.array([int(colour[k : k + 2], 16) for k in (1, 3, 5)], dtype=np.int16)
+    return int(np.all(np.abs(pixels - target) <= tolerance, axis=-1).sum())
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
+def test_the_html_report_in_chromium(
     reference_analysis: tuple[MatchAnalysis, str], tmp_path: Path
 ) -> None:
+    """The report opens in a real (headless) Chromium with nothing in the console, and
+    screenshots show a board (felt, both players' checkers) and the plot (both lines and
+    the error markers)."""
+    from playwright.sync_api import sync_playwright
+
     analysis, _ = reference_analysis
-    page = tmp_path / "report.html"
-    page.write_text(html_report(analysis), encoding="utf-8")
-    shot = tmp_path / "report.png"
-    done = subprocess.run(
-        [
-            shutil.which("chromium") or "/usr/bin/chromium",
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--hide-scrollbars",
-            "--window-size=1000,1600",
-            f"--screenshot={shot}",
-            page.as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    data = shot.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+    path = tmp_path / "report.html"
+    path.write_text(html_report(analysis), encoding="utf-8")
+    problems: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1000, "height": 1400})
+        page.on("console", lambda message: problems.append(f"{message.type}: {message.text}"))
+        page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+        page.on("requestfailed", lambda request: problems.append(f"failed: {request.url}"))
+        page.goto(path.as_uri(), wait_until="load")
+        boards = page.locator("div.error svg")
+        board_count = boards.count()
+        plot = page.locator("svg.match-plot")
+        assert plot.is_visible() and boards.first.is_visible()
+        box = plot.bounding_box()
+        assert box is not None and box["width"] > 600 and box["height"] > 250
+        board_shot = boards.first.screenshot()
+        plot_shot = plot.screenshot()
+        page_shot = page.screenshot(full_page=True)
+        browser.close()
+    assert problems == []
+    assert board_count == sum(1 for d in analysis.decisions if d.mark is not None)
+    assert page_shot[:8] == b"\x89PNG\r\n\x1a\n"
+    # The board: mostly green felt, with light and dark checkers on it.
+    from PIL import Image
+
+    width, height = Image.open(BytesIO(board_shot)).size
+    assert _pixels_near(board_shot, "#2e6b3a") > 0.2 * width * height
+    assert _pixels_near(board_shot, "#f4f1e8", 2) > 3000  # about 550 a checker
+    assert _pixels_near(board_shot, "#2a2a2a", 2) > 3000
+    # The plot: the win line (blue), the equity line (green), and each error marked
+    # twice in its mark's colour (about 36 pixels a marker, 36 more in the legend).
+    assert _pixels_near(plot_shot, "#1f5fa8", 40) > 300
+    assert _pixels_near(plot_shot, "#2b8a3e", 40) > 300
+    for mark, colour in (
+        (Mark.DOUBTFUL, "#e0a800"),
+        (Mark.BAD, "#e06000"),
+        (Mark.VERY_BAD, "#c00000"),
+    ):
+        count = sum(1 for d in analysis.decisions if d.mark is mark)
+        pixels = _pixels_near(plot_shot, colour, 8)
+        assert 36 + 50 * count <= pixels + 10 <= 36 + 80 * count + 20, (mark, count, pixels)

@@ -26,7 +26,7 @@ from backgammon.analysis.annotate import (
     analyze_match,
     store_annotations,
 )
-from backgammon.analysis.report import board_svg, html_report, win_plot_svg, write_html_report
+from backgammon.analysis.report import board_svg, html_report, match_plot_svg, write_html_report
 from backgammon.analysis.summary import (
     PlayerSummary,
     analysis_to_json,
@@ -55,9 +55,9 @@ __all__ = [
     "decision_to_json",
     "html_report",
     "luck_rating",
+    "match_plot_svg",
     "rating",
     "store_annotations",
     "summarize",
-    "win_plot_svg",
     "write_html_report",
 ]

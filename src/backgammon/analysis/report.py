@@ -2,10 +2,10 @@
 JavaScript and no external resources.
 
 The report has a summary table per player (error rates, PR, rating, marks, luck), an SVG
-plot of player 0's chance to win each game through the match with the errors marked,
-and, for every error marked bad or very bad, an SVG diagram of the board (24 points,
-checkers, bar, borne-off checkers, cube, dice) with the best alternatives or the cube
-equities.
+plot of player 0's chance to win the game and equity through the match with the errors
+marked, and, for every error (doubtful, bad or very bad), an SVG diagram of the board (24
+points, checkers, bar, borne-off checkers, cube, dice) with the best alternatives or the
+cube equities.
 
 >>> from backgammon.rules.position import Position
 >>> board_svg(Position.initial(), dice=(3, 1)).startswith("<svg")
@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from backgammon.analysis.annotate import (
 from backgammon.analysis.summary import PlayerSummary, summarize
 from backgammon.rules.position import Position
 
-__all__ = ["board_svg", "html_report", "win_plot_svg", "write_html_report"]
+__all__ = ["board_svg", "html_report", "match_plot_svg", "write_html_report"]
 
 _MARK_COLOURS = {Mark.DOUBTFUL: "#e0a800", Mark.BAD: "#e06000", Mark.VERY_BAD: "#c00000"}
 
@@ -265,13 +266,43 @@ def _dice(dice: tuple[int, int]) -> list[str]:
 # -- the plot -------------------------------------------------------------------------------
 
 
-def win_plot_svg(analysis: MatchAnalysis, *, width: int = 900, height: int = 260) -> str:
-    """An SVG line plot of player 0's chance to win the current game before each roll,
-    through the whole match, with game boundaries and the errors marked (colour by
-    mark: doubtful, bad, very bad; circles for player 0, squares for player 1)."""
-    left, right, top, bottom = 44, 12, 20, 36
-    plot_w, plot_h = width - left - right, height - top - bottom
-    points: list[tuple[int, float]] = []
+class _Panel:
+    """One plotting area of :func:`match_plot_svg`: where it lies on the page and the
+    range of values it shows."""
+
+    def __init__(self, top: float, height: float, low: float, high: float) -> None:
+        self.top, self.height, self.low, self.high = top, height, low, high
+
+    def y(self, value: float) -> float:
+        """The page height of ``value`` (clipped to the panel)."""
+        value = min(max(value, self.low), self.high)
+        return self.top + self.height * (self.high - value) / (self.high - self.low)
+
+
+def _equity_bound(values: Sequence[float]) -> float:
+    """The equity axis' half-range: at least 1, else the largest value rounded up to 0.5."""
+    largest = max((abs(value) for value in values), default=0.0)
+    return max(1.0, math.ceil(largest * 2.0 - 1e-9) / 2.0)
+
+
+def match_plot_svg(analysis: MatchAnalysis, *, width: int = 900, height: int = 420) -> str:
+    """An SVG plot of the match as player 0 saw it before each roll, in two panels on one
+    time axis: the chance to win the current game (above) and the equity (below: cubeful
+    or cubeless as the analysis valued plays, normalised to the cube, at the score). Game
+    boundaries are drawn across both, and every marked error on both (colour by mark:
+    doubtful, bad, very bad; circles for player 0, squares for player 1; the headline
+    as a tooltip).
+
+    >>> from backgammon.analysis.annotate import AnalysisSettings, MatchAnalysis
+    >>> empty = MatchAnalysis(("a", "b"), 0, AnalysisSettings(), ())
+    >>> match_plot_svg(empty).count('class="panel"')
+    2
+    """
+    left, right, top, bottom, gap = 52, 12, 22, 36, 34
+    plot_w = width - left - right
+    panel_h = (height - top - bottom - gap) / 2
+    wins: list[tuple[int, float]] = []
+    equities: list[tuple[int, float]] = []
     markers: list[tuple[int, Decision]] = []
     starts: list[tuple[int, int]] = []
     index = 0
@@ -279,84 +310,107 @@ def win_plot_svg(analysis: MatchAnalysis, *, width: int = 900, height: int = 260
         starts.append((index, game.number))
         for decision in game.decisions:
             if isinstance(decision, CheckerAnalysis):
-                win = decision.win if decision.player == 0 else 1.0 - decision.win
-                points.append((index, win))
+                sign = 1.0 if decision.player == 0 else -1.0
+                wins.append((index, decision.win if sign > 0 else 1.0 - decision.win))
+                equities.append((index, sign * decision.equity_before))
                 if decision.mark is not None:
                     markers.append((index, decision))
                 index += 1
             elif decision.mark is not None:
                 markers.append((index, decision))
     count = max(index - 1, 1)
+    bound = _equity_bound([value for _, value in equities])
+    win_panel = _Panel(top, panel_h, 0.0, 1.0)
+    equity_panel = _Panel(top + panel_h + gap, panel_h, -bound, bound)
 
     def sx(i: float) -> float:
         return left + plot_w * i / count
 
-    def sy(p: float) -> float:
-        return top + plot_h * (1.0 - p)
-
     name = html.escape(analysis.players[0])
+    second = html.escape(analysis.players[1])
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" role="img" '
-        f'aria-label="{name}: chance to win the game through the match">',
+        f'width="{width}" height="{height}" class="match-plot" role="img" '
+        f'aria-label="{name}: chance to win and equity through the match">',
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>',
     ]
-    for level in (0.0, 0.25, 0.5, 0.75, 1.0):
-        y = sy(level)
-        dash = "" if level in (0.0, 1.0) else ' stroke-dasharray="3,3"'
+    ticks = [
+        (win_panel, [(level, f"{int(level * 100)}%") for level in (0.0, 0.25, 0.5, 0.75, 1.0)]),
+        (
+            equity_panel,
+            [
+                (half / 2.0, f"{half / 2.0:+.1f}" if half else "0")
+                for half in range(-round(2 * bound), round(2 * bound) + 1)
+            ],
+        ),
+    ]
+    for panel, levels in ticks:
         parts.append(
-            f'<line x1="{left}" y1="{_fmt(y)}" x2="{left + plot_w}" y2="{_fmt(y)}" '
-            f'stroke="#bbb"{dash}/>'
+            f'<rect class="panel" x="{left}" y="{_fmt(panel.top)}" width="{plot_w}" '
+            f'height="{_fmt(panel.height)}" fill="none" stroke="#bbb"/>'
         )
-        parts.append(
-            f'<text x="{left - 6}" y="{_fmt(y + 4)}" font-size="11" text-anchor="end" '
-            f'fill="#444">{int(level * 100)}%</text>'
-        )
+        for level, text in levels:
+            y = panel.y(float(level))
+            parts.append(
+                f'<line x1="{left}" y1="{_fmt(y)}" x2="{left + plot_w}" y2="{_fmt(y)}" '
+                'stroke="#bbb" stroke-dasharray="3,3"/>'
+                f'<text x="{left - 6}" y="{_fmt(y + 4)}" font-size="11" text-anchor="end" '
+                f'fill="#444">{text}</text>'
+            )
+        for start, _ in starts:
+            boundary = _fmt(sx(start))
+            parts.append(
+                f'<line x1="{boundary}" y1="{_fmt(panel.top)}" x2="{boundary}" '
+                f'y2="{_fmt(panel.top + panel.height)}" stroke="#888" stroke-width="0.8"/>'
+            )
     for start, number in starts:
-        x = sx(start)
         parts.append(
-            f'<line x1="{_fmt(x)}" y1="{top}" x2="{_fmt(x)}" y2="{top + plot_h}" '
-            'stroke="#888" stroke-width="0.8"/>'
+            f'<text x="{_fmt(sx(start) + 3)}" y="{_fmt(equity_panel.top + panel_h + 14)}" '
+            f'font-size="10" fill="#444">game {number}</text>'
         )
-        parts.append(
-            f'<text x="{_fmt(x + 3)}" y="{top + plot_h + 14}" font-size="10" '
-            f'fill="#444">game {number}</text>'
-        )
-    if points:
-        path = " ".join(
-            f"{'M' if k == 0 or i in {s for s, _ in starts} else 'L'}{_fmt(sx(i))},{_fmt(sy(p))}"
-            for k, (i, p) in enumerate(points)
-        )
-        parts.append(f'<path d="{path}" fill="none" stroke="#1f5fa8" stroke-width="1.6"/>')
-    values = dict(points)
-    for i, decision in markers:
-        assert decision.mark is not None
-        colour = _MARK_COLOURS[decision.mark]
-        y = sy(values.get(i, 0.5))
-        x = sx(i)
-        title = html.escape(_headline(decision, analysis.players))
-        if decision.player == 0:
-            shape = f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="4.5" fill="{colour}" '
-        else:
-            shape = f'<rect x="{_fmt(x - 4)}" y="{_fmt(y - 4)}" width="8" height="8" '
-            shape += f'fill="{colour}" '
-        parts.append(
-            f'{shape}stroke="#000" stroke-width="0.6"><title>{title}</title>'
-            + ("</circle>" if decision.player == 0 else "</rect>")
-        )
+    game_starts = {start for start, _ in starts}
+    for panel, series, colour in (
+        (win_panel, wins, "#1f5fa8"),
+        (equity_panel, equities, "#2b8a3e"),
+    ):
+        if series:
+            path = " ".join(
+                f"{'M' if k == 0 or i in game_starts else 'L'}{_fmt(sx(i))},{_fmt(panel.y(value))}"
+                for k, (i, value) in enumerate(series)
+            )
+            parts.append(f'<path d="{path}" fill="none" stroke="{colour}" stroke-width="1.6"/>')
+    for panel, series, neutral in ((win_panel, wins, 0.5), (equity_panel, equities, 0.0)):
+        values = dict(series)
+        for i, decision in markers:
+            assert decision.mark is not None
+            colour = _MARK_COLOURS[decision.mark]
+            x, y = sx(i), panel.y(values.get(i, neutral))
+            title = html.escape(_headline(decision, analysis.players))
+            if decision.player == 0:
+                shape = f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="4.5" '
+                close = "</circle>"
+            else:
+                shape = f'<rect x="{_fmt(x - 4)}" y="{_fmt(y - 4)}" width="8" height="8" '
+                close = "</rect>"
+            parts.append(
+                f'{shape}fill="{colour}" stroke="#000" stroke-width="0.6">'
+                f"<title>{title}</title>{close}"
+            )
+    basis = "cubeful" if analysis.settings.cubeful else "cubeless"
     parts.append(
-        f'<text x="{left}" y="{top - 6}" font-size="12" fill="#222">'
+        f'<text x="{left}" y="{top - 7}" font-size="12" fill="#222">'
         f"{name}: chance to win the game before each roll</text>"
+        f'<text x="{left}" y="{_fmt(equity_panel.top - 7)}" font-size="12" fill="#222">'
+        f"{name}: equity before each roll ({basis}, per unit of cube, at the score)</text>"
     )
     legend_x = left + plot_w
     for k, (mark, colour) in enumerate(reversed(list(_MARK_COLOURS.items()))):
         x = legend_x - 90 * (k + 1)
         parts.append(
-            f'<circle cx="{x}" cy="{top - 10}" r="4.5" fill="{colour}" stroke="#000" '
-            f'stroke-width="0.6"/><text x="{x + 8}" y="{top - 6}" font-size="11" '
+            f'<circle cx="{x}" cy="{top - 11}" r="4.5" fill="{colour}" stroke="#000" '
+            f'stroke-width="0.6"/><text x="{x + 8}" y="{top - 7}" font-size="11" '
             f'fill="#222">{mark.value}</text>'
         )
-    second = html.escape(analysis.players[1])
     parts.append(
         f'<text x="{left + plot_w}" y="{height - 4}" font-size="11" text-anchor="end" '
         f'fill="#444">errors: circles {name}, squares {second}</text>'
@@ -516,15 +570,23 @@ def _section(decision: Decision, analysis: MatchAnalysis, board: str, table: str
     )
 
 
+def _error_counts(errors: Sequence[Decision]) -> str:
+    """How many errors of each mark, as "2 very bad, 1 bad, 4 doubtful" (or "none")."""
+    counts = [
+        f"{sum(1 for error in errors if error.mark is mark)} {mark.value}"
+        for mark in (Mark.VERY_BAD, Mark.BAD, Mark.DOUBTFUL)
+        if any(error.mark is mark for error in errors)
+    ]
+    return ", ".join(counts) or "none"
+
+
 def html_report(analysis: MatchAnalysis, *, title: str | None = None) -> str:
     """The whole report as one HTML document (inline CSS and SVG, no scripts)."""
     players = analysis.players
     heading = title or f"{players[0]} vs {players[1]}"
     kind = f"{analysis.length}-point match" if analysis.length else "money session"
     summaries = summarize(analysis)
-    errors = [
-        decision for decision in analysis.decisions if decision.mark in (Mark.BAD, Mark.VERY_BAD)
-    ]
+    errors = [decision for decision in analysis.decisions if decision.mark is not None]
     sections = []
     for decision in errors:
         if isinstance(decision, CheckerAnalysis):
@@ -556,8 +618,8 @@ def html_report(analysis: MatchAnalysis, *, title: str | None = None) -> str:
         '<table><thead><tr><th>Game</th><th>Score before</th><th class="text">Winner</th>'
         f"<th>Points</th></tr></thead><tbody>{games}</tbody></table>"
         "<h2>Through the match</h2>"
-        f"{win_plot_svg(analysis)}"
-        f"<h2>Errors marked bad or very bad ({len(errors)})</h2>"
+        f"{match_plot_svg(analysis)}"
+        f"<h2>Errors ({_error_counts(errors)})</h2>"
         + ("".join(sections) if sections else "<p>None.</p>")
         + "</body></html>\n"
     )
