@@ -506,3 +506,20 @@ def test_the_html_report_in_chromium(
         count = sum(1 for d in analysis.decisions if d.mark is mark)
         pixels = _pixels_near(plot_shot, colour, 8)
         assert 36 + 50 * count <= pixels + 10 <= 36 + 80 * count + 20, (mark, count, pixels)
+
+
+@pytest.mark.parametrize("pruned", [True, False])
+def test_worker_processes_analyse_as_the_engine_given(pruned: bool) -> None:
+    """Games analysed in worker processes get the same results as in this one: the
+    workers search with the engine's own settings (here its pruning, on and off)."""
+    from backgammon.engine import Engine
+
+    record = read_match(FORMATS / "match01_3pt.sgf")
+    assert len(record.games) > 1
+    engine = Engine()
+    if not pruned:
+        engine.pruning = None
+    settings = AnalysisSettings(ply=1)
+    here = analyze_match(record, engine, settings=settings, store=False)
+    workers = analyze_match(record, engine, settings=settings, processes=2, store=False)
+    assert analysis_to_json(workers) == analysis_to_json(here)

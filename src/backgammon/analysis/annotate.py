@@ -86,7 +86,7 @@ from backgammon.engine.cube import (
 from backgammon.engine.evaluator import Engine, PlayEvaluation
 from backgammon.engine.met import MatchEquityTable, kazaross_xg2
 from backgammon.engine.network import Networks
-from backgammon.engine.search import invert, rank_children
+from backgammon.engine.search import MoveFilter, Pruning, invert, rank_children
 from backgammon.formats.record import GameRecord, MatchInfo, MatchRecord
 from backgammon.rules.cube import Beaver, CubeState, Double, Drop, MatchContext, Take
 from backgammon.rules.dice import ALL_ROLLS, Roll
@@ -996,10 +996,44 @@ def _context(record: GameRecord, info: MatchInfo) -> MatchContext:
 
 @dataclass(frozen=True, slots=True)
 class _Job:
+    """What a worker process needs to analyse games exactly as the parent's engine
+    would: its networks and search settings (pruning, move filters, whether the exact
+    bearoff databases are used), the analysis settings and the match."""
+
     networks: Networks
     variant: Variant
+    pruning: Pruning | None
+    move_filter: MoveFilter
+    inner_filter: MoveFilter | None
+    exact_bearoff: bool
     settings: AnalysisSettings
     info: MatchInfo
+
+    @classmethod
+    def of(cls, engine: Engine, settings: AnalysisSettings, info: MatchInfo) -> _Job:
+        """The job of analysing ``info``'s games with ``engine``."""
+        return cls(
+            engine.networks,
+            engine.variant,
+            engine.pruning,
+            engine.move_filter,
+            engine.inner_filter,
+            engine.bearoff is not None,
+            settings,
+            info,
+        )
+
+    def engine(self) -> Engine:
+        """A new engine that searches as the one the job was made from."""
+        engine = (
+            _engine(self.networks, self.variant)
+            if self.exact_bearoff
+            else Engine(self.networks, variant=self.variant, bearoff=None)
+        )
+        engine.pruning = self.pruning
+        engine.move_filter = self.move_filter
+        engine.inner_filter = self.inner_filter
+        return engine
 
 
 _WORKER: list[Analyzer] = []
@@ -1015,7 +1049,7 @@ def _engine(networks: Networks | None, variant: Variant) -> Engine:
 
 
 def _start_worker(job: _Job) -> None:
-    _WORKER.append(Analyzer(_engine(job.networks, job.variant), job.settings))
+    _WORKER.append(Analyzer(job.engine(), job.settings))
 
 
 def _work(game: GameRecord, info: MatchInfo) -> GameAnalysis:
@@ -1062,14 +1096,13 @@ def analyze_match(
     if progress is not None:
         progress(0, total)
     games: list[GameAnalysis]
+    if engine is None:
+        engine = _engine(None, info.variant)
     if processes == 1 or len(record.games) <= 1:
-        if engine is None:
-            engine = _engine(None, info.variant)
         analyzer = Analyzer(engine, settings)
         games = [analyzer.analyze_game(game, info, step=report) for game in record.games]
     else:
-        networks = engine.networks if engine is not None else Engine(variant=info.variant).networks
-        job = _Job(networks, info.variant, settings, info)
+        job = _Job.of(engine, settings, info)
         results: dict[int, GameAnalysis] = {}
         workers = min(processes, len(record.games), os.cpu_count() or 1)
         with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(job,)) as pool:
