@@ -429,6 +429,27 @@ def test_cli_analyze_writes_the_json(tmp_path: Path) -> None:
     )
 
 
+def test_cli_analyze_lists_the_largest_errors() -> None:
+    from typer.testing import CliRunner
+
+    from backgammon.apps.cli import app
+
+    path = FORMATS / "match03_5pt.mat"
+    analysis = analyze_match(read_match(path), store=False)
+    marked = sorted(
+        (d for d in analysis.decisions if d.mark is not None), key=lambda d: -d.equity_loss
+    )
+    assert len(marked) > 3
+    result = CliRunner().invoke(app, ["analyze", str(path), "--errors", "3"], terminal_width=160)
+    assert result.exit_code == 0, result.output
+    listed = result.output[result.output.index(f"Largest errors (3 of {len(marked)})") :]
+    places = [listed.index(f"{d.equity_loss:.3f}") for d in marked[:3]]
+    assert places == sorted(places)
+    assert f"{marked[3].equity_loss:.3f}" not in listed
+    quiet = CliRunner().invoke(app, ["analyze", str(path), "--errors", "0"])
+    assert quiet.exit_code == 0 and "Largest errors" not in quiet.output
+
+
 def test_cli_analyze_reports_a_bad_file(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

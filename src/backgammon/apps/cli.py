@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
     from rich.progress import Progress
+    from rich.table import Table
+
+    from backgammon.analysis import MatchAnalysis
 
 __all__ = ["app", "main"]
 
@@ -1137,6 +1140,40 @@ def external(
         typer.echo("stopped")
 
 
+def _largest_errors_table(analysis: MatchAnalysis, count: int) -> Table:
+    """The ``count`` decisions that lost the most equity (marked ones only), largest
+    first: where, who, what was done, what was right, the loss and its mark."""
+    from rich.table import Table
+
+    from backgammon.analysis import CheckerAnalysis
+
+    marked = [decision for decision in analysis.decisions if decision.mark is not None]
+    marked.sort(key=lambda decision: -decision.equity_loss)
+    table = Table(title=f"Largest errors ({min(count, len(marked))} of {len(marked)})")
+    for heading in ("Game", "Move", "Player", "Decision", "Right", "Loss", "Mark"):
+        table.add_column(
+            heading, justify="right" if heading in ("Game", "Move", "Loss") else "left"
+        )
+    for decision in marked[:count]:
+        assert decision.mark is not None
+        if isinstance(decision, CheckerAnalysis):
+            done = f"{decision.roll[0]}-{decision.roll[1]}: {decision.play}"
+            right = decision.best.play
+        else:
+            done = decision.error or decision.action
+            right = decision.best_action
+        table.add_row(
+            str(decision.game),
+            str(decision.move_number),
+            analysis.players[decision.player],
+            done,
+            right,
+            f"{decision.equity_loss:.3f}",
+            decision.mark.value,
+        )
+    return table
+
+
 @app.command()
 def analyze(
     file: Annotated[str, typer.Argument(help="A .mat or .sgf match file to analyse.")],
@@ -1161,6 +1198,9 @@ def analyze(
             "or cubeless equity at the score.",
         ),
     ] = True,
+    errors: Annotated[
+        int, typer.Option(help="List this many of the largest errors (0: none).")
+    ] = 10,
 ) -> None:
     """Analyse a match: checker-play and cube errors, luck, error rates, PR and rating
     per player (GNU Backgammon's thresholds and bands)."""
@@ -1187,6 +1227,8 @@ def analyze(
     record = _read_match_file(file)
     if processes < 1:
         raise typer.BadParameter(f"--processes needs a count >= 1, got {processes}")
+    if errors < 0:
+        raise typer.BadParameter(f"--errors needs a count >= 0, got {errors}")
     try:
         settings = AnalysisSettings(ply=ply, cubeful=cubeful)
         engine = None if weights is None else Engine(weights, variant=record.info.variant)
@@ -1251,3 +1293,5 @@ def analyze(
     for label, cells in rows:
         table.add_row(label, *cells)
     Console().print(table)
+    if errors > 0:
+        Console().print(_largest_errors_table(analysis, errors))
