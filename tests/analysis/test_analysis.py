@@ -33,6 +33,7 @@ from backgammon.analysis import (
     html_report,
     rating,
     summarize,
+    summarize_games,
 )
 from backgammon.formats import (
     GameRecord,
@@ -347,6 +348,26 @@ def test_the_json_has_the_required_fields(reference_analysis: tuple[MatchAnalysi
             1000 * loss / len(counted), abs=1e-3
         )
         assert data["players"][player]["pr"] == pytest.approx(500 * loss / len(counted), abs=1e-3)
+
+
+def test_game_statistics_add_up_to_the_match(
+    reference_analysis: tuple[MatchAnalysis, str],
+) -> None:
+    analysis, _ = reference_analysis
+    data = analysis_to_json(analysis)
+    assert len(data["games"]) == len(analysis.games) > 1
+    for player in (0, 1):
+        whole = data["players"][player]
+        games = [game["players"][player] for game in data["games"]]
+        for key in ("decisions", "checker_decisions", "cube_decisions", "forced_moves", "rolls"):
+            assert sum(game[key] for game in games) == whole[key]
+        for key in ("equity_loss", "luck"):
+            assert sum(game[key] for game in games) == pytest.approx(whole[key], abs=1e-5)
+    # A game's error rate is its own losses over its own decisions.
+    first = summarize_games(analysis)[0][0]
+    mine = [d for d in analysis.games[0].decisions if d.player == 0 and d.counted]
+    assert first.decisions == len(mine)
+    assert first.error_rate == pytest.approx(1000 * sum(d.equity_loss for d in mine) / len(mine))
 
 
 def test_annotations_survive_an_sgf_round_trip(

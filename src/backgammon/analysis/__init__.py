@@ -34,6 +34,7 @@ from backgammon.analysis.summary import (
     luck_rating,
     rating,
     summarize,
+    summarize_games,
 )
 
 __all__ = [
@@ -59,5 +60,6 @@ __all__ = [
     "rating",
     "store_annotations",
     "summarize",
+    "summarize_games",
     "write_html_report",
 ]

@@ -26,7 +26,7 @@ from backgammon.analysis.annotate import (
     Mark,
     MatchAnalysis,
 )
-from backgammon.analysis.summary import PlayerSummary, summarize
+from backgammon.analysis.summary import PlayerSummary, summarize, summarize_games
 from backgammon.rules.position import Position
 
 __all__ = ["board_svg", "html_report", "match_plot_svg", "write_html_report"]
@@ -597,9 +597,13 @@ def html_report(analysis: MatchAnalysis, *, title: str | None = None) -> str:
     games = "".join(
         f"<tr><td>{game.number}</td><td>{game.score_before[0]}-{game.score_before[1]}</td>"
         f'<td class="text">{html.escape(players[game.winner]) if game.winner is not None else "-"}'
-        f"</td><td>{game.points}</td></tr>"
-        for game in analysis.games
+        f"</td><td>{game.points}</td>"
+        + "".join(f"<td>{summary.error_rate:.1f}</td>" for summary in pair)
+        + "".join(f"<td>{summary.luck:+.3f}</td>" for summary in pair)
+        + "</tr>"
+        for game, pair in zip(analysis.games, summarize_games(analysis), strict=True)
     )
+    names = [html.escape(name) for name in players]
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
@@ -615,8 +619,11 @@ def html_report(analysis: MatchAnalysis, *, title: str | None = None) -> str:
         "</p>"
         "<h2>Summary</h2>"
         f"{_summary_table(summaries)}"
-        '<table><thead><tr><th>Game</th><th>Score before</th><th class="text">Winner</th>'
-        f"<th>Points</th></tr></thead><tbody>{games}</tbody></table>"
+        '<table class="games"><thead><tr><th>Game</th><th>Score before</th>'
+        '<th class="text">Winner</th><th>Points</th>'
+        f"<th>Error rate {names[0]}</th><th>Error rate {names[1]}</th>"
+        f"<th>Luck {names[0]}</th><th>Luck {names[1]}</th>"
+        f"</tr></thead><tbody>{games}</tbody></table>"
         "<h2>Through the match</h2>"
         f"{match_plot_svg(analysis)}"
         f"<h2>Errors ({_error_counts(errors)})</h2>"

@@ -27,7 +27,7 @@ Definitions (``shared/research/anchors.md`` sections 1.8 and 2.1):
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from backgammon.analysis.annotate import (
@@ -221,6 +221,15 @@ def summarize(analysis: MatchAnalysis) -> tuple[PlayerSummary, PlayerSummary]:
     return summaries[0], summaries[1]
 
 
+def summarize_games(
+    analysis: MatchAnalysis,
+) -> list[tuple[PlayerSummary, PlayerSummary]]:
+    """Both players' statistics game by game (GNU Backgammon's game statistics), in the
+    order of ``analysis.games``: each as :func:`summarize` gives them for a match of
+    that game alone."""
+    return [summarize(replace(analysis, games=(game,))) for game in analysis.games]
+
+
 def _count_marks(decisions: list[CheckerAnalysis] | list[CubeAnalysis]) -> dict[str, int]:
     counts = dict.fromkeys(_MARKS, 0)
     for decision in decisions:
@@ -313,7 +322,8 @@ def analysis_to_json(analysis: MatchAnalysis) -> dict[str, Any]:
     Keys: ``match`` (players, length, ply, thresholds, what the equities are),
     ``players`` (two objects, player 0 first, with ``name``, ``error_rate``, ``pr``,
     ``luck``, ``rating`` and the rest of :class:`PlayerSummary`), ``games`` (number,
-    score before, winner, points) and ``decisions`` (one object per checker play and per
+    score before, winner, points, and ``players``: the same statistics for that game
+    alone) and ``decisions`` (one object per checker play and per
     cube decision, in order: ``game``, ``move_number``, ``player``, ``kind``
     (``"checker"`` or ``"cube"``), ``equity_loss``, ``mark`` (``null`` when none), and
     for plays ``best_plays`` (play, equity, loss, probabilities), for cube decisions
@@ -346,8 +356,9 @@ def analysis_to_json(analysis: MatchAnalysis) -> dict[str, Any]:
                 "crawford": game.crawford,
                 "winner": game.winner,
                 "points": game.points,
+                "players": [_player_json(summary) for summary in summaries],
             }
-            for game in analysis.games
+            for game, summaries in zip(analysis.games, summarize_games(analysis), strict=True)
         ],
         "decisions": [decision_to_json(decision) for decision in analysis.decisions],
     }
