@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -1188,7 +1189,10 @@ def analyze(
         str | None,
         typer.Option("--sgf", help="Write the match with the analysis to this .sgf file."),
     ] = None,
-    processes: Annotated[int, typer.Option(help="Worker processes (games in parallel).")] = 1,
+    processes: Annotated[
+        int,
+        typer.Option(help="Worker processes, each analysing one game at a time (0: one per core)."),
+    ] = 0,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
     cubeful: Annotated[
         bool,
@@ -1225,8 +1229,10 @@ def analyze(
     from backgammon.engine import Engine
 
     record = _read_match_file(file)
-    if processes < 1:
-        raise typer.BadParameter(f"--processes needs a count >= 1, got {processes}")
+    if processes < 0:
+        raise typer.BadParameter(f"--processes needs a count >= 0, got {processes}")
+    if processes == 0:
+        processes = os.cpu_count() or 1
     if errors < 0:
         raise typer.BadParameter(f"--errors needs a count >= 0, got {errors}")
     try:
