@@ -403,6 +403,19 @@ def test_the_html_report(reference_analysis: tuple[MatchAnalysis, str]) -> None:
     assert plot.count("<path ") == 2
     assert plot.count("<title>") == 2 * len(errors)
     assert "chance to win" in plot and "equity before each roll (cubeful" in plot
+    # Move by move: a collapsed list per game, a row per play and per cube action (not
+    # the unmarked "no double"s), each error linked to its diagram.
+    assert page.count('<details class="moves">') == len(analysis.games)
+    listed = page[page.index("<h2>Move by move</h2>") :]
+    rows = sum(
+        1
+        for d in analysis.decisions
+        if d.kind == "checker" or d.mark is not None or d.action != "no double"
+    )
+    assert listed.count("<tr class=") == rows
+    for d in errors:
+        anchor = f"g{d.game}-e{d.entry}-{d.kind}"
+        assert page.count(f'id="{anchor}"') == 1 and f'href="#{anchor}"' in listed
 
 
 def test_the_plot_scales_the_equity_axis_to_the_largest_equity() -> None:

@@ -5,7 +5,8 @@ The report has a summary table per player (error rates, PR, rating, marks, luck)
 plot of player 0's chance to win the game and equity through the match with the errors
 marked, and, for every error (doubtful, bad or very bad), an SVG diagram of the board (24
 points, checkers, bar, borne-off checkers, cube, dice) with the best alternatives or the
-cube equities.
+cube equities, and each game move by move (collapsed; errors coloured and linked to
+their diagrams).
 
 >>> from backgammon.rules.position import Position
 >>> board_svg(Position.initial(), dice=(3, 1)).startswith("<svg")
@@ -23,6 +24,7 @@ from backgammon.analysis.annotate import (
     CheckerAnalysis,
     CubeAnalysis,
     Decision,
+    GameAnalysis,
     Mark,
     MatchAnalysis,
 )
@@ -49,6 +51,8 @@ tr.played td { background: #fff2cc; font-weight: bold; }
 .mark-doubtful { color: #a07800; } .mark-bad { color: #c05000; }
 .mark-very-bad { color: #c00000; font-weight: bold; }
 svg { max-width: 100%; height: auto; }
+details.moves { margin: 0.4em 0; } details.moves summary { cursor: pointer; }
+tr.mark-doubtful td, tr.mark-bad td, tr.mark-very-bad td { background: #fff6e0; }
 """
 
 # Board geometry (SVG user units).
@@ -562,10 +566,55 @@ def _cube_section(decision: CubeAnalysis, analysis: MatchAnalysis) -> str:
     return _section(decision, analysis, board, table)
 
 
+def _anchor(decision: Decision) -> str:
+    """The id of a decision's section in the report (unique per game, entry and kind)."""
+    return f"g{decision.game}-e{decision.entry}-{decision.kind}"
+
+
+def _move_list(game: GameAnalysis, analysis: MatchAnalysis) -> str:
+    """One game move by move, in a collapsed ``<details>``: every checker play and
+    every cube action except an unmarked "no double"; errors in their mark's colour,
+    linked to their section."""
+    players = analysis.players
+    rows = []
+    for decision in game.decisions:
+        if isinstance(decision, CheckerAnalysis):
+            roll = f"{decision.roll[0]}-{decision.roll[1]}"
+            what = decision.play
+        elif decision.action == "no double" and decision.mark is None:
+            continue
+        else:
+            roll = ""
+            what = decision.error or decision.action
+        text = html.escape(what)
+        if decision.mark is not None:
+            text = f'<a href="#{_anchor(decision)}">{text}</a>'
+        loss = f"{decision.equity_loss:.3f}" if decision.equity_loss > 0 else ""
+        mark = decision.mark.value if decision.mark is not None else ""
+        rows.append(
+            f'<tr class="{_mark_class(decision.mark)}"><td>{decision.move_number}</td>'
+            f'<td class="text">{html.escape(players[decision.player])}</td><td>{roll}</td>'
+            f'<td class="text">{text}</td><td>{loss}</td><td class="text">{mark}</td></tr>'
+        )
+    winner = (
+        f"{html.escape(players[game.winner])} wins {game.points} "
+        f"point{'s' if game.points != 1 else ''}"
+        if game.winner is not None
+        else "not finished"
+    )
+    return (
+        f'<details class="moves"><summary>Game {game.number} '
+        f"({game.score_before[0]}-{game.score_before[1]}): {winner}</summary>"
+        '<table><thead><tr><th>Move</th><th class="text">Player</th><th>Roll</th>'
+        '<th class="text">Play or cube action</th><th>Loss</th><th class="text">Mark</th>'
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></details>"
+    )
+
+
 def _section(decision: Decision, analysis: MatchAnalysis, board: str, table: str) -> str:
     headline = html.escape(_headline(decision, analysis.players))
     return (
-        f'<h3 class="{_mark_class(decision.mark)}">{headline}</h3>'
+        f'<h3 id="{_anchor(decision)}" class="{_mark_class(decision.mark)}">{headline}</h3>'
         f'<div class="error"><div>{board}</div><div>{table}</div></div>'
     )
 
@@ -628,6 +677,8 @@ def html_report(analysis: MatchAnalysis, *, title: str | None = None) -> str:
         f"{match_plot_svg(analysis)}"
         f"<h2>Errors ({_error_counts(errors)})</h2>"
         + ("".join(sections) if sections else "<p>None.</p>")
+        + "<h2>Move by move</h2>"
+        + "".join(_move_list(game, analysis) for game in analysis.games)
         + "</body></html>\n"
     )
 
