@@ -418,6 +418,26 @@ def test_the_html_report(reference_analysis: tuple[MatchAnalysis, str]) -> None:
         assert page.count(f'id="{anchor}"') == 1 and f'href="#{anchor}"' in listed
 
 
+def test_the_board_draws_the_play_made_and_the_best_as_arrows() -> None:
+    import re
+
+    from backgammon.analysis import board_svg
+
+    position = Position.initial()
+    plain = board_svg(position, dice=(6, 4))
+    assert "<line" not in plain
+    picture = board_svg(position, dice=(6, 4), played=((24, 18), (18, 14)), best=((24, 14),))
+    played = re.findall(r'<line x1="([\d.]+)" y1="([\d.]+)"[^>]*stroke="#e65100"', picture)
+    best = re.findall(r'<line x1="([\d.]+)" y1="([\d.]+)"[^>]*stroke="#1565c0"', picture)
+    assert len(played) == 2 + 1 and len(best) == 1 + 1  # the steps, and the legend's sample
+    # The first arrow leaves the top checker of the two on the 24-point, the second the
+    # checker that just landed on the 18-point.
+    x, y = played[0]
+    assert f'<circle cx="{x}" cy="{y}"' in picture
+    assert played[1] != played[0]
+    assert "played" in picture and "best" in picture
+
+
 def test_the_plot_scales_the_equity_axis_to_the_largest_equity() -> None:
     from backgammon.analysis.report import _equity_bound
 

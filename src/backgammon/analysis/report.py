@@ -4,8 +4,8 @@ JavaScript and no external resources.
 The report has a summary table per player (error rates, PR, rating, marks, luck), an SVG
 plot of player 0's chance to win the game and equity through the match with the errors
 marked, and, for every error (doubtful, bad or very bad), an SVG diagram of the board (24
-points, checkers, bar, borne-off checkers, cube, dice) with the best alternatives or the
-cube equities, and each game move by move (collapsed; errors coloured and linked to
+points, checkers, bar, borne-off checkers, cube, dice; the play made and the best play
+as arrows) with the best alternatives or the cube equities, and each game move by move (collapsed; errors coloured and linked to
 their diagrams).
 
 >>> from backgammon.rules.position import Position
@@ -83,6 +83,53 @@ def _point_place(point: int) -> tuple[float, bool]:
     return _column_x(point - 13), False
 
 
+def _spot(point: int, index: int) -> tuple[float, float]:
+    """The centre of the ``index``-th checker from the edge (the fifth and beyond share
+    the fifth's place) on the side on roll's ``point``: 25 is its bar, 0 its tray."""
+    if point >= 25:
+        return _LEFT + 6 * _POINT + _BAR / 2, _TOP + _HEIGHT / 2 - _POINT
+    if point <= 0:
+        return _LEFT + 12 * _POINT + _BAR + 6 + (_TRAY - 8) / 2, _TOP + _HEIGHT - 40
+    x, low = _point_place(point)
+    offset = _RADIUS + 2 + min(index, 4) * (2 * _RADIUS + 1)
+    return x + _POINT / 2, _TOP + _HEIGHT - offset if low else _TOP + offset
+
+
+def _arrows(
+    position: Position, steps: Sequence[tuple[int, int]], colour: str, dashed: bool
+) -> list[str]:
+    """Arrows for a play's steps (``(from, to)`` in the mover's numbering), each from
+    the checker that moves to where it lands, the stacks updated step by step."""
+    counts = [position.player[point] for point in range(26)]
+    parts = []
+    dash = ' stroke-dasharray="5,3"' if dashed else ""
+    for source, destination in steps:
+        start = _spot(source, max(counts[source] - 1, 0))
+        counts[source] -= 1
+        if destination > 0:
+            counts[destination] += 1
+        end = _spot(destination, max(counts[destination] - 1, 0) if destination > 0 else 0)
+        dx, dy = end[0] - start[0], end[1] - start[1]
+        length = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / length, dy / length
+        tip = (end[0] - ux * 4, end[1] - uy * 4)
+        back = (tip[0] - ux * 10, tip[1] - uy * 10)
+        wing = (-uy * 5, ux * 5)
+        parts.append(
+            f'<line x1="{_fmt(start[0])}" y1="{_fmt(start[1])}" x2="{_fmt(back[0])}" '
+            f'y2="{_fmt(back[1])}" stroke="{colour}" stroke-width="3" '
+            f'stroke-linecap="round" opacity="0.9"{dash}/>'
+            f'<path d="M{_fmt(tip[0])},{_fmt(tip[1])} L{_fmt(back[0] + wing[0])},'
+            f"{_fmt(back[1] + wing[1])} L{_fmt(back[0] - wing[0])},{_fmt(back[1] - wing[1])} "
+            f'Z" fill="{colour}" opacity="0.9"/>'
+        )
+    return parts
+
+
+_PLAYED_ARROW = "#e65100"
+_BEST_ARROW = "#1565c0"
+
+
 def board_svg(
     position: Position,
     *,
@@ -90,6 +137,8 @@ def board_svg(
     cube: int = 1,
     cube_owner: str = "centred",
     labels: tuple[str, str] = ("on roll", "opponent"),
+    played: Sequence[tuple[int, int]] = (),
+    best: Sequence[tuple[int, int]] = (),
 ) -> str:
     """An SVG picture of ``position`` seen from the side on roll (its home board bottom
     right, its checkers light, the opponent's dark).
@@ -100,13 +149,17 @@ def board_svg(
         cube: the cube value (a centred cube at 1 shows 64, as on a real board).
         cube_owner: ``"centred"``, ``"player"`` (the side on roll) or ``"opponent"``.
         labels: names for the side on roll and the opponent.
+        played: the steps (``(from, to)``, the side on roll's numbering: 25 the bar, 0
+            off) of the play made, drawn as solid orange arrows.
+        best: the steps of the best play, drawn as dashed blue arrows.
     """
     bottom = _TOP + _HEIGHT
+    height = bottom + (52 if played or best else 36)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {bottom + 36}" '
-        f'width="{_WIDTH}" height="{bottom + 36}" role="img" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {height}" '
+        f'width="{_WIDTH}" height="{height}" role="img" '
         f'aria-label="backgammon position {html.escape(position.position_id)}">',
-        f'<rect x="0" y="0" width="{_WIDTH}" height="{bottom + 36}" fill="#f7f3ea"/>',
+        f'<rect x="0" y="0" width="{_WIDTH}" height="{height}" fill="#f7f3ea"/>',
         f'<rect x="{_LEFT}" y="{_TOP}" width="{12 * _POINT + _BAR}" height="{_HEIGHT}" '
         'fill="#2e6b3a" stroke="#3b2a1a" stroke-width="3"/>',
         f'<rect x="{_LEFT + 6 * _POINT}" y="{_TOP}" width="{_BAR}" height="{_HEIGHT}" '
@@ -148,11 +201,24 @@ def board_svg(
     parts.extend(_cube(cube, cube_owner))
     if dice is not None:
         parts.extend(_dice(dice))
+    parts.extend(_arrows(position, best, _BEST_ARROW, dashed=True))
+    parts.extend(_arrows(position, played, _PLAYED_ARROW, dashed=False))
     parts.append(
         f'<text x="{_LEFT}" y="{bottom + 31}" font-size="11" fill="#333">'
         f"light: {html.escape(labels[0])} (home bottom right); "
         f"dark: {html.escape(labels[1])}; {html.escape(position.position_id)}</text>"
     )
+    if played or best:
+        y = bottom + 45
+        for k, (colour, dash, text) in enumerate(
+            ((_PLAYED_ARROW, "", "played"), (_BEST_ARROW, ' stroke-dasharray="5,3"', "best"))
+        ):
+            x = _LEFT + 90 * k
+            parts.append(
+                f'<line x1="{x}" y1="{y - 4}" x2="{x + 22}" y2="{y - 4}" stroke="{colour}" '
+                f'stroke-width="3"{dash}/><text x="{x + 28}" y="{y}" font-size="11" '
+                f'fill="#333">{text}</text>'
+            )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -515,6 +581,8 @@ def _checker_section(decision: CheckerAnalysis, analysis: MatchAnalysis) -> str:
         cube=decision.cube,
         cube_owner=_owner_word(decision.cube_owner, decision.player),
         labels=(players[decision.player], players[1 - decision.player]),
+        played=decision.played.steps,
+        best=decision.best.steps,
     )
     best = decision.best.equity
     rows = []
