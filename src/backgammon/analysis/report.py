@@ -1,12 +1,12 @@
 """A self-contained HTML report of an analysed match: inline CSS and inline SVG, no
 JavaScript and no external resources.
 
-The report has a summary table per player (error rates, PR, rating, marks, luck), an SVG
-plot of player 0's chance to win the game and equity through the match with the errors
-marked, and, for every error (doubtful, bad or very bad), an SVG diagram of the board (24
-points, checkers, bar, borne-off checkers, cube, dice; the play made and the best play
-as arrows) with the best alternatives or the cube equities, and each game move by move (collapsed; errors coloured and linked to
-their diagrams).
+The report has a summary table per player (error rates, PR, rating, marks, luck) and per
+game, an SVG plot of player 0's chance to win the game and equity through the match with
+the errors marked; for every error (doubtful, bad or very bad), an SVG diagram of the
+board (24 points, checkers, bar, borne-off checkers, cube, dice; the play made and the
+best play as arrows) with the best alternatives or the cube equities; and each game move
+by move (collapsed; errors coloured and linked to their diagrams).
 
 >>> from backgammon.rules.position import Position
 >>> board_svg(Position.initial(), dice=(3, 1)).startswith("<svg")
