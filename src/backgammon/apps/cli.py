@@ -1301,3 +1301,13 @@ def analyze(
     Console().print(table)
     if errors > 0:
         Console().print(_largest_errors_table(analysis, errors))
+
+
+def _register_server_commands() -> None:
+    from backgammon.apps.server_commands import serve, verify_dice
+
+    app.command(name="serve")(serve)
+    app.command(name="verify-dice")(verify_dice)
+
+
+_register_server_commands()

@@ -1,0 +1,120 @@
+"""The server's commands: ``backgammon serve`` and ``backgammon verify-dice``.
+
+Kept apart from :mod:`backgammon.apps.cli` (which registers them) so the server's
+dependencies load only when these commands run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = ["serve", "verify_dice"]
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="HTTP and WebSocket port.")] = 8080,
+    data: Annotated[
+        Path | None,
+        typer.Option(help="Folder for the embedded SQLite database (default: user data dir)."),
+    ] = None,
+    database: Annotated[
+        str | None,
+        typer.Option(
+            help="A database URL instead: postgresql://USER:PASS@HOST/DB or sqlite:///PATH."
+        ),
+    ] = None,
+    bot_processes: Annotated[
+        int, typer.Option(help="Worker processes for the bots' searches (0: a thread).")
+    ] = 1,
+    no_bots: Annotated[bool, typer.Option("--no-bots", help="Offer no bots.")] = False,
+    warm_up: Annotated[
+        bool, typer.Option(help="Compile the engine's kernels before reporting ready.")
+    ] = True,
+    origin: Annotated[
+        list[str] | None,
+        typer.Option(help="A browser origin allowed to open WebSockets (repeatable)."),
+    ] = None,
+    rate_limit: Annotated[
+        float, typer.Option(help="Messages a second each connection may send.")
+    ] = 20.0,
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+) -> None:
+    """Run the online game server: accounts, lobby, matches against people and bots,
+    over HTTP and WebSockets, on SQLite by default (or PostgreSQL)."""
+    import logging
+
+    import uvicorn
+
+    from backgammon.server.app import create_app
+    from backgammon.server.settings import DEFAULT_DATA_DIR, Settings
+
+    logging.basicConfig(
+        level=log_level.upper(),
+        format='{"time":"%(asctime)s","level":"%(levelname)s","logger":"%(name)s",'
+        '"message":"%(message)s"}',
+    )
+    try:
+        settings = Settings(
+            database_url=database or "",
+            data_dir=data or DEFAULT_DATA_DIR,
+            bot_processes=bot_processes,
+            bots=() if no_bots else Settings().bots,
+            warm_up=warm_up,
+            allowed_origins=tuple(origin or ()),
+            messages_per_second=rate_limit,
+            message_burst=max(40, int(2 * rate_limit)),
+        )
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+
+    def progress(line: str) -> None:
+        typer.echo(f"backgammon serve: {line}", err=True)
+
+    warm = None
+    if warm_up and not no_bots:
+        from backgammon.engine.warmup import warm_up as compile_kernels
+
+        def warm(say: Callable[[str], None]) -> None:
+            compile_kernels(ply=2, progress=say)
+
+    app = create_app(settings, warm_up=warm, progress=progress)
+    where = settings.database if database else f"SQLite in {settings.data_dir}"
+    progress(f"database: {where.split('@')[-1]}")
+    progress(f"listening on http://{host}:{port}/ (WebSocket ws://{host}:{port}/ws)")
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=settings.max_message_bytes,
+        log_level=log_level,
+        timeout_graceful_shutdown=10,
+    )
+
+
+def verify_dice(
+    file: Annotated[Path, typer.Argument(help="A finished match's dice record (JSON).")],
+) -> None:
+    """Check a finished match's dice: the revealed seed against the commitment
+    published at its start, and every throw against the seed and the nonces."""
+    from backgammon.server.fair_dice import verify_record
+
+    try:
+        record = json.loads(file.read_text(encoding="utf-8"))
+        failure = verify_record(record)
+    except OSError as error:
+        typer.echo(f"cannot read {file}: {error.strerror}", err=True)
+        raise typer.Exit(2) from None
+    except ValueError as error:
+        typer.echo(f"{file}: {error}", err=True)
+        raise typer.Exit(2) from None
+    if failure is not None:
+        typer.echo(f"{file}: FAILED: {failure}")
+        raise typer.Exit(1)
+    count = len(record.get("throws", []))
+    typer.echo(f"{file}: all {count} throws verify (commitment {record['commitment'][:16]}...)")

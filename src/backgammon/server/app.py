@@ -1,0 +1,413 @@
+"""The ASGI application: the HTTP API and the WebSocket, over one game service.
+
+:func:`create_app` builds a FastAPI application from :class:`Settings`; nothing is
+read at import time. Routes are grouped by resource (accounts, lobby, matches,
+users, administration, operations); ``/ws`` is the live connection. Browsers
+authenticate with an HttpOnly, SameSite cookie; bots send ``Authorization: Bearer``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Request, Response, WebSocket
+from fastapi.responses import JSONResponse, PlainTextResponse
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from backgammon import __version__
+from backgammon.server.bots import BotPool
+from backgammon.server.database import Database
+from backgammon.server.hub import Connection
+from backgammon.server.protocol import (
+    PROTOCOL_VERSION,
+    ActionMessage,
+    ChatMessage,
+    CreateMatch,
+    Credentials,
+    JoinMatch,
+    PingMessage,
+    ProtocolError,
+    SubscribeMessage,
+    UnsubscribeMessage,
+    parse_client_message,
+)
+from backgammon.server.repository import User
+from backgammon.server.service import Clock, GameService, ServiceError
+from backgammon.server.settings import Settings
+
+__all__ = ["COOKIE", "create_app"]
+
+COOKIE = "bg_session"
+"""The session cookie's name."""
+
+log = logging.getLogger("backgammon.server")
+
+
+def _token(request: Request | WebSocket) -> str | None:
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip()
+    return request.cookies.get(COOKIE)
+
+
+def _address(request: Request | WebSocket) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+async def current_user(request: Request) -> User:
+    """The logged-in user of a request (cookie or bearer token).
+
+    Raises:
+        ServiceError: ``unauthorized`` without a live session.
+    """
+    service: GameService = request.app.state.service
+    user = await service.authenticate(_token(request))
+    if user is None:
+        raise ServiceError("unauthorized", "log in first", 401)
+    return user
+
+
+Auth = Annotated[User, Depends(current_user)]
+"""A route argument that requires a logged-in user."""
+
+
+class _RateLimit:
+    """A token bucket: ``rate`` messages a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+        self.refused = 0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.refused += 1
+        return False
+
+
+def create_app(
+    settings: Settings,
+    *,
+    clock: Clock | None = None,
+    bots: BotPool | None = None,
+    warm_up: Callable[[Callable[[str], None]], object] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> FastAPI:
+    """The server as an ASGI application.
+
+    Args:
+        settings: what to serve and how.
+        clock: the time source (tests inject one); the real time by default.
+        bots: the bots' pool (default: made from the settings).
+        warm_up: compiles the engine's kernels before the server reports ready
+            (called in a thread with a progress callback).
+        progress: where start-up progress lines go (default: the log).
+    """
+    database = Database(settings.database)
+    service = GameService(settings, database, clock=clock, bots=bots)
+    say = progress or (lambda line: log.info(line))
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if warm_up is not None and settings.warm_up and settings.bots:
+            started = time.perf_counter()
+            await asyncio.to_thread(warm_up, say)
+            say(f"engine ready in {time.perf_counter() - started:.1f} s")
+        await service.start(say)
+        say("ready")
+        yield
+        await service.stop()
+
+    app = FastAPI(
+        title="backgammon server",
+        version=__version__,
+        lifespan=lifespan,
+        description="Accounts, lobby, matches and downloads; live play over /ws.",
+    )
+    app.state.service = service
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_request: Request, error: ServiceError) -> JSONResponse:
+        return JSONResponse(
+            {"error": error.code, "message": error.message}, status_code=error.status
+        )
+
+    def _session_response(user: User, token: str, status: int = 200) -> JSONResponse:
+        response = JSONResponse({"user": user.public(), "token": token}, status_code=status)
+        response.set_cookie(
+            COOKIE,
+            token,
+            max_age=settings.session_days * 86400,
+            httponly=True,
+            samesite="lax",
+            secure=settings.secure_cookies,
+        )
+        return response
+
+    accounts = APIRouter(prefix="/api", tags=["accounts"])
+
+    @accounts.post("/register", status_code=201)
+    async def register(body: Credentials) -> JSONResponse:
+        user, token = await service.register(body.name, body.password)
+        return _session_response(user, token, 201)
+
+    @accounts.post("/login")
+    async def login(body: Credentials, request: Request) -> JSONResponse:
+        user, token = await service.login(body.name, body.password, _address(request))
+        return _session_response(user, token)
+
+    @accounts.post("/guest", status_code=201)
+    async def guest() -> JSONResponse:
+        user, token = await service.guest()
+        return _session_response(user, token, 201)
+
+    @accounts.post("/logout")
+    async def logout(request: Request, response: Response) -> dict[str, bool]:
+        token = _token(request)
+        if token:
+            await service.logout(token)
+        response.delete_cookie(COOKIE)
+        return {"ok": True}
+
+    @accounts.get("/me")
+    async def me(user: Auth) -> dict[str, Any]:
+        return {**user.public(), "is_admin": user.is_admin, "muted": user.muted}
+
+    @accounts.get("/version")
+    async def version() -> dict[str, Any]:
+        return {"protocol": PROTOCOL_VERSION, "server": f"backgammon {__version__}"}
+
+    lobby = APIRouter(prefix="/api", tags=["lobby"])
+
+    @lobby.get("/lobby")
+    async def get_lobby(_user: Auth) -> dict[str, Any]:
+        return await service.lobby()
+
+    matches = APIRouter(prefix="/api/matches", tags=["matches"])
+
+    @matches.post("", status_code=201)
+    async def create(body: CreateMatch, user: Auth) -> dict[str, Any]:
+        return await service.create_match(user, body)
+
+    @matches.post("/{match_id}/join")
+    async def join(match_id: str, body: JoinMatch, user: Auth) -> dict[str, Any]:
+        return await service.join_match(user, match_id, body.nonce)
+
+    @matches.post("/{match_id}/rematch", status_code=201)
+    async def rematch(match_id: str, user: Auth) -> dict[str, Any]:
+        return await service.rematch(user, match_id)
+
+    @matches.get("/{match_id}")
+    async def get_match(match_id: str) -> dict[str, Any]:
+        return await service.state(match_id)
+
+    @matches.get("/{match_id}/record.{kind}")
+    async def download(match_id: str, kind: str) -> Response:
+        text = await service.download(match_id, kind)
+        media = "application/json" if kind == "dice" else "text/plain; charset=utf-8"
+        filename = f"{match_id}.{'json' if kind == 'dice' else kind}"
+        return Response(
+            text,
+            media_type=media,
+            headers={"content-disposition": f'attachment; filename="{filename}"'},
+        )
+
+    users = APIRouter(prefix="/api/users", tags=["users"])
+
+    @users.get("/{name}")
+    async def profile(name: str) -> dict[str, Any]:
+        return await service.profile(name)
+
+    admin = APIRouter(prefix="/api/admin", tags=["administration"])
+
+    @admin.post("/users/{name}/{what}")
+    async def moderate(name: str, what: str, user: Auth) -> dict[str, bool]:
+        await service.moderate(user, name, what)
+        return {"ok": True}
+
+    operations = APIRouter(tags=["operations"])
+
+    @operations.get("/healthz")
+    async def healthz() -> JSONResponse:
+        ready = service.ready
+        return JSONResponse(
+            {"ready": ready, "protocol": PROTOCOL_VERSION}, status_code=200 if ready else 503
+        )
+
+    @operations.get("/metrics")
+    async def metrics() -> PlainTextResponse:
+        return PlainTextResponse(_prometheus(service), media_type="text/plain; version=0.0.4")
+
+    @operations.get("/")
+    async def index() -> PlainTextResponse:
+        return PlainTextResponse(
+            f"backgammon {__version__} server (protocol {PROTOCOL_VERSION}).\n"
+            "HTTP API: /docs; live play: WebSocket /ws. The web app arrives with its own "
+            "release.\n"
+        )
+
+    for router in (accounts, lobby, matches, users, admin, operations):
+        app.include_router(router)
+
+    @app.websocket("/ws")
+    async def websocket_endpoint(websocket: WebSocket) -> None:
+        await _serve_websocket(websocket, service, settings)
+
+    return app
+
+
+def _origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True  # not a browser: bots and other programs
+    if origin in settings.allowed_origins:
+        return True
+    host = websocket.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host
+
+
+async def _serve_websocket(websocket: WebSocket, service: GameService, settings: Settings) -> None:
+    """One client's live connection: authenticate, then read messages and write
+    what the service publishes, until either side closes."""
+    if not _origin_allowed(websocket, settings):
+        log.warning("websocket refused: origin %r", websocket.headers.get("origin"))
+        await websocket.close(code=4403, reason="origin not allowed")
+        return
+    user = await service.authenticate(_token(websocket))
+    if user is None:
+        await websocket.close(code=4401, reason="log in first")
+        return
+    await websocket.accept()
+    connection = Connection(user)
+    service.connect(connection)
+    writer = asyncio.create_task(_write(websocket, connection))
+    limit = _RateLimit(settings.messages_per_second, settings.message_burst)
+    try:
+        while not connection.closed:
+            received = await websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            data = received.get("text")
+            if data is None:
+                data = received.get("bytes") or b""
+            if len(data) > settings.max_message_bytes:
+                connection.send(
+                    {
+                        "type": "error",
+                        "code": "too_large",
+                        "message": f"a message has at most {settings.max_message_bytes} bytes",
+                    }
+                )
+                connection.close()
+                break
+            if not limit.allow():
+                refusal = {"type": "error", "code": "rate_limited", "ref": _ref_of(data)}
+                if limit.refused > 5 * settings.message_burst:
+                    connection.send({**refusal, "message": "too many messages: disconnected"})
+                    connection.close()
+                    break
+                connection.send({**refusal, "message": "too many messages: slow down"})
+                continue
+            await _handle(data, connection, service)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        service.disconnect(connection)
+        await writer
+
+
+def _ref_of(data: str | bytes) -> str | None:
+    """The ``ref`` of a message that will not be handled, if it has a usable one."""
+    try:
+        ref = json.loads(data).get("ref")
+    except (ValueError, AttributeError, UnicodeDecodeError):
+        return None
+    return ref if isinstance(ref, str) and len(ref) <= 40 else None
+
+
+async def _write(websocket: WebSocket, connection: Connection) -> None:
+    try:
+        while True:
+            message = await connection.queue.get()
+            if message is None:
+                break
+            await websocket.send_text(json.dumps(message, separators=(",", ":")))
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        connection.closed = True
+        if websocket.application_state == WebSocketState.CONNECTED:
+            try:
+                code = 1009 if connection.overflowed else 1000
+                await websocket.close(code=code)
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                pass
+
+
+async def _handle(data: str | bytes, connection: Connection, service: GameService) -> None:
+    """Dispatch one client message; every failure answers an ``error``."""
+    ref = None
+    try:
+        message = parse_client_message(data)
+        ref = getattr(message, "ref", None)
+        if isinstance(message, ActionMessage):
+            seq = await service.act(connection.user, message.match, message.action, message.expect)
+            connection.send({"type": "ack", "match": message.match, "seq": seq, "ref": ref})
+        elif isinstance(message, SubscribeMessage):
+            await service.subscribe(connection, message.match)
+        elif isinstance(message, UnsubscribeMessage):
+            service.hub.leave(connection, message.match)
+        elif isinstance(message, ChatMessage):
+            await service.chat(connection.user, message.room, message.text)
+        elif isinstance(message, PingMessage):
+            connection.send({"type": "pong", "ref": ref})
+    except ProtocolError as error:
+        connection.send({"type": "error", "code": "bad_message", "message": str(error)})
+    except ServiceError as error:
+        connection.send({"type": "error", "code": error.code, "message": error.message, "ref": ref})
+
+
+def _prometheus(service: GameService) -> str:
+    metrics = service.metrics
+    lines = [
+        "# HELP backgammon_connections Open WebSocket connections in this process.",
+        "# TYPE backgammon_connections gauge",
+        f"backgammon_connections {service.hub.connection_count}",
+        "# HELP backgammon_live_matches Matches held in memory by this process.",
+        "# TYPE backgammon_live_matches gauge",
+        f"backgammon_live_matches {service.live_count}",
+        "# HELP backgammon_actions_total Log entries committed (player and server actions).",
+        "# TYPE backgammon_actions_total counter",
+        f"backgammon_actions_total {metrics.actions}",
+        "# HELP backgammon_refused_total Actions refused.",
+        "# TYPE backgammon_refused_total counter",
+        f"backgammon_refused_total {metrics.refused}",
+        "# HELP backgammon_matches_started_total Matches started.",
+        "# TYPE backgammon_matches_started_total counter",
+        f"backgammon_matches_started_total {metrics.matches_started}",
+        "# HELP backgammon_matches_finished_total Matches finished.",
+        "# TYPE backgammon_matches_finished_total counter",
+        f"backgammon_matches_finished_total {metrics.matches_finished}",
+        "# HELP backgammon_commit_seconds Time to commit an action to the database.",
+        "# TYPE backgammon_commit_seconds histogram",
+    ]
+    for bound, count in metrics.latency_buckets.items():
+        lines.append(f'backgammon_commit_seconds_bucket{{le="{bound}"}} {count}')
+    lines += [
+        f'backgammon_commit_seconds_bucket{{le="+Inf"}} {metrics.commit_count}',
+        f"backgammon_commit_seconds_sum {metrics.commit_seconds:.6f}",
+        f"backgammon_commit_seconds_count {metrics.commit_count}",
+    ]
+    return "\n".join(lines) + "\n"

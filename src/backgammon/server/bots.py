@@ -1,0 +1,103 @@
+"""Server-side bots: the engine at named levels, thinking in worker processes.
+
+A bot's decision (double, take, resign answers, the acey-deucey double, its play) is
+computed by :func:`decide` in a process pool, never in the event loop, so a 2-ply
+bot thinking delays nobody else. The worker rebuilds the game from its actions (the
+bot sees exactly what a player sees: never the dice seed) and returns the action as
+a protocol :class:`~backgammon.server.protocol.ActionBody` dictionary.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from backgammon.engine.players import LEVELS, EngineCube, EnginePlayer
+from backgammon.rules.cube import CubeRules, CubeState, MatchContext
+from backgammon.rules.game import Action, Game
+from backgammon.variants import find
+
+if TYPE_CHECKING:
+    from backgammon.engine.evaluator import Engine
+
+__all__ = ["BotPool", "BotRequest", "decide"]
+
+BotRequest = tuple[str, str, CubeRules, MatchContext, list[Action], int]
+"""What a worker needs: level, variant name, cube rules, match context, the game's
+actions so far, and a seed for the level's noise."""
+
+
+@cache
+def _engine(variant_name: str) -> Engine:
+    """One engine per variant per worker process, opened on first use."""
+    from backgammon.engine.evaluator import Engine
+
+    return Engine(variant=find(variant_name))
+
+
+def _largest_playable_double(game: Game) -> int:
+    for number in range(6, 0, -1):
+        if game.position.legal_plays((number, number), game.variant):
+            return number
+    return 1
+
+
+def decide(request: BotRequest) -> dict[str, Any]:
+    """The bot's next action in the game described by ``request`` (run in a worker)."""
+    level, variant_name, rules, context, actions, seed = request
+    variant = find(variant_name)
+    game = Game(variant, rules=rules, context=context, cube=CubeState(1))
+    for action in actions:
+        game.push_unchecked(action)
+    engine = _engine(variant_name)
+    chosen = LEVELS[level]
+    ply = chosen.ply if variant.plain_movement else 0
+    cube = EngineCube(engine, ply=min(ply, 1))
+    pending = game.pending
+    if pending is not None and pending.kind == "choose-double":
+        return {"kind": "choose_double", "number": _largest_playable_double(game)}
+    if pending is not None and pending.kind == "double":
+        return {"kind": "take" if cube.should_take(game) else "drop"}
+    if pending is not None and pending.kind == "resign":
+        accept = cube.accepts_resignation(game, int(pending.level))
+        return {"kind": "accept" if accept else "reject"}
+    if game.dice is None:
+        if pending is None and game.can_double() and cube.should_double(game):
+            return {"kind": "double"}
+        return {"kind": "roll"}
+    player = EnginePlayer(engine, ply, chosen.noise, seed)
+    play = player.choose(game.position, game.dice, variant)
+    return {"kind": "play", "move": play.notation()}
+
+
+def _warm_worker() -> None:
+    """Open the standard engine in a fresh worker (loads the compiled kernels)."""
+    _engine("standard")
+
+
+class BotPool:
+    """Runs bot decisions off the event loop: in ``processes`` worker processes, or
+    in a thread when ``processes`` is 0 (for small deployments and tests)."""
+
+    def __init__(self, processes: int = 1) -> None:
+        self._executor: Executor
+        if processes > 0:
+            self._executor = ProcessPoolExecutor(
+                processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_warm_worker,
+            )
+        else:
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix="bot")
+
+    async def decide(self, request: BotRequest) -> dict[str, Any]:
+        """The bot's action for ``request``, computed in the pool."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, decide, request)
+
+    def close(self) -> None:
+        """Stop the workers (pending decisions are cancelled)."""
+        self._executor.shutdown(wait=False, cancel_futures=True)

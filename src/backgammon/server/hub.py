@@ -1,0 +1,132 @@
+"""Live connections and the rooms they listen to, with a bounded queue each.
+
+A :class:`Connection` is one client's WebSocket (or another front end's session):
+what is sent to it goes through its own queue, drained by its own writer task, so a
+slow client never delays anyone else; a client whose queue fills is disconnected
+(it reconnects and gets the whole state). Rooms are ``"lobby"`` and match ids.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from backgammon.server.repository import User
+
+__all__ = ["Connection", "Hub"]
+
+
+class Connection:
+    """One client: who it is, what it listens to, and its outgoing queue.
+
+    Args:
+        user: the logged-in account.
+        queue_size: messages that may wait for a slow client before it is dropped.
+    """
+
+    def __init__(self, user: User, queue_size: int = 256) -> None:
+        self.user = user
+        self.rooms: set[str] = set()
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(queue_size)
+        self.closed = False
+        self.overflowed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message``; a full queue marks the client as too slow and closes it."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.overflowed = True
+            self.close()
+
+    def close(self) -> None:
+        """Stop sending; the writer ends when it reaches the marker."""
+        if not self.closed:
+            self.closed = True
+            try:
+                self.queue.put_nowait(None)
+            except asyncio.QueueFull:
+                # The writer sees ``closed`` after draining; make room for the marker.
+                self.queue.get_nowait()
+                self.queue.put_nowait(None)
+
+
+class Hub:
+    """Every connection of this process, by room and by user."""
+
+    def __init__(self) -> None:
+        self._rooms: dict[str, set[Connection]] = {}
+        self._by_user: dict[int, set[Connection]] = {}
+
+    def add(self, connection: Connection) -> bool:
+        """Register a connection; True if it is the user's first here."""
+        connections = self._by_user.setdefault(connection.user.id, set())
+        connections.add(connection)
+        return len(connections) == 1
+
+    def remove(self, connection: Connection) -> bool:
+        """Forget a connection; True if the user has no other connection here."""
+        for room in list(connection.rooms):
+            self.leave(connection, room)
+        connections = self._by_user.get(connection.user.id, set())
+        connections.discard(connection)
+        if not connections:
+            self._by_user.pop(connection.user.id, None)
+            return True
+        return False
+
+    def join(self, connection: Connection, room: str) -> None:
+        """Let ``connection`` hear ``room``."""
+        connection.rooms.add(room)
+        self._rooms.setdefault(room, set()).add(connection)
+
+    def leave(self, connection: Connection, room: str) -> None:
+        """Stop ``connection`` hearing ``room``."""
+        connection.rooms.discard(room)
+        members = self._rooms.get(room)
+        if members is not None:
+            members.discard(connection)
+            if not members:
+                del self._rooms[room]
+
+    def publish(
+        self,
+        room: str,
+        message: dict[str, Any],
+        only: Callable[[Connection], bool] | None = None,
+    ) -> int:
+        """Send ``message`` to the room's connections (those ``only`` accepts);
+        returns how many got it."""
+        sent = 0
+        for connection in list(self._rooms.get(room, ())):
+            if only is None or only(connection):
+                connection.send(message)
+                sent += 1
+        return sent
+
+    def to_user(self, user_id: int, message: dict[str, Any]) -> None:
+        """Send ``message`` to every connection of one user."""
+        for connection in list(self._by_user.get(user_id, ())):
+            connection.send(message)
+
+    def connections_of(self, user_id: int) -> Iterable[Connection]:
+        """The user's connections here."""
+        return tuple(self._by_user.get(user_id, ()))
+
+    def online(self) -> list[User]:
+        """Users with at least one connection here."""
+        return [next(iter(connections)).user for connections in self._by_user.values()]
+
+    @property
+    def connection_count(self) -> int:
+        """Open connections."""
+        return sum(len(connections) for connections in self._by_user.values())
+
+    def close_all(self) -> None:
+        """Close every connection (shutdown)."""
+        for connections in list(self._by_user.values()):
+            for connection in list(connections):
+                connection.close()

@@ -1,0 +1,218 @@
+"""The wire protocol: every message a client sends or receives, as typed schemas.
+
+Every WebSocket message is one JSON object with a ``type``; the server validates what a
+client sends against :data:`ClientMessage` (a tagged union) and refuses anything else
+with an ``error`` naming what is wrong. Messages from the server carry their ``type``
+too. :data:`PROTOCOL_VERSION` is sent in the ``welcome`` message and at
+``GET /api/version``; it changes whenever a message changes incompatibly. The HTTP
+API's request bodies are here too. ``docs/server.md`` documents them with examples.
+
+>>> message = parse_client_message('{"type": "action", "match": "m1", "action": {"kind": "roll"}}')
+>>> message.action.kind
+'roll'
+>>> parse_client_message('{"type": "shout"}')  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+backgammon.server.protocol.ProtocolError: bad message: type: 'shout' is not one of ...
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from backgammon import variants
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "ActionBody",
+    "ActionMessage",
+    "ChatMessage",
+    "ClientMessage",
+    "ClockSettings",
+    "CreateMatch",
+    "Credentials",
+    "JoinMatch",
+    "MatchSettings",
+    "PingMessage",
+    "ProtocolError",
+    "SubscribeMessage",
+    "UnsubscribeMessage",
+    "parse_client_message",
+]
+
+PROTOCOL_VERSION = 1
+"""The protocol's version; clients compare it with the ``welcome`` message's."""
+
+
+class ProtocolError(ValueError):
+    """A message that is not valid JSON or does not match any schema."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ClockSettings(_Strict):
+    """A time control: ``delay`` seconds per decision that cost nothing, then the
+    player's reserve runs; the reserve is ``reserve_per_point`` seconds per point of
+    the match (``money_reserve`` in money sessions). Running out loses the match."""
+
+    delay: float = Field(default=12.0, ge=0, le=600)
+    reserve_per_point: float = Field(default=60.0, ge=0, le=3600)
+    money_reserve: float = Field(default=600.0, ge=0, le=36000)
+
+
+class MatchSettings(_Strict):
+    """What a match is played under, chosen when it is created."""
+
+    variant: str = "standard"
+    length: int = Field(default=5, ge=0, le=64, description="points to win; 0 = money session")
+    cube: bool = True
+    crawford: bool = True
+    jacoby: bool = False
+    beavers: bool = False
+    raccoons: bool = False
+    automatic_doubles: int = Field(default=0, ge=0, le=6)
+    max_cube: int | None = Field(default=None, ge=1, le=1 << 20)
+    clock: ClockSettings | None = Field(default_factory=ClockSettings)
+
+    @field_validator("variant")
+    @classmethod
+    def _known_variant(cls, name: str) -> str:
+        try:
+            return variants.find(name).name
+        except KeyError as error:
+            raise ValueError(str(error.args[0])) from None
+
+
+class Credentials(_Strict):
+    """A name and password (register, log in)."""
+
+    name: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=256)
+
+
+class CreateMatch(_Strict):
+    """``POST /api/matches``: a new match, open to anyone, to one invitee, or against
+    a bot (``opponent`` ``"bot:expert"``)."""
+
+    settings: MatchSettings = Field(default_factory=MatchSettings)
+    rated: bool = True
+    public: bool = True
+    opponent: str | None = Field(
+        default=None, max_length=40, description="a user name to invite, or bot:LEVEL"
+    )
+    nonce: str = Field(default="", max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
+
+
+class JoinMatch(_Strict):
+    """``POST /api/matches/{id}/join``: take the open seat, adding a dice nonce."""
+
+    nonce: str = Field(default="", max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
+
+
+class ActionBody(_Strict):
+    """One game action. ``kind`` is one of roll, play (with ``move`` in our
+    notation, e.g. ``"13/7 8/7"``), double, take, drop, beaver, raccoon, resign (with
+    ``level`` 1-3: single, gammon, backgammon), accept, reject (a resignation),
+    choose_double (acey-deucey, with ``number``), explode (atomic), next_game (money:
+    start the next game), leave (concede the match or end the money session)."""
+
+    kind: Literal[
+        "roll",
+        "play",
+        "double",
+        "take",
+        "drop",
+        "beaver",
+        "raccoon",
+        "resign",
+        "accept",
+        "reject",
+        "choose_double",
+        "explode",
+        "next_game",
+        "leave",
+    ]
+    move: str | None = Field(default=None, max_length=200)
+    level: int | None = Field(default=None, ge=1, le=3)
+    number: int | None = Field(default=None, ge=1, le=6)
+
+
+class ActionMessage(_Strict):
+    """Act in a match. ``expect`` (optional) is the ``seq`` of the state the client
+    acts on: if the match has moved on, the action is refused instead of applied to
+    a state the player has not seen. ``ref`` is echoed in the answer."""
+
+    type: Literal["action"]
+    match: str = Field(max_length=16)
+    action: ActionBody
+    expect: int | None = Field(default=None, ge=0)
+    ref: str | None = Field(default=None, max_length=40)
+
+
+class SubscribeMessage(_Strict):
+    """Receive a match's states (as player or spectator), or ``"lobby"``'s updates."""
+
+    type: Literal["subscribe"]
+    match: str = Field(max_length=16)
+
+
+class UnsubscribeMessage(_Strict):
+    """Stop receiving a match's (or the lobby's) updates."""
+
+    type: Literal["unsubscribe"]
+    match: str = Field(max_length=16)
+
+
+class ChatMessage(_Strict):
+    """Say something in ``room`` (``"lobby"`` or a match id). In a match, players'
+    chat goes to everyone there, spectators' chat to spectators only."""
+
+    type: Literal["chat"]
+    room: str = Field(max_length=16)
+    text: str = Field(min_length=1, max_length=500)
+
+
+class PingMessage(_Strict):
+    """Keep-alive; answered with ``pong``."""
+
+    type: Literal["ping"]
+    ref: str | None = Field(default=None, max_length=40)
+
+
+ClientMessage = Annotated[
+    ActionMessage | SubscribeMessage | UnsubscribeMessage | ChatMessage | PingMessage,
+    Field(discriminator="type"),
+]
+"""Anything a client may send over the WebSocket."""
+
+_CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+_TYPES = "action, chat, ping, subscribe, unsubscribe"
+
+
+def parse_client_message(text: str | bytes) -> Any:
+    """Validate one client message; returns the typed message.
+
+    Raises:
+        ProtocolError: naming the first thing wrong (not JSON, not an object, an
+            unknown ``type``, a missing or bad field).
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise ProtocolError(f"bad message: not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(f"bad message: a JSON object is expected, got {type(data).__name__}")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _TYPES.split(", "):
+        raise ProtocolError(f"bad message: type: {kind!r} is not one of {_TYPES}")
+    try:
+        return _CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"][1:]) or "message"
+        raise ProtocolError(f"bad message: {where}: {first['msg']}") from None

@@ -1,0 +1,397 @@
+"""Reading and writing the database: one function per query, each taking the
+connection (and so the transaction) it runs in explicitly.
+
+The service decides what goes in one transaction; these functions only say how.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, delete, func, insert, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from backgammon.server.tables import (
+    chat_messages,
+    login_failures,
+    match_actions,
+    matches,
+    rating_history,
+    ratings,
+    tokens,
+    users,
+)
+
+__all__ = [
+    "MatchRow",
+    "User",
+    "add_chat",
+    "add_login_failure",
+    "append_entries",
+    "claim_seat",
+    "count_login_failures",
+    "create_match",
+    "create_user",
+    "delete_token",
+    "get_rating",
+    "insert_rating_history",
+    "list_matches",
+    "match_entries",
+    "match_row",
+    "rating_history_of",
+    "ratings_of",
+    "recent_chat",
+    "set_rating",
+    "set_user_flags",
+    "store_token",
+    "update_match",
+    "user_by_id",
+    "user_by_name",
+    "user_for_token",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """An account as the server sees it (never with its password hash)."""
+
+    id: int
+    name: str
+    kind: str  # human, guest, bot
+    is_admin: bool = False
+    muted: bool = False
+    banned: bool = False
+    bot_level: str | None = None
+
+    def public(self) -> dict[str, Any]:
+        """What other users may see of this account."""
+        return {"name": self.name, "kind": self.kind, "bot_level": self.bot_level}
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """A match's stored row (the log is apart, in ``match_actions``)."""
+
+    id: str
+    created_at: float
+    created_by: int
+    config: dict[str, Any]
+    status: str
+    player0: int | None
+    player1: int | None
+    invitee: int | None
+    rated: bool
+    public: bool
+    seed: str
+    commitment: str
+    nonce0: str
+    nonce1: str
+    winner: int | None
+    result: dict[str, Any] | None
+    finished_at: float | None
+    rematch_of: str | None
+
+
+_USER_COLUMNS = (
+    users.c.id,
+    users.c.name,
+    users.c.kind,
+    users.c.is_admin,
+    users.c.muted,
+    users.c.banned,
+    users.c.bot_level,
+)
+
+
+def _user(row: Any) -> User:
+    return User(
+        row.id,
+        row.name,
+        row.kind,
+        bool(row.is_admin),
+        bool(row.muted),
+        bool(row.banned),
+        row.bot_level,
+    )
+
+
+async def create_user(
+    connection: AsyncConnection,
+    name: str,
+    password_hash: str | None,
+    kind: str,
+    now: float,
+    *,
+    bot_level: str | None = None,
+    is_admin: bool = False,
+) -> User:
+    """Insert a user (raises IntegrityError if the name is taken)."""
+    result = await connection.execute(
+        insert(users)
+        .values(
+            name=name,
+            password_hash=password_hash,
+            kind=kind,
+            bot_level=bot_level,
+            is_admin=is_admin,
+            muted=False,
+            banned=False,
+            created_at=now,
+        )
+        .returning(*_USER_COLUMNS)
+    )
+    return _user(result.one())
+
+
+async def user_by_name(connection: AsyncConnection, name: str) -> tuple[User, str | None] | None:
+    """The user called ``name`` (case-insensitive) and its password hash, or None."""
+    result = await connection.execute(
+        select(*_USER_COLUMNS, users.c.password_hash).where(
+            func.lower(users.c.name) == name.lower()
+        )
+    )
+    row = result.first()
+    return None if row is None else (_user(row), row.password_hash)
+
+
+async def user_by_id(connection: AsyncConnection, user_id: int) -> User | None:
+    """The user with ``user_id``, or None."""
+    row = (await connection.execute(select(*_USER_COLUMNS).where(users.c.id == user_id))).first()
+    return None if row is None else _user(row)
+
+
+async def set_user_flags(connection: AsyncConnection, user_id: int, **flags: bool) -> None:
+    """Set ``muted``, ``banned`` or ``is_admin``."""
+    await connection.execute(update(users).where(users.c.id == user_id).values(**flags))
+
+
+async def store_token(
+    connection: AsyncConnection, token_hash: str, user_id: int, now: float, expires: float
+) -> None:
+    """Remember a session token (by its hash)."""
+    await connection.execute(
+        insert(tokens).values(
+            token_hash=token_hash, user_id=user_id, created_at=now, expires_at=expires
+        )
+    )
+
+
+async def user_for_token(connection: AsyncConnection, token_hash: str, now: float) -> User | None:
+    """The user a live token belongs to, or None."""
+    result = await connection.execute(
+        select(*_USER_COLUMNS)
+        .join(tokens, tokens.c.user_id == users.c.id)
+        .where(tokens.c.token_hash == token_hash, tokens.c.expires_at > now)
+    )
+    row = result.first()
+    return None if row is None else _user(row)
+
+
+async def delete_token(connection: AsyncConnection, token_hash: str) -> None:
+    """Forget a token (log out)."""
+    await connection.execute(delete(tokens).where(tokens.c.token_hash == token_hash))
+
+
+async def delete_tokens_of(connection: AsyncConnection, user_id: int) -> None:
+    """Forget every token of a user (a ban)."""
+    await connection.execute(delete(tokens).where(tokens.c.user_id == user_id))
+
+
+async def add_login_failure(
+    connection: AsyncConnection, name: str, address: str, now: float
+) -> None:
+    """Count a wrong password for ``name`` from ``address``."""
+    await connection.execute(
+        insert(login_failures).values(name=name.lower()[:64], address=address[:64], at=now)
+    )
+
+
+async def count_login_failures(
+    connection: AsyncConnection, name: str, address: str, since: float
+) -> tuple[int, int]:
+    """Wrong passwords since ``since``: for this account, and from this address."""
+    by_name = await connection.scalar(
+        select(func.count())
+        .select_from(login_failures)
+        .where(login_failures.c.name == name.lower()[:64], login_failures.c.at >= since)
+    )
+    by_address = await connection.scalar(
+        select(func.count())
+        .select_from(login_failures)
+        .where(login_failures.c.address == address[:64], login_failures.c.at >= since)
+    )
+    return int(by_name or 0), int(by_address or 0)
+
+
+async def create_match(connection: AsyncConnection, **values: Any) -> None:
+    """Insert a match row."""
+    await connection.execute(insert(matches).values(**values))
+
+
+async def match_row(connection: AsyncConnection, match_id: str) -> MatchRow | None:
+    """A match's row, or None."""
+    row = (await connection.execute(select(matches).where(matches.c.id == match_id))).first()
+    return None if row is None else MatchRow(**row._asdict())
+
+
+async def update_match(connection: AsyncConnection, match_id: str, **values: Any) -> None:
+    """Change a match's row."""
+    await connection.execute(update(matches).where(matches.c.id == match_id).values(**values))
+
+
+async def claim_seat(
+    connection: AsyncConnection, match_id: str, user_id: int, nonce: str, rated: bool
+) -> bool:
+    """Take seat 1 of an open match, atomically (only one of two racing joiners, in
+    any process, gets it); True if this call got it."""
+    result = await connection.execute(
+        update(matches)
+        .where(matches.c.id == match_id, matches.c.status == "open", matches.c.player1.is_(None))
+        .values(player1=user_id, nonce1=nonce, rated=rated, status="playing")
+    )
+    return result.rowcount == 1
+
+
+async def list_matches(
+    connection: AsyncConnection,
+    *,
+    status: str | None = None,
+    user_id: int | None = None,
+    public_only: bool = False,
+    limit: int = 200,
+) -> list[MatchRow]:
+    """Matches, newest first, filtered by status, by player, or public ones."""
+    query = select(matches).order_by(matches.c.created_at.desc()).limit(limit)
+    if status is not None:
+        query = query.where(matches.c.status == status)
+    if user_id is not None:
+        query = query.where(
+            or_(
+                matches.c.player0 == user_id,
+                matches.c.player1 == user_id,
+                matches.c.invitee == user_id,
+            )
+        )
+    if public_only:
+        query = query.where(matches.c.public.is_(True))
+    rows = (await connection.execute(query)).all()
+    return [MatchRow(**row._asdict()) for row in rows]
+
+
+async def append_entries(
+    connection: AsyncConnection, match_id: str, first_seq: int, entries: list[dict[str, Any]]
+) -> None:
+    """Append log entries numbered from ``first_seq`` (a duplicate number raises
+    IntegrityError: another process got there first)."""
+    if entries:
+        await connection.execute(
+            insert(match_actions),
+            [
+                {"match_id": match_id, "seq": first_seq + offset, "entry": entry}
+                for offset, entry in enumerate(entries)
+            ],
+        )
+
+
+async def match_entries(
+    connection: AsyncConnection, match_id: str, after: int = -1
+) -> list[dict[str, Any]]:
+    """A match's log entries with a number above ``after``, in order."""
+    result = await connection.execute(
+        select(match_actions.c.entry)
+        .where(and_(match_actions.c.match_id == match_id, match_actions.c.seq > after))
+        .order_by(match_actions.c.seq)
+    )
+    return [row.entry for row in result]
+
+
+async def get_rating(
+    connection: AsyncConnection, user_id: int, variant: str
+) -> tuple[float, int] | None:
+    """(rating, experience) of a user in a variant, or None if never rated."""
+    row = (
+        await connection.execute(
+            select(ratings.c.rating, ratings.c.experience).where(
+                ratings.c.user_id == user_id, ratings.c.variant == variant
+            )
+        )
+    ).first()
+    return None if row is None else (float(row.rating), int(row.experience))
+
+
+async def set_rating(
+    connection: AsyncConnection, user_id: int, variant: str, rating: float, experience: int
+) -> None:
+    """Store a user's rating in a variant."""
+    updated = await connection.execute(
+        update(ratings)
+        .where(ratings.c.user_id == user_id, ratings.c.variant == variant)
+        .values(rating=rating, experience=experience)
+    )
+    if updated.rowcount == 0:
+        await connection.execute(
+            insert(ratings).values(
+                user_id=user_id, variant=variant, rating=rating, experience=experience
+            )
+        )
+
+
+async def insert_rating_history(connection: AsyncConnection, **values: Any) -> None:
+    """Add a point to a user's rating history."""
+    await connection.execute(insert(rating_history).values(**values))
+
+
+async def ratings_of(connection: AsyncConnection, user_id: int) -> dict[str, tuple[float, int]]:
+    """A user's rating and experience per variant."""
+    result = await connection.execute(
+        select(ratings.c.variant, ratings.c.rating, ratings.c.experience).where(
+            ratings.c.user_id == user_id
+        )
+    )
+    return {row.variant: (float(row.rating), int(row.experience)) for row in result}
+
+
+async def rating_history_of(
+    connection: AsyncConnection, user_id: int, variant: str | None = None
+) -> list[dict[str, Any]]:
+    """A user's rating after each rated match, oldest first."""
+    query = (
+        select(
+            rating_history.c.variant,
+            rating_history.c.match_id,
+            rating_history.c.rating,
+            rating_history.c.experience,
+            rating_history.c.at,
+        )
+        .where(rating_history.c.user_id == user_id)
+        .order_by(rating_history.c.id)
+    )
+    if variant is not None:
+        query = query.where(rating_history.c.variant == variant)
+    return [dict(row._asdict()) for row in await connection.execute(query)]
+
+
+async def add_chat(
+    connection: AsyncConnection, room: str, audience: str, user_id: int, text: str, now: float
+) -> None:
+    """Keep a chat line."""
+    await connection.execute(
+        insert(chat_messages).values(
+            room=room, audience=audience, user_id=user_id, text=text, at=now
+        )
+    )
+
+
+async def recent_chat(
+    connection: AsyncConnection, room: str, limit: int = 50
+) -> list[dict[str, Any]]:
+    """The last chat lines of a room, oldest first, with the speakers' names."""
+    result = await connection.execute(
+        select(chat_messages.c.audience, chat_messages.c.text, chat_messages.c.at, users.c.name)
+        .join(users, users.c.id == chat_messages.c.user_id)
+        .where(chat_messages.c.room == room)
+        .order_by(chat_messages.c.id.desc())
+        .limit(limit)
+    )
+    return [dict(row._asdict()) for row in reversed(result.all())]

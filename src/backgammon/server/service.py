@@ -1,0 +1,872 @@
+"""The game service: the one authority over accounts, matches, dice and clocks.
+
+Front ends (the WebSocket API, the FIBS listener) are adapters over a
+:class:`GameService`: they authenticate a user, pass the user's requests here, and
+relay what the service publishes through the :class:`~backgammon.server.hub.Hub`.
+Every accepted action is committed to the database before anyone hears of it; if the
+commit fails, the in-memory match is dropped and rebuilt from the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sqlalchemy.exc import IntegrityError
+
+from backgammon import __version__
+from backgammon.formats import write_match_text
+from backgammon.server import repository as repo
+from backgammon.server.accounts import (
+    check_name,
+    check_password,
+    hash_password,
+    hash_token,
+    new_token,
+    verify_password,
+)
+from backgammon.server.bots import BotPool
+from backgammon.server.database import Database
+from backgammon.server.fair_dice import new_seed
+from backgammon.server.hub import Connection, Hub
+from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
+from backgammon.server.protocol import PROTOCOL_VERSION, ActionBody, CreateMatch, MatchSettings
+from backgammon.server.ratings import Rating, rate_match
+from backgammon.server.repository import MatchRow, User
+from backgammon.server.settings import Settings
+
+__all__ = ["Clock", "GameService", "Metrics", "ServiceError", "SystemClock"]
+
+log = logging.getLogger("backgammon.server")
+
+
+class Clock(Protocol):
+    """Where the service reads the time (injectable, so tests need not sleep)."""
+
+    def now(self) -> float:
+        """Seconds since the epoch."""
+        ...
+
+
+class SystemClock:
+    """The real time."""
+
+    def now(self) -> float:
+        """Seconds since the epoch."""
+        return time.time()
+
+
+class ServiceError(Exception):
+    """A request the service refuses; nothing changed.
+
+    Attributes:
+        code: machine-readable (``bad_request``, ``unauthorized``, ``forbidden``,
+            ``not_found``, ``conflict``, ``throttled``, and the
+            :class:`~backgammon.server.live_match.ActionRefusedError` codes).
+        message: what is wrong, for people.
+        status: the HTTP status that fits.
+    """
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass
+class Metrics:
+    """Counters for ``/metrics``."""
+
+    actions: int = 0
+    refused: int = 0
+    matches_started: int = 0
+    matches_finished: int = 0
+    commit_seconds: float = 0.0
+    commit_count: int = 0
+    latency_buckets: dict[float, int] = field(
+        default_factory=lambda: dict.fromkeys((0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0), 0)
+    )
+
+    def observe_commit(self, seconds: float) -> None:
+        """Count one action's commit time."""
+        self.commit_seconds += seconds
+        self.commit_count += 1
+        for bound in self.latency_buckets:
+            if seconds <= bound:
+                self.latency_buckets[bound] += 1
+
+
+@dataclass
+class _Seats:
+    """Who sits where in a live match."""
+
+    users: tuple[User | None, User | None]
+    rated: bool
+    public: bool
+
+    def seat_of(self, user: User) -> int | None:
+        for seat, seated in enumerate(self.users):
+            if seated is not None and seated.id == user.id:
+                return seat
+        return None
+
+
+def _new_match_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class GameService:
+    """Accounts, lobby, matches, bots and clocks over one database.
+
+    Args:
+        settings: the server's settings.
+        database: the opened database (migrated by :meth:`start`).
+        hub: this process's connections.
+        clock: the time source (the real time by default).
+        bots: where bots think (a process pool by default).
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        database: Database,
+        hub: Hub | None = None,
+        clock: Clock | None = None,
+        bots: BotPool | None = None,
+    ) -> None:
+        self.settings = settings
+        self.db = database
+        self.hub = Hub() if hub is None else hub
+        self.clock: Clock = SystemClock() if clock is None else clock
+        self._bot_pool = bots
+        self.metrics = Metrics()
+        self._live: dict[str, LiveMatch] = {}
+        self._seats: dict[str, _Seats] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._bot_tasks: set[asyncio.Task[None]] = set()
+        self._bot_users: dict[str, User] = {}
+        self._ticker: asyncio.Task[None] | None = None
+        self.ready = False
+
+    # -- lifecycle -----------------------------------------------------------------
+
+    async def start(self, progress: Callable[[str], None] | None = None) -> None:
+        """Migrate the database, create the bot accounts, resume unfinished matches
+        and start the clock ticker."""
+        say = progress or (lambda message: log.info(message))
+        say("migrating the database")
+        await self.db.migrate()
+        now = self.clock.now()
+        async with self.db.transaction() as connection:
+            for level in self.settings.bots:
+                name = f"bot_{level}"
+                found = await repo.user_by_name(connection, name)
+                user = (
+                    found[0]
+                    if found is not None
+                    else await repo.create_user(connection, name, None, "bot", now, bot_level=level)
+                )
+                self._bot_users[level] = user
+            playing = await repo.list_matches(connection, status="playing", limit=100_000)
+        if self._bot_pool is None and self.settings.bots:
+            say(f"starting {self.settings.bot_processes} bot process(es)")
+            self._bot_pool = BotPool(self.settings.bot_processes)
+        for row in playing:
+            live = await self._load(row.id)
+            live.resume_clock(now)
+            self._wake_bot(row.id)
+        if playing:
+            say(f"resumed {len(playing)} match(es)")
+        self._ticker = asyncio.create_task(self._tick_forever())
+        self.ready = True
+
+    async def stop(self) -> None:
+        """Stop the ticker and the bots, tell clients, close the database."""
+        self.ready = False
+        if self._ticker is not None:
+            self._ticker.cancel()
+        for task in list(self._bot_tasks):
+            task.cancel()
+        for connection in [
+            c for user in self.hub.online() for c in self.hub.connections_of(user.id)
+        ]:
+            connection.send({"type": "shutdown", "message": "the server is restarting"})
+        self.hub.close_all()
+        if self._bot_pool is not None:
+            self._bot_pool.close()
+        await self.db.close()
+
+    @property
+    def live_count(self) -> int:
+        """Matches held in memory by this process."""
+        return len(self._live)
+
+    def _lock(self, match_id: str) -> asyncio.Lock:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = self._locks[match_id] = asyncio.Lock()
+        return lock
+
+    # -- accounts ------------------------------------------------------------------
+
+    async def _issue_token(self, user: User) -> str:
+        token = new_token()
+        now = self.clock.now()
+        async with self.db.transaction() as connection:
+            await repo.store_token(
+                connection,
+                hash_token(token),
+                user.id,
+                now,
+                now + self.settings.session_days * 86400,
+            )
+        return token
+
+    async def register(self, name: str, password: str) -> tuple[User, str]:
+        """Create an account and log it in; returns the user and a session token.
+
+        Raises:
+            ServiceError: for a bad name or password, or a name taken.
+        """
+        try:
+            check_name(name)
+            check_password(password)
+        except ValueError as error:
+            raise ServiceError("bad_request", str(error)) from None
+        hashed = await asyncio.to_thread(hash_password, password)
+        try:
+            async with self.db.transaction() as connection:
+                if await repo.user_by_name(connection, name) is not None:
+                    raise ServiceError("conflict", f"the name {name!r} is taken", 409)
+                user = await repo.create_user(connection, name, hashed, "human", self.clock.now())
+        except IntegrityError:
+            raise ServiceError("conflict", f"the name {name!r} is taken", 409) from None
+        log.info("registered user=%s", user.name)
+        return user, await self._issue_token(user)
+
+    async def login(self, name: str, password: str, address: str) -> tuple[User, str]:
+        """Check a password and open a session.
+
+        Raises:
+            ServiceError: ``throttled`` after too many wrong passwords for this
+                account or from this address in a minute (even with the right
+                password), ``unauthorized`` for a wrong name or password,
+                ``forbidden`` for a banned account.
+        """
+        now = self.clock.now()
+        limit = self.settings.login_failures_per_minute
+        async with self.db.transaction() as connection:
+            by_name, by_address = await repo.count_login_failures(
+                connection, name, address, now - 60.0
+            )
+            found = await repo.user_by_name(connection, name)
+        if by_name >= limit or by_address >= limit:
+            log.warning("login throttled name=%r address=%s", name[:40], address)
+            raise ServiceError(
+                "throttled", "too many wrong passwords: wait a minute and try again", 429
+            )
+        hashed = found[1] if found is not None else None
+        good = hashed is not None and await asyncio.to_thread(verify_password, hashed, password)
+        if not good or found is None:
+            async with self.db.transaction() as connection:
+                await repo.add_login_failure(connection, name, address, now)
+            raise ServiceError("unauthorized", "wrong name or password", 401)
+        user = found[0]
+        if user.banned:
+            raise ServiceError("forbidden", f"{user.name} is banned", 403)
+        return user, await self._issue_token(user)
+
+    async def guest(self) -> tuple[User, str]:
+        """A new guest account (unrated play) and its session token."""
+        async with self.db.transaction() as connection:
+            for _ in range(5):
+                name = f"guest{secrets.randbelow(10**8):08d}"
+                if await repo.user_by_name(connection, name) is None:
+                    user = await repo.create_user(connection, name, None, "guest", self.clock.now())
+                    break
+            else:  # pragma: no cover - 10**8 names
+                raise ServiceError("conflict", "no guest name free; try again", 503)
+        return user, await self._issue_token(user)
+
+    async def logout(self, token: str) -> None:
+        """End a session."""
+        async with self.db.transaction() as connection:
+            await repo.delete_token(connection, hash_token(token))
+
+    async def authenticate(self, token: str | None) -> User | None:
+        """The user a session token belongs to (None for none, expired or banned)."""
+        if not token or len(token) > 200:
+            return None
+        async with self.db.transaction() as connection:
+            user = await repo.user_for_token(connection, hash_token(token), self.clock.now())
+        return None if user is None or user.banned else user
+
+    async def user_named(self, name: str) -> User:
+        """The account called ``name``.
+
+        Raises:
+            ServiceError: ``not_found``.
+        """
+        async with self.db.transaction() as connection:
+            found = await repo.user_by_name(connection, name)
+        if found is None:
+            raise ServiceError("not_found", f"no user called {name[:40]!r}", 404)
+        return found[0]
+
+    async def profile(self, name: str) -> dict[str, Any]:
+        """A user's public page: ratings per variant with history, recent matches."""
+        user = await self.user_named(name)
+        async with self.db.transaction() as connection:
+            ratings = await repo.ratings_of(connection, user.id)
+            history = await repo.rating_history_of(connection, user.id)
+            rows = await repo.list_matches(connection, user_id=user.id, limit=50)
+        return {
+            **user.public(),
+            "ratings": {
+                variant: {"rating": round(rating, 2), "experience": experience}
+                for variant, (rating, experience) in ratings.items()
+            },
+            "rating_history": history,
+            "matches": [await self._summary(row) for row in rows],
+        }
+
+    # -- matches -------------------------------------------------------------------
+
+    def bot_user(self, level: str) -> User:
+        """The bot account at ``level``.
+
+        Raises:
+            ServiceError: for a level this server does not offer.
+        """
+        try:
+            return self._bot_users[level]
+        except KeyError:
+            offered = ", ".join(self._bot_users) or "none"
+            raise ServiceError(
+                "bad_request", f"no bot at level {level!r}; offered: {offered}"
+            ) from None
+
+    async def create_match(self, user: User, request: CreateMatch) -> dict[str, Any]:
+        """Create a match: open (public), by invitation, or against a bot (it starts
+        at once). The creator sits in seat 0.
+
+        Raises:
+            ServiceError: for an unknown opponent, or a rated match for a guest.
+        """
+        opponent: User | None = None
+        invitee: User | None = None
+        rated = request.rated and user.kind != "guest"
+        if request.opponent:
+            if request.opponent.startswith("bot:"):
+                opponent = self.bot_user(request.opponent.removeprefix("bot:"))
+            else:
+                invitee = await self.user_named(request.opponent)
+                if invitee.id == user.id:
+                    raise ServiceError("bad_request", "you cannot invite yourself")
+                if invitee.kind == "guest":
+                    rated = False
+        if not request.settings.length:
+            rated = False
+        seed = new_seed()
+        from backgammon.server.fair_dice import commitment
+
+        match_id = _new_match_id()
+        now = self.clock.now()
+        async with self.db.transaction() as connection:
+            await repo.create_match(
+                connection,
+                id=match_id,
+                created_at=now,
+                created_by=user.id,
+                config=request.settings.model_dump(),
+                status="open",
+                player0=user.id,
+                player1=None if opponent is None else opponent.id,
+                invitee=None if invitee is None else invitee.id,
+                rated=rated,
+                public=request.public,
+                seed=seed.hex(),
+                commitment=commitment(seed),
+                nonce0=request.nonce,
+                nonce1="",
+            )
+        if opponent is not None:
+            await self._begin(match_id)
+        else:
+            self._lobby_event({"event": "match_open", "match": match_id})
+            if invitee is not None:
+                self.hub.to_user(
+                    invitee.id,
+                    {
+                        "type": "invitation",
+                        "match": match_id,
+                        "from": user.name,
+                        "settings": request.settings.model_dump(),
+                    },
+                )
+        async with self.db.transaction() as connection:
+            row = await repo.match_row(connection, match_id)
+        assert row is not None
+        return await self._summary(row)
+
+    async def join_match(self, user: User, match_id: str, nonce: str = "") -> dict[str, Any]:
+        """Take the open seat of a match (seat 1) and start it.
+
+        Raises:
+            ServiceError: ``not_found``, or ``conflict`` if it is not open, is your
+                own, or is by invitation for someone else.
+        """
+        async with self._lock(match_id), self.db.transaction() as connection:
+            row = await repo.match_row(connection, match_id)
+            if row is None:
+                raise ServiceError("not_found", f"no match {match_id[:16]!r}", 404)
+            if row.status != "open":
+                raise ServiceError("conflict", f"match {match_id} is not open", 409)
+            if row.player0 == user.id:
+                raise ServiceError("conflict", "you created this match; wait for an opponent", 409)
+            if row.invitee is not None and row.invitee != user.id:
+                raise ServiceError("forbidden", f"match {match_id} is by invitation", 403)
+            rated = row.rated and user.kind != "guest"
+            claimed = await repo.claim_seat(connection, match_id, user.id, nonce, rated)
+            if not claimed:
+                raise ServiceError("conflict", f"match {match_id} is not open", 409)
+        await self._begin(match_id)
+        async with self.db.transaction() as connection:
+            joined = await repo.match_row(connection, match_id)
+        assert joined is not None
+        return await self._summary(joined)
+
+    async def rematch(self, user: User, match_id: str) -> dict[str, Any]:
+        """A new match with the same settings and opponent, seats swapped (a bot
+        opponent starts it at once, a person is invited)."""
+        async with self.db.transaction() as connection:
+            row = await repo.match_row(connection, match_id)
+        if row is None:
+            raise ServiceError("not_found", f"no match {match_id[:16]!r}", 404)
+        seats = (row.player0, row.player1)
+        if user.id not in seats:
+            raise ServiceError("forbidden", "only the players may ask for a rematch", 403)
+        if row.status != "finished":
+            raise ServiceError("conflict", "the match is not over", 409)
+        other_id = seats[1] if seats[0] == user.id else seats[0]
+        async with self.db.transaction() as connection:
+            other = await repo.user_by_id(connection, other_id) if other_id else None
+        if other is None:
+            raise ServiceError("conflict", "the opponent no longer exists", 409)
+        opponent = f"bot:{other.bot_level}" if other.kind == "bot" else other.name
+        request = CreateMatch(
+            settings=MatchSettings(**row.config),
+            rated=row.rated,
+            public=row.public,
+            opponent=opponent,
+        )
+        created = await self.create_match(user, request)
+        async with self.db.transaction() as connection:
+            await repo.update_match(connection, created["id"], rematch_of=match_id)
+        created["rematch_of"] = match_id
+        return created
+
+    async def _begin(self, match_id: str) -> None:
+        """Start a match whose seats are filled: the first game's opening throw."""
+        async with self._lock(match_id):
+            async with self.db.transaction() as connection:
+                await repo.update_match(connection, match_id, status="playing")
+            live = await self._load(match_id)
+            entries = live.start(self.clock.now())
+            await self._commit(live, entries)
+        self.metrics.matches_started += 1
+        self._lobby_event({"event": "match_started", "match": match_id})
+        self._wake_bot(match_id)
+
+    async def _load(self, match_id: str) -> LiveMatch:
+        """The live match (rebuilt from the database if this process has none)."""
+        live = self._live.get(match_id)
+        if live is not None:
+            return live
+        async with self.db.transaction() as connection:
+            row = await repo.match_row(connection, match_id)
+            if row is None:
+                raise ServiceError("not_found", f"no match {match_id[:16]!r}", 404)
+            entries = await repo.match_entries(connection, match_id)
+            users = []
+            for user_id in (row.player0, row.player1):
+                users.append(
+                    None if user_id is None else await repo.user_by_id(connection, user_id)
+                )
+        names = tuple(user.name if user else "(open)" for user in users)
+        live = LiveMatch(
+            match_id,
+            MatchSettings(**row.config),
+            (names[0], names[1]),
+            bytes.fromhex(row.seed),
+            (row.nonce0, row.nonce1),
+        )
+        live.replay(entries)
+        self._live[match_id] = live
+        self._seats[match_id] = _Seats((users[0], users[1]), row.rated, row.public)
+        return live
+
+    async def _commit(self, live: LiveMatch, entries: list[Entry]) -> None:
+        """Commit ``entries`` (already applied to ``live``) before anyone hears of
+        them, then publish the new state. On failure, forget the in-memory match."""
+        first = live.seq - len(entries)
+        started = time.perf_counter()
+        try:
+            async with self.db.transaction() as connection:
+                await repo.append_entries(connection, live.id, first, entries)
+                if live.result is not None:
+                    await self._finish(connection, live)
+        except Exception:
+            self._live.pop(live.id, None)
+            self._seats.pop(live.id, None)
+            log.exception("commit failed match=%s; reloading from the log", live.id)
+            raise ServiceError(
+                "unavailable", "the action could not be saved; try again", 503
+            ) from None
+        self.metrics.observe_commit(time.perf_counter() - started)
+        self.metrics.actions += len(entries)
+        self._publish_state(live, entries)
+        if live.result is not None:
+            self.metrics.matches_finished += 1
+            self._lobby_event({"event": "match_finished", "match": live.id})
+
+    async def _finish(self, connection: Any, live: LiveMatch) -> None:
+        """Store the result and, for a rated match, the new ratings (same transaction)."""
+        result = live.result
+        assert result is not None
+        now = self.clock.now()
+        await repo.update_match(
+            connection,
+            live.id,
+            status="finished",
+            winner=result.winner,
+            result=result.as_json(),
+            finished_at=now,
+        )
+        seats = self._seats[live.id]
+        users = seats.users
+        if not seats.rated or result.winner is None or None in users or not live.settings.length:
+            return
+        winner, loser = users[result.winner], users[1 - result.winner]
+        assert winner is not None and loser is not None
+        variant = live.settings.variant
+        before = []
+        for user in (winner, loser):
+            stored = await repo.get_rating(connection, user.id, variant)
+            before.append(Rating() if stored is None else Rating(*stored))
+        after = rate_match(before[0], before[1], live.settings.length)
+        for user, rating in zip((winner, loser), after, strict=True):
+            await repo.set_rating(connection, user.id, variant, rating.rating, rating.experience)
+            await repo.insert_rating_history(
+                connection,
+                user_id=user.id,
+                variant=variant,
+                match_id=live.id,
+                rating=rating.rating,
+                experience=rating.experience,
+                at=now,
+            )
+
+    def _publish_state(self, live: LiveMatch, entries: list[Entry]) -> None:
+        message = {
+            "type": "state",
+            "match": live.id,
+            "entries": entries,
+            "state": live.state(self.clock.now()),
+        }
+        self.hub.publish(live.id, message)
+
+    async def act(
+        self, user: User, match_id: str, action: ActionBody, expect: int | None = None
+    ) -> int:
+        """Apply ``user``'s action in a match; returns the new state's ``seq``.
+
+        Raises:
+            ServiceError: ``not_found``; ``not_a_player`` for a spectator or an
+                outsider; or the rules' refusal (``not_your_turn``, ``illegal``, ...).
+        """
+        async with self._lock(match_id):
+            live = await self._load(match_id)
+            seats = self._seats[match_id]
+            seat = seats.seat_of(user)
+            if seat is None:
+                self.metrics.refused += 1
+                raise ServiceError("not_a_player", "you are not a player in this match", 403)
+            now = self.clock.now()
+            try:
+                entries = live.act(seat, action, now, expect)
+            except ActionRefusedError as refusal:
+                self.metrics.refused += 1
+                if refusal.code == "time_up":
+                    await self._commit(live, live.timeout(now))
+                raise ServiceError(refusal.code, refusal.message, 409) from None
+            await self._commit(live, entries)
+            seq = live.seq
+        self._wake_bot(match_id)
+        return seq
+
+    async def state(self, match_id: str) -> dict[str, Any]:
+        """A match's whole current state (open matches: their summary only)."""
+        async with self.db.transaction() as connection:
+            row = await repo.match_row(connection, match_id)
+        if row is None:
+            raise ServiceError("not_found", f"no match {match_id[:16]!r}", 404)
+        if row.status == "open":
+            return {"match": match_id, "open": await self._summary(row)}
+        live = await self._load(match_id)
+        return live.state(self.clock.now())
+
+    async def download(self, match_id: str, kind: str) -> str:
+        """A finished match's record: ``mat``, ``sgf``, or ``dice`` (JSON for
+        ``backgammon verify-dice``).
+
+        Raises:
+            ServiceError: ``not_found``; ``conflict`` before the match has started
+                (and, for dice, before it is over: the seed is still secret).
+        """
+        import json
+
+        async with self.db.transaction() as connection:
+            row = await repo.match_row(connection, match_id)
+        if row is None or row.status == "open":
+            raise ServiceError("not_found", f"no started match {match_id[:16]!r}", 404)
+        live = await self._load(match_id)
+        if kind == "dice":
+            return json.dumps(live.dice_record(), indent=1)
+        if kind in ("mat", "sgf"):
+            return write_match_text(live.record(), kind)
+        raise ServiceError("bad_request", f"unknown download {kind!r}: mat, sgf or dice")
+
+    async def _summary(self, row: MatchRow) -> dict[str, Any]:
+        names: list[str | None] = []
+        async with self.db.transaction() as connection:
+            for user_id in (row.player0, row.player1):
+                user = None if user_id is None else await repo.user_by_id(connection, user_id)
+                names.append(None if user is None else user.name)
+        return {
+            "id": row.id,
+            "status": row.status,
+            "settings": row.config,
+            "players": names,
+            "rated": row.rated,
+            "public": row.public,
+            "commitment": row.commitment,
+            "result": row.result,
+            "created_at": row.created_at,
+        }
+
+    async def lobby(self) -> dict[str, Any]:
+        """Who is online (here), open public matches, and matches in play."""
+        async with self.db.transaction() as connection:
+            open_rows = await repo.list_matches(connection, status="open", public_only=True)
+            playing = await repo.list_matches(connection, status="playing", limit=100)
+        return {
+            "type": "lobby",
+            "protocol": PROTOCOL_VERSION,
+            "online": sorted(
+                (user.public() for user in self.hub.online()), key=lambda u: u["name"]
+            ),
+            "bots": [user.public() for user in self._bot_users.values()],
+            "open": [await self._summary(row) for row in open_rows],
+            "playing": [await self._summary(row) for row in playing if row.public],
+        }
+
+    def _lobby_event(self, event: dict[str, Any]) -> None:
+        self.hub.publish("lobby", {"type": "lobby_event", **event})
+
+    # -- connections ---------------------------------------------------------------
+
+    def connect(self, connection: Connection) -> None:
+        """Register a client; the lobby hears that its user came online."""
+        if self.hub.add(connection):
+            self._lobby_event({"event": "online", "user": connection.user.public()})
+        connection.send(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL_VERSION,
+                "server": f"backgammon {__version__}",
+                "user": connection.user.public(),
+            }
+        )
+
+    def disconnect(self, connection: Connection) -> None:
+        """Forget a client; the lobby hears if its user went offline."""
+        connection.close()
+        if self.hub.remove(connection):
+            self._lobby_event({"event": "offline", "user": connection.user.public()})
+
+    async def subscribe(self, connection: Connection, room: str) -> None:
+        """Let a client hear a match (its whole state now, then every change) or the
+        lobby (a snapshot now, then events)."""
+        if room == "lobby":
+            self.hub.join(connection, room)
+            connection.send(await self.lobby())
+            return
+        state = await self.state(room)
+        self.hub.join(connection, room)
+        async with self.db.transaction() as connection_db:
+            chat = await repo.recent_chat(connection_db, room)
+        seats = self._seats.get(room)
+        is_player = seats is not None and seats.seat_of(connection.user) is not None
+        visible = [line for line in chat if line["audience"] == "all" or not is_player]
+        connection.send({"type": "state", "match": room, "entries": [], "state": state})
+        if visible:
+            connection.send({"type": "chat_history", "room": room, "lines": visible})
+
+    async def chat(self, user: User, room: str, text: str) -> None:
+        """Say ``text`` in the lobby or a match: players' words reach everyone there,
+        spectators' only other spectators.
+
+        Raises:
+            ServiceError: ``forbidden`` for a muted user, ``not_found`` for a room.
+        """
+        if user.muted:
+            raise ServiceError("forbidden", "you are muted", 403)
+        audience = "all"
+        only: Callable[[Connection], bool] | None = None
+        if room != "lobby":
+            await self._load(room)
+            seats = self._seats[room]
+            if seats.seat_of(user) is None:
+                audience = "spectators"
+
+                def only(connection: Connection, seats: _Seats = seats) -> bool:
+                    return seats.seat_of(connection.user) is None
+
+        now = self.clock.now()
+        async with self.db.transaction() as connection:
+            await repo.add_chat(connection, room, audience, user.id, text, now)
+        self.hub.publish(
+            room,
+            {
+                "type": "chat",
+                "room": room,
+                "from": user.name,
+                "text": text,
+                "audience": audience,
+                "at": now,
+            },
+            only,
+        )
+
+    # -- administration --------------------------------------------------------------
+
+    async def moderate(self, admin: User, name: str, what: str) -> None:
+        """An administrator mutes, unmutes, kicks, bans or unbans a user.
+
+        Raises:
+            ServiceError: ``forbidden`` unless ``admin`` is an administrator.
+        """
+        if not admin.is_admin:
+            raise ServiceError("forbidden", "administrators only", 403)
+        target = await self.user_named(name)
+        async with self.db.transaction() as connection:
+            if what in ("mute", "unmute"):
+                await repo.set_user_flags(connection, target.id, muted=what == "mute")
+            elif what in ("ban", "unban"):
+                await repo.set_user_flags(connection, target.id, banned=what == "ban")
+                if what == "ban":
+                    await repo.delete_tokens_of(connection, target.id)
+            elif what != "kick":
+                raise ServiceError("bad_request", f"unknown moderation {what!r}")
+        log.info("moderation admin=%s target=%s action=%s", admin.name, target.name, what)
+        if what in ("kick", "ban"):
+            for client in self.hub.connections_of(target.id):
+                client.send({"type": "kicked", "message": f"{what} by an administrator"})
+                client.close()
+        fresh = await self._fresh_user(target.id)
+        for live_id, seats in list(self._seats.items()):
+            if fresh is not None and seats.seat_of(target) is not None:
+                seated = tuple(
+                    fresh if u is not None and u.id == fresh.id else u for u in seats.users
+                )
+                self._seats[live_id] = _Seats((seated[0], seated[1]), seats.rated, seats.public)
+
+    async def _fresh_user(self, user_id: int) -> User | None:
+        async with self.db.transaction() as connection:
+            return await repo.user_by_id(connection, user_id)
+
+    # -- bots and clocks -------------------------------------------------------------
+
+    def _wake_bot(self, match_id: str) -> None:
+        """If a bot must act in the match, let it think (in the pool)."""
+        live, seats = self._live.get(match_id), self._seats.get(match_id)
+        if live is None or seats is None or self._bot_pool is None:
+            return
+        seat = live.waiting_for
+        if seat is None:
+            return
+        user = seats.users[seat]
+        if user is None or user.kind != "bot":
+            return
+        task = asyncio.create_task(self._bot_turn(match_id, user, live.seq))
+        self._bot_tasks.add(task)
+        task.add_done_callback(self._bot_tasks.discard)
+
+    async def _bot_turn(self, match_id: str, bot: User, seq: int) -> None:
+        live = self._live.get(match_id)
+        if live is None or live.seq != seq or self._bot_pool is None:
+            return
+        game = live.game
+        if game is None:
+            return
+        level = bot.bot_level or "expert"
+        request = (
+            level,
+            live.variant.name,
+            game.rules,
+            game.context,
+            list(game.history),
+            hash((match_id, seq)) & 0xFFFFFFFF,
+        )
+        try:
+            decided = await self._bot_pool.decide(request)
+            await self.act(bot, match_id, ActionBody(**decided), expect=seq)
+        except ServiceError as error:
+            if error.code != "stale":
+                log.warning("bot %s in %s: %s", bot.name, match_id, error.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot %s failed in match %s", bot.name, match_id)
+
+    async def check_clocks(self) -> int:
+        """End every match whose waiting player's time is up, and adjudicate
+        matches abandoned longer than the setting; returns how many ended."""
+        now = self.clock.now()
+        ended = 0
+        for match_id in list(self._live):
+            live = self._live.get(match_id)
+            if live is None or live.finished:
+                continue
+            deadline = live.deadline()
+            abandoned = (
+                live.waiting_for is not None
+                and now - live.turn_started > self.settings.abandon_after
+            )
+            if (deadline is None or now <= deadline) and not abandoned:
+                continue
+            async with self._lock(match_id):
+                entries = live.timeout(now)
+                if not entries and abandoned and live.waiting_for is not None:
+                    entries = live.adjudicate(1 - live.waiting_for, now)
+                if entries:
+                    await self._commit(live, entries)
+                    ended += 1
+        return ended
+
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(0.5)
+            try:
+                await self.check_clocks()
+            except ServiceError:
+                pass
+            except Exception:  # pragma: no cover - logged, the ticker goes on
+                log.exception("clock check failed")

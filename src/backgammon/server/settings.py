@@ -1,0 +1,81 @@
+"""The server's settings: one typed, frozen object made once and passed in.
+
+Nothing is read at import time: :func:`backgammon.server.app.create_app` takes a
+:class:`Settings`, and ``backgammon serve`` builds one from its options. The defaults
+run a complete server with nothing else installed: SQLite (WAL) in the user's data
+directory, bots, and the time controls online sites use.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+__all__ = ["DEFAULT_DATA_DIR", "Settings"]
+
+DEFAULT_DATA_DIR = Path(platformdirs.user_data_dir("backgammon")) / "server"
+"""Where ``backgammon serve`` keeps its SQLite database unless told otherwise."""
+
+
+class Settings(BaseModel):
+    """Everything a server process needs to know, validated when made.
+
+    Attributes:
+        database_url: an SQLAlchemy URL with an async driver
+            (``sqlite+aiosqlite:///path`` or ``postgresql+asyncpg://...``); empty means
+            SQLite in ``data_dir``.
+        data_dir: the folder for the embedded SQLite database.
+        allowed_origins: the browser origins whose WebSocket connections are
+            accepted; empty accepts only the server's own host. Clients that send no
+            Origin (bots, FIBS front ends) are always accepted.
+        max_message_bytes: the largest WebSocket message a client may send; a larger
+            one closes the connection.
+        messages_per_second / message_burst: each connection's rate limit (a token
+            bucket); a message over it is refused, and a client far over it is closed.
+        login_failures_per_minute: wrong passwords allowed per account and per address
+            in a minute before further logins are refused.
+        session_days: how long a login token lives.
+        bot_processes: worker processes for the bots' searches.
+        bots: the bot levels offered in the lobby.
+        warm_up: compile the engine's kernels before reporting ready.
+        abandon_after: seconds after which a match nobody acts in is adjudicated.
+        secure_cookies: mark cookies Secure (behind HTTPS).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    database_url: str = ""
+    data_dir: Path = DEFAULT_DATA_DIR
+    allowed_origins: tuple[str, ...] = ()
+    max_message_bytes: int = Field(default=16_384, ge=256, le=1_048_576)
+    messages_per_second: float = Field(default=20.0, gt=0)
+    message_burst: int = Field(default=40, ge=1)
+    login_failures_per_minute: int = Field(default=10, ge=1)
+    session_days: int = Field(default=30, ge=1)
+    bot_processes: int = Field(default=1, ge=0)
+    bots: tuple[str, ...] = ("beginner", "intermediate", "expert", "worldclass")
+    warm_up: bool = True
+    abandon_after: float = Field(default=3 * 24 * 3600.0, gt=0)
+    secure_cookies: bool = False
+
+    @field_validator("database_url")
+    @classmethod
+    def _async_driver(cls, url: str) -> str:
+        if url and not url.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
+            if url.startswith("postgresql://"):
+                return "postgresql+asyncpg://" + url.removeprefix("postgresql://")
+            if url.startswith("sqlite://"):
+                return "sqlite+aiosqlite://" + url.removeprefix("sqlite://")
+            raise ValueError(
+                f"database_url {url!r}: use sqlite:///PATH or postgresql://USER@HOST/DB"
+            )
+        return url
+
+    @property
+    def database(self) -> str:
+        """The SQLAlchemy URL actually used (SQLite in ``data_dir`` by default)."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{self.data_dir / 'backgammon.sqlite3'}"

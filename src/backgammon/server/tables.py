@@ -1,0 +1,143 @@
+"""The database tables (SQLAlchemy Core), apart from the API's message schemas.
+
+A match is stored as its configuration (``matches``) and the log of every accepted
+action (``match_actions``, one row per action, numbered from 0). The live state is
+always the replay of that log, so what was committed is exactly what a restarted
+server resumes; the ``(match_id, seq)`` key makes two server processes that race to
+append the same action fail instead of forking the match.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+__all__ = [
+    "chat_messages",
+    "login_failures",
+    "match_actions",
+    "matches",
+    "metadata",
+    "rating_history",
+    "ratings",
+    "tokens",
+    "users",
+]
+
+metadata = MetaData()
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(32), nullable=False, unique=True),
+    # Argon2id hash (argon2-cffi's encoded form); NULL for guests and bots.
+    Column("password_hash", String(255)),
+    Column("kind", String(8), nullable=False),  # human, guest, bot
+    Column("bot_level", String(16)),
+    Column("is_admin", Boolean, nullable=False, default=False),
+    Column("muted", Boolean, nullable=False, default=False),
+    Column("banned", Boolean, nullable=False, default=False),
+    Column("created_at", Float, nullable=False),
+)
+
+tokens = Table(
+    "tokens",
+    metadata,
+    # SHA-256 of the token: a stolen database gives no usable session.
+    Column("token_hash", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+
+login_failures = Table(
+    "login_failures",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("address", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_login_failures_name_at", "name", "at"),
+    Index("ix_login_failures_address_at", "address", "at"),
+)
+
+matches = Table(
+    "matches",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("created_by", Integer, ForeignKey("users.id"), nullable=False),
+    # The match's settings as the API took them (variant, length, rules, clock, ...).
+    Column("config", JSON, nullable=False),
+    Column("status", String(16), nullable=False),  # open, playing, finished
+    Column("player0", Integer, ForeignKey("users.id")),
+    Column("player1", Integer, ForeignKey("users.id")),
+    Column("invitee", Integer, ForeignKey("users.id")),
+    Column("rated", Boolean, nullable=False),
+    Column("public", Boolean, nullable=False),
+    # The dice: the secret seed (hex; revealed only when the match is over), its
+    # SHA-256 commitment, and each player's nonce.
+    Column("seed", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("nonce0", String(64), nullable=False, default=""),
+    Column("nonce1", String(64), nullable=False, default=""),
+    Column("winner", Integer),
+    Column("result", JSON),
+    Column("finished_at", Float),
+    Column("rematch_of", String(16)),
+    Index("ix_matches_status", "status"),
+)
+
+match_actions = Table(
+    "match_actions",
+    metadata,
+    Column("match_id", String(16), ForeignKey("matches.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("entry", JSON, nullable=False),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
+    Column("variant", String(32), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("experience", Integer, nullable=False),
+)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False),
+    Column("variant", String(32), nullable=False),
+    Column("match_id", String(16), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("experience", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_rating_history_user", "user_id", "variant"),
+)
+
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("room", String(24), nullable=False),  # "lobby" or a match id
+    Column("audience", String(12), nullable=False),  # all, players, spectators
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_chat_room", "room", "id"),
+)
