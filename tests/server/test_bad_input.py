@@ -1,0 +1,212 @@
+"""Bad input over the network: every refusal is an error message that changes
+nothing, and the server keeps serving everyone else."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from backgammon.server.client import ServerClient
+
+PASSWORD = "a long enough password"
+
+
+async def _setup(url: str) -> tuple[list[ServerClient], str, str]:
+    """Four users: anna and ben play one match, carl watches it, dora plays carl in
+    another."""
+    clients = [ServerClient(url) for _ in range(4)]
+    for client, name in zip(clients, ("anna", "ben", "carl", "dora"), strict=True):
+        await client.register(name, PASSWORD)
+    anna, ben, carl, dora = clients
+    first = (await anna.create_match(length=3, opponent="ben"))["id"]
+    await ben.join(first)
+    second = (await dora.create_match(length=1))["id"]
+    await carl.join(second)
+    for client in clients:
+        await client.connect()
+        await client.subscribe(first)
+    return clients, first, second
+
+
+def _seq(url: str, match_id: str) -> int:
+    return int(httpx.get(f"{url}/api/matches/{match_id}").json()["seq"])
+
+
+def test_refusals_change_nothing(server_factory: Any) -> None:
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def scenario() -> None:
+        (anna, ben, carl, dora), first, second = await _setup(server.url)
+        state = anna.states[first]
+        mover = (anna, ben)[state["waiting_for"]]
+        other = (anna, ben)[1 - state["waiting_for"]]
+        before = _seq(server.url, first)
+
+        async def refused(client: ServerClient, message: Any, code: str) -> None:
+            mark = len(client.messages)
+            await client.send(message)
+            error = await client.wait_for(lambda m: m["type"] == "error", since=mark)
+            assert error["code"] == code, error
+            assert _seq(server.url, first) == before
+
+        def action(match_id: str, **body: Any) -> dict[str, Any]:
+            return {"type": "action", "match": match_id, "action": body, "ref": "x"}
+
+        # Out of turn, as a spectator, in another match, for the other player.
+        await refused(other, action(first, kind="roll"), "not_your_turn")
+        await refused(carl, action(first, kind="roll"), "not_a_player")
+        await refused(dora, action(first, kind="roll"), "not_a_player")
+        await refused(anna, action(second, kind="roll"), "not_a_player")
+        impersonation = action(first, kind="roll")
+        impersonation["seat"] = 1 - state["waiting_for"]
+        await refused(other, impersonation, "bad_message")
+        # Illegal and malformed plays, doubles after rolling, answers to nothing.
+        await refused(mover, action(first, kind="play", move="24/1"), "illegal")
+        await refused(mover, action(first, kind="play", move="hello"), "illegal")
+        await refused(mover, action(first, kind="play"), "bad_action")
+        await refused(mover, action(first, kind="double"), "illegal")
+        await refused(mover, action(first, kind="take"), "illegal")
+        await refused(mover, action(first, kind="fly"), "bad_message")
+        await refused(mover, action("nosuchmatch", kind="roll"), "not_found")
+        # Malformed JSON and unknown types.
+        await refused(mover, "{not json", "bad_message")
+        await refused(mover, "[1, 2]", "bad_message")
+        await refused(mover, json.dumps({"type": "shout", "text": "hi"}), "bad_message")
+        await refused(mover, b"\xff\xfe\x00", "bad_message")
+        # A stale action (the client acts on a state it has not seen).
+        stale = action(first, kind="play", move=state["game"]["legal_plays"][0])
+        stale["expect"] = before - 1
+        await refused(mover, stale, "stale")
+        # An oversized message closes that connection; the others are still served.
+        await mover.send("x" * 100_000)
+        for _ in range(50):
+            if mover.closed_with is not None:
+                break
+            await asyncio.sleep(0.1)
+        assert mover.closed_with is not None
+        pong = len(other.messages)
+        await other.send({"type": "ping", "ref": "still-there"})
+        await other.wait_for(lambda m: m["type"] == "pong", since=pong)
+        assert _seq(server.url, first) == before
+        # The mover reconnects and gets the whole state, then its move is accepted.
+        await mover.close()
+        again = ServerClient(server.url)
+        await again.login(mover.user["name"] if mover.user else "", PASSWORD)
+        await again.connect()
+        snapshot = await again.subscribe(first)
+        assert snapshot["state"]["seq"] == before
+        answer = await again.act(first, "play", move=state["game"]["legal_plays"][0])
+        assert answer["type"] == "ack" and answer["seq"] > before
+        for client in (anna, ben, carl, dora, again):
+            await client.close()
+
+    asyncio.run(scenario())
+
+
+def test_http_refusals(server_factory: Any) -> None:
+    server = server_factory("--no-warm-up", "--no-bots")
+    url = server.url
+    assert httpx.post(f"{url}/api/matches", json={}).status_code == 401
+    assert httpx.get(f"{url}/api/lobby").status_code == 401
+    bad_name = httpx.post(f"{url}/api/register", json={"name": "a b", "password": PASSWORD})
+    assert bad_name.status_code == 400 and "user name" in bad_name.json()["message"]
+    short = httpx.post(f"{url}/api/register", json={"name": "shorty", "password": "x"})
+    assert short.status_code == 400 and "8 to 256" in short.json()["message"]
+    first = httpx.post(f"{url}/api/register", json={"name": "gina", "password": PASSWORD})
+    assert first.status_code == 201
+    cookie = first.cookies.get("bg_session")
+    assert cookie and "httponly" in first.headers["set-cookie"].lower()
+    assert "samesite=lax" in first.headers["set-cookie"].lower()
+    again = httpx.post(f"{url}/api/register", json={"name": "Gina", "password": PASSWORD})
+    assert again.status_code == 409
+    headers = {"authorization": f"Bearer {first.json()['token']}"}
+    unknown_variant = httpx.post(
+        f"{url}/api/matches", json={"settings": {"variant": "chess"}}, headers=headers
+    )
+    assert unknown_variant.status_code == 422 and "unknown variant" in unknown_variant.text
+    no_bot = httpx.post(f"{url}/api/matches", json={"opponent": "bot:godlike"}, headers=headers)
+    assert no_bot.status_code == 400
+    assert httpx.post(f"{url}/api/matches/nope/join", json={}, headers=headers).status_code == 404
+    not_admin = httpx.post(f"{url}/api/admin/users/gina/ban", headers=headers)
+    assert not_admin.status_code == 403
+    assert httpx.get(f"{url}/api/matches/nope/record.mat").status_code == 404
+
+
+def test_random_messages_leave_the_server_serving(server_factory: Any) -> None:
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def setup() -> tuple[str, str, str]:
+        (anna, ben, carl, dora), first, _second = await _setup(server.url)
+        tokens = (anna.token or "", ben.token or "")
+        for client in (anna, ben, carl, dora):
+            await client.close()
+        return tokens[0], tokens[1], first
+
+    token, other_token, match_id = asyncio.run(setup())
+    before = _seq(server.url, match_id)
+    scalars = st.one_of(
+        st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=30)
+    )
+    values = st.recursive(
+        scalars,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+        max_leaves=12,
+    )
+    messages = st.one_of(
+        st.binary(max_size=200),
+        st.text(max_size=200),
+        values.map(json.dumps),
+        st.fixed_dictionaries(
+            {
+                "type": st.sampled_from(["action", "subscribe", "chat", "ping", "x"]),
+                "match": st.one_of(st.just(match_id), st.text(max_size=20)),
+                "action": st.fixed_dictionaries(
+                    {"kind": st.sampled_from(["roll", "play", "double", "take", "resign"])},
+                    optional={"move": st.text(max_size=20), "level": st.integers(-2, 5)},
+                ),
+            },
+            optional={"text": st.text(max_size=50), "expect": st.integers(-5, 500)},
+        ).map(json.dumps),
+    )
+
+    async def send_one(message: str | bytes) -> None:
+        # A player's token: random messages may be refused or (rarely) be legal
+        # actions; either way the server must answer the next message.
+        client = ServerClient(server.url)
+        client.token = other_token
+        await client.connect()
+        mark = len(client.messages)
+        await client.send(message)
+        await client.send({"type": "ping", "ref": "after"})
+        await client.wait_for(lambda m: m["type"] == "pong", since=mark, timeout=10)
+        await client.close()
+
+    @settings(
+        max_examples=60,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(messages)
+    def random_message(message: str | bytes) -> None:
+        asyncio.run(send_one(message))
+
+    random_message()
+    # A good client is still answered.
+
+    async def good() -> None:
+        client = ServerClient(server.url)
+        client.token = token
+        await client.connect()
+        state = (await client.subscribe(match_id))["state"]
+        assert state["seq"] >= before
+        mark = len(client.messages)
+        await client.send({"type": "ping"})
+        await client.wait_for(lambda m: m["type"] == "pong", since=mark)
+        await client.close()
+
+    asyncio.run(good())
