@@ -18,7 +18,7 @@ class Policy:
 
     seed: int = 0
     double_first: bool = True
-    stop_after: int | None = None  # stop acting after this many actions
+    stop_at_seq: int | None = None  # stop once the match's log reaches this length
     rng: random.Random = field(init=False)
 
     def __post_init__(self) -> None:
@@ -28,18 +28,17 @@ class Policy:
 async def play_seat(
     client: ServerClient, match_id: str, seat: int, policy: Policy, timeout: float = 120.0
 ) -> dict[str, Any]:
-    """Act for ``seat`` whenever it must, until the match ends (or ``stop_after``
-    actions); returns the last state seen. Fails on any error message."""
-    acted = 0
+    """Act for ``seat`` whenever it must, until the match ends (or its log reaches
+    ``stop_at_seq`` entries); returns the last state seen. Fails on any error."""
     doubled_in: set[int] = set()
     last_seq = -1
     while True:
         state = client.states[match_id]
         if state["result"] is not None:
             return state
+        if policy.stop_at_seq is not None and state["seq"] >= policy.stop_at_seq:
+            return state
         if state["waiting_for"] == seat and state["seq"] != last_seq:
-            if policy.stop_after is not None and acted >= policy.stop_after:
-                return state
             last_seq = state["seq"]
             game = state["game"]
             pending = game["pending"]
@@ -55,7 +54,6 @@ async def play_seat(
                 kind, fields = "play", {"move": policy.rng.choice(game["legal_plays"])}
             answer = await client.act(match_id, kind, **fields)
             assert answer["type"] == "ack", answer
-            acted += 1
             continue
         seen = state["seq"]
         mark = len(client.messages)
