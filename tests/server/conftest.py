@@ -67,11 +67,18 @@ class ServerProcess:
 
     def start(self, timeout: float = 120.0) -> None:
         command = [
-            sys.executable, "-m", "backgammon", "serve",
-            "--port", str(self.port),
-            "--data", str(self.data),
-            "--rate-limit", "500",
-            "--log-level", "warning",
+            sys.executable,
+            "-m",
+            "backgammon",
+            "serve",
+            "--port",
+            str(self.port),
+            "--data",
+            str(self.data),
+            "--rate-limit",
+            "500",
+            "--log-level",
+            "warning",
             *self.extra,
         ]
         if self.database:

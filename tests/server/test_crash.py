@@ -43,9 +43,7 @@ def test_sigkill_mid_match_loses_nothing(server_factory: Any) -> None:
             play_seat(hana, match_id, 0, Policy(seed=1, stop_at_seq=60)),
             play_seat(ivan, match_id, 1, Policy(seed=2, stop_at_seq=60)),
         )
-        acked = max(
-            m["seq"] for c in (hana, ivan) for m in c.messages if m["type"] == "ack"
-        )
+        acked = max(m["seq"] for c in (hana, ivan) for m in c.messages if m["type"] == "ack")
         throws = _throws(hana.messages, match_id)
         # No goodbye: the clients just vanish with the server.
         return [hana.token, ivan.token], match_id, acked, throws

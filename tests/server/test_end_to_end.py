@@ -60,7 +60,7 @@ def test_two_users_play_a_three_point_match(server_factory: Any, tmp_path: Path)
             assert first["type"] == "state"
         final = await play_match((alice, bob), match_id, seed=3)
         await carol.wait_for(
-            lambda m: m["type"] == "state" and m["state"]["result"] is not None
+            lambda m: m["type"] == "state" and m["state"].get("result") is not None
         )
         result = final["result"]
         assert result["reason"] == "score"

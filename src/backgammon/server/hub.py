@@ -92,6 +92,10 @@ class Hub:
             if not members:
                 del self._rooms[room]
 
+    def has_room(self, room: str) -> bool:
+        """Whether any connection here listens to ``room``."""
+        return bool(self._rooms.get(room))
+
     def publish(
         self,
         room: str,

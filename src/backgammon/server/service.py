@@ -32,6 +32,7 @@ from backgammon.server.accounts import (
 )
 from backgammon.server.bots import BotPool
 from backgammon.server.database import Database
+from backgammon.server.events import EventBus, LocalBus, PostgresBus
 from backgammon.server.fair_dice import new_seed
 from backgammon.server.hub import Connection, Hub
 from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
@@ -117,6 +118,10 @@ class _Seats:
         return None
 
 
+class _ConflictError(Exception):
+    """Another process appended to the match's log first."""
+
+
 def _new_match_id() -> str:
     return secrets.token_urlsafe(9)
 
@@ -152,6 +157,8 @@ class GameService:
         self._bot_tasks: set[asyncio.Task[None]] = set()
         self._bot_users: dict[str, User] = {}
         self._ticker: asyncio.Task[None] | None = None
+        self.bus: EventBus = LocalBus()
+        self._elsewhere: dict[int, tuple[dict[str, Any], int]] = {}
         self.ready = False
 
     # -- lifecycle -----------------------------------------------------------------
@@ -162,6 +169,11 @@ class GameService:
         say = progress or (lambda message: log.info(message))
         say("migrating the database")
         await self.db.migrate()
+        if not self.db.is_sqlite:
+            url = self.db.url.replace("postgresql+asyncpg://", "postgresql://", 1)
+            self.bus = PostgresBus(url)
+            await self.bus.start(self._on_event)
+            say("listening for the other server processes (PostgreSQL NOTIFY)")
         now = self.clock.now()
         async with self.db.transaction() as connection:
             for level in self.settings.bots:
@@ -200,6 +212,7 @@ class GameService:
         self.hub.close_all()
         if self._bot_pool is not None:
             self._bot_pool.close()
+        await self.bus.close()
         await self.db.close()
 
     @property
@@ -401,7 +414,7 @@ class GameService:
         else:
             self._lobby_event({"event": "match_open", "match": match_id})
             if invitee is not None:
-                self.hub.to_user(
+                self._to_user(
                     invitee.id,
                     {
                         "type": "invitation",
@@ -522,6 +535,11 @@ class GameService:
                 await repo.append_entries(connection, live.id, first, entries)
                 if live.result is not None:
                     await self._finish(connection, live)
+                await self.bus.send_in(connection, {"k": "match", "id": live.id, "seq": live.seq})
+        except IntegrityError:
+            self._live.pop(live.id, None)
+            self._seats.pop(live.id, None)
+            raise _ConflictError(live.id) from None
         except Exception:
             self._live.pop(live.id, None)
             self._seats.pop(live.id, None)
@@ -591,6 +609,22 @@ class GameService:
             ServiceError: ``not_found``; ``not_a_player`` for a spectator or an
                 outsider; or the rules' refusal (``not_your_turn``, ``illegal``, ...).
         """
+        for attempt in range(3):
+            try:
+                seq = await self._act_once(user, match_id, action, expect)
+            except _ConflictError:
+                # Another process acted in this match first: the match is reloaded
+                # from the log and the action tried again on the new state.
+                if attempt == 2:
+                    raise ServiceError("conflict", "the match is busy; try again", 409) from None
+                continue
+            self._wake_bot(match_id)
+            return seq
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _act_once(
+        self, user: User, match_id: str, action: ActionBody, expect: int | None
+    ) -> int:
         async with self._lock(match_id):
             live = await self._load(match_id)
             seats = self._seats[match_id]
@@ -607,9 +641,7 @@ class GameService:
                     await self._commit(live, live.timeout(now))
                 raise ServiceError(refusal.code, refusal.message, 409) from None
             await self._commit(live, entries)
-            seq = live.seq
-        self._wake_bot(match_id)
-        return seq
+            return live.seq
 
     async def state(self, match_id: str) -> dict[str, Any]:
         """A match's whole current state (open matches: their summary only)."""
@@ -670,7 +702,11 @@ class GameService:
             "type": "lobby",
             "protocol": PROTOCOL_VERSION,
             "online": sorted(
-                (user.public() for user in self.hub.online()), key=lambda u: u["name"]
+                {
+                    **{user.id: user.public() for user in self.hub.online()},
+                    **{key: public for key, (public, _count) in self._elsewhere.items()},
+                }.values(),
+                key=lambda u: str(u["name"]),
             ),
             "bots": [user.public() for user in self._bot_users.values()],
             "open": [await self._summary(row) for row in open_rows],
@@ -678,14 +714,84 @@ class GameService:
         }
 
     def _lobby_event(self, event: dict[str, Any]) -> None:
-        self.hub.publish("lobby", {"type": "lobby_event", **event})
+        message = {"type": "lobby_event", **event}
+        self.hub.publish("lobby", message)
+        self.bus.send({"k": "room", "room": "lobby", "message": message})
+
+    def _to_user(self, user_id: int, message: dict[str, Any], close: bool = False) -> None:
+        """Send to every connection of a user, in every process."""
+        self._deliver_to_user(user_id, message, close)
+        self.bus.send({"k": "user", "user": user_id, "message": message, "close": close})
+
+    def _deliver_to_user(self, user_id: int, message: dict[str, Any], close: bool) -> None:
+        for connection in self.hub.connections_of(user_id):
+            connection.send(message)
+            if close:
+                connection.close()
+
+    async def _on_event(self, event: dict[str, Any]) -> None:
+        """Another process's event: catch a match up from the log, or relay a
+        message to this process's clients."""
+        kind = event.get("k")
+        if kind == "match":
+            await self._catch_up(str(event["id"]), int(event["seq"]))
+        elif kind == "room":
+            message = event["message"]
+            if message.get("event") in ("online", "offline"):
+                self._note_elsewhere(message)
+            spectators = event.get("spectators_only")
+            only = None
+            if spectators:
+                players = set(event.get("players", ()))
+
+                def only(connection: Connection) -> bool:
+                    return connection.user.id not in players
+
+            self.hub.publish(str(event["room"]), message, only)
+        elif kind == "user":
+            self._deliver_to_user(int(event["user"]), event["message"], bool(event["close"]))
+
+    def _note_elsewhere(self, message: dict[str, Any]) -> None:
+        user = message["user"]
+        key = int(message["user_id"])
+        _public, count = self._elsewhere.get(key, (user, 0))
+        count += 1 if message["event"] == "online" else -1
+        if count > 0:
+            self._elsewhere[key] = (user, count)
+        else:
+            self._elsewhere.pop(key, None)
+
+    async def _catch_up(self, match_id: str, seq: int) -> None:
+        """Bring this process's copy of a match up to ``seq`` from the log and tell
+        its clients."""
+        if match_id not in self._live and not self.hub.has_room(match_id):
+            return
+        async with self._lock(match_id):
+            live = self._live.get(match_id)
+            if live is None:
+                self._publish_state(await self._load(match_id), [])
+                return
+            if live.seq >= seq:
+                return
+            async with self.db.transaction() as connection:
+                entries = await repo.match_entries(connection, match_id, after=live.seq - 1)
+            try:
+                live.replay(entries)
+            except ValueError:
+                log.exception("match %s: the log does not follow on; reloading", match_id)
+                self._live.pop(match_id, None)
+                live = await self._load(match_id)
+                entries = []
+            self._publish_state(live, entries)
 
     # -- connections ---------------------------------------------------------------
 
     def connect(self, connection: Connection) -> None:
         """Register a client; the lobby hears that its user came online."""
         if self.hub.add(connection):
-            self._lobby_event({"event": "online", "user": connection.user.public()})
+            self._lobby_event(
+                {"event": "online", "user": connection.user.public(), "user_id": connection.user.id}
+            )
         connection.send(
             {
                 "type": "welcome",
@@ -699,7 +805,13 @@ class GameService:
         """Forget a client; the lobby hears if its user went offline."""
         connection.close()
         if self.hub.remove(connection):
-            self._lobby_event({"event": "offline", "user": connection.user.public()})
+            self._lobby_event(
+                {
+                    "event": "offline",
+                    "user": connection.user.public(),
+                    "user_id": connection.user.id,
+                }
+            )
 
     async def subscribe(self, connection: Connection, room: str) -> None:
         """Let a client hear a match (its whole state now, then every change) or the
@@ -742,17 +854,24 @@ class GameService:
         now = self.clock.now()
         async with self.db.transaction() as connection:
             await repo.add_chat(connection, room, audience, user.id, text, now)
-        self.hub.publish(
-            room,
+        message = {
+            "type": "chat",
+            "room": room,
+            "from": user.name,
+            "text": text,
+            "audience": audience,
+            "at": now,
+        }
+        self.hub.publish(room, message, only)
+        players = [] if room == "lobby" else [u.id for u in self._seats[room].users if u]
+        self.bus.send(
             {
-                "type": "chat",
+                "k": "room",
                 "room": room,
-                "from": user.name,
-                "text": text,
-                "audience": audience,
-                "at": now,
-            },
-            only,
+                "message": message,
+                "spectators_only": audience == "spectators",
+                "players": players,
+            }
         )
 
     # -- administration --------------------------------------------------------------
@@ -777,9 +896,9 @@ class GameService:
                 raise ServiceError("bad_request", f"unknown moderation {what!r}")
         log.info("moderation admin=%s target=%s action=%s", admin.name, target.name, what)
         if what in ("kick", "ban"):
-            for client in self.hub.connections_of(target.id):
-                client.send({"type": "kicked", "message": f"{what} by an administrator"})
-                client.close()
+            self._to_user(
+                target.id, {"type": "kicked", "message": f"{what} by an administrator"}, True
+            )
         fresh = await self._fresh_user(target.id)
         for live_id, seats in list(self._seats.items()):
             if fresh is not None and seats.seat_of(target) is not None:
