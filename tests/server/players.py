@@ -58,7 +58,9 @@ async def play_seat(
         seen = state["seq"]
         mark = len(client.messages)
         await client.wait_for(
-            lambda m: m["type"] == "state" and m["match"] == match_id and m["state"]["seq"] > seen,
+            lambda m, seen=seen: (
+                m["type"] == "state" and m["match"] == match_id and m["state"]["seq"] > seen
+            ),
             timeout=timeout,
             since=max(0, mark - 1),
         )

@@ -8,13 +8,12 @@ drives it only through the documented HTTP API and WebSocket protocol.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from backgammon.formats import read_match
 from backgammon.server.client import ServerClient
@@ -36,7 +35,7 @@ def _check_spectator_saw_everything(messages: list[dict[str, Any]], match_id: st
     """Every state after the first follows the previous one by exactly its entries."""
     states = [m for m in messages if m["type"] == "state" and m["match"] == match_id]
     assert states, "the spectator saw no state"
-    for before, after in zip(states, states[1:], strict=False):
+    for before, after in itertools.pairwise(states):
         assert after["state"]["seq"] == before["state"]["seq"] + len(after["entries"]), (
             f"a gap between states {before['state']['seq']} and {after['state']['seq']}"
         )
