@@ -199,16 +199,12 @@ class GameService:
         self.ready = True
 
     async def stop(self) -> None:
-        """Stop the ticker and the bots, tell clients, close the database."""
+        """Stop the ticker and the bots, close the connections and the database."""
         self.ready = False
         if self._ticker is not None:
             self._ticker.cancel()
         for task in list(self._bot_tasks):
             task.cancel()
-        for connection in [
-            c for user in self.hub.online() for c in self.hub.connections_of(user.id)
-        ]:
-            connection.send({"type": "shutdown", "message": "the server is restarting"})
         self.hub.close_all()
         if self._bot_pool is not None:
             self._bot_pool.close()
