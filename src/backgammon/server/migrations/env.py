@@ -15,7 +15,6 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from backgammon.server.tables import metadata
 
-
 MIGRATION_LOCK = 7_262_000_001
 """The PostgreSQL advisory lock that lets one process at a time migrate."""
 
