@@ -210,3 +210,62 @@ def test_random_messages_leave_the_server_serving(server_factory: Any) -> None:
         await client.close()
 
     asyncio.run(good())
+
+
+def test_websocket_origin_and_authentication(server_factory: Any) -> None:
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def scenario() -> None:
+        client = ServerClient(server.url)
+        await client.register("olga", PASSWORD)
+        host = server.url.removeprefix("http://")
+        welcome = await client.connect(origin=f"http://{host}")
+        assert welcome["user"]["name"] == "olga"
+        await client.close()
+        foreign = ServerClient(server.url)
+        foreign.token = client.token
+        try:
+            await foreign.connect(origin="https://evil.example")
+        except Exception as error:  # the handshake is refused
+            assert "403" in str(error) or "4403" in str(error) or "rejected" in str(error)
+        else:
+            raise AssertionError("a foreign origin was accepted")
+        finally:
+            await foreign.close()
+        anonymous = ServerClient(server.url)
+        try:
+            await anonymous.connect()
+        except Exception as error:
+            assert "403" in str(error) or "rejected" in str(error) or "4401" in str(error)
+        else:
+            raise AssertionError("a client without a session was accepted")
+        finally:
+            await anonymous.close()
+
+    asyncio.run(scenario())
+
+
+def test_health_and_metrics(server_factory: Any) -> None:
+    server = server_factory("--no-warm-up", "--no-bots")
+    health = httpx.get(f"{server.url}/healthz")
+    assert health.status_code == 200 and health.json()["ready"] is True
+
+    async def scenario() -> None:
+        (anna, ben, carl, dora), first, _second = await _setup(server.url)
+        state = anna.states[first]
+        mover = (anna, ben)[state["waiting_for"]]
+        await mover.act(first, "play", move=state["game"]["legal_plays"][0])
+        metrics = httpx.get(f"{server.url}/metrics").text
+        values = {
+            line.split()[0]: float(line.split()[1])
+            for line in metrics.splitlines()
+            if line and not line.startswith("#")
+        }
+        assert values["backgammon_connections"] == 4
+        assert values["backgammon_matches_started_total"] == 2
+        assert values["backgammon_actions_total"] >= 5
+        assert values['backgammon_commit_seconds_bucket{le="+Inf"}'] >= 3
+        for client in (anna, ben, carl, dora):
+            await client.close()
+
+    asyncio.run(scenario())

@@ -200,3 +200,19 @@ def test_rematch_invites_the_same_opponent_with_the_same_settings(tmp_path: Path
             await service.join_match(bob, again["id"])
 
     _run(tmp_path, body)
+
+
+def test_an_abandoned_untimed_match_is_adjudicated(tmp_path: Path) -> None:
+    async def body(service: GameService, clock: FakeClock) -> None:
+        _alice, _bob, match_id = await _match(service, MatchSettings(length=3, clock=None))
+        state = await service.state(match_id)
+        assert state["clock"] is None
+        clock.time += service.settings.abandon_after - 1
+        assert await service.check_clocks() == 0
+        clock.time += 2
+        assert await service.check_clocks() == 1
+        final = await service.state(match_id)
+        assert final["result"]["reason"] == "adjudicated"
+        assert final["result"]["winner"] == 1 - state["waiting_for"]
+
+    _run(tmp_path, body)
