@@ -250,6 +250,19 @@ def test_resignations_at_each_level(level: ResignLevel, cube: int, points: int) 
     refused(game, Double(), "over")
 
 
+def test_a_backgammon_resignation_scores_what_the_variant_allows() -> None:
+    from backgammon.variants import find
+
+    tavla = find("tavla")  # gammons but no backgammons
+    assert tavla.gammons and not tavla.backgammons
+    game = Game(tavla)
+    game.push(OpeningRoll(3, 1))
+    game.push(Resign(ResignLevel.BACKGAMMON))
+    game.push(AcceptResignation())
+    assert game.outcome is not None
+    assert game.outcome.kind is WinKind.GAMMON and game.outcome.points == 2
+
+
 def test_resignation_responses_need_a_resignation() -> None:
     game = started()
     refused(game, AcceptResignation(), "no resignation is pending")

@@ -715,6 +715,8 @@ class Game:
     def _scored(self, winner: int, kind: WinKind, ending: Ending) -> Outcome:
         if not self.variant.gammons:
             kind = WinKind.SINGLE
+        elif not self.variant.backgammons and kind is WinKind.BACKGAMMON:
+            kind = WinKind.GAMMON  # a backgammon resignation scores what the variant allows
         jacoby = (
             self.rules.jacoby
             and self.context.is_money

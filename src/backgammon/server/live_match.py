@@ -351,6 +351,8 @@ class LiveMatch:
     def _apply(self, entry: Entry) -> None:
         """Apply one entry (already checked when it comes from :meth:`act`)."""
         kind, by, now = entry["kind"], entry["by"], float(entry["at"])
+        if self.result is not None:
+            raise ValueError(f"{kind} after the end of the match")
         clock = self.settings.clock
         if by is not None and clock is not None and by == self.waiting_for:
             overrun = max(0.0, now - self.turn_started - clock.delay)
@@ -360,6 +362,7 @@ class LiveMatch:
         elif kind == "leave":
             self._finish_left(by)
         elif kind == "timeout":
+            self.reserves[entry["player"]] = 0.0
             self._finish_left(entry["player"], reason="timeout")
         elif kind == "adjudicate":
             self.result = Result(entry["winner"], "adjudicated", self.match.score)
