@@ -74,3 +74,29 @@ def test_sigkill_mid_match_loses_nothing(server_factory: Any) -> None:
             await client.close()
 
     asyncio.run(second_half())
+
+
+def test_sigterm_closes_connections_and_exits_cleanly(server_factory: Any) -> None:
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def connected() -> ServerClient:
+        client = ServerClient(server.url)
+        await client.register("jack", PASSWORD)
+        await client.connect()
+        return client
+
+    async def scenario() -> None:
+        client = await connected()
+        server.process.terminate()
+        for _ in range(100):
+            if client.closed_with is not None:
+                break
+            await asyncio.sleep(0.1)
+        assert client.closed_with == 1012  # service restart: reconnect later
+        await client.close()
+
+    asyncio.run(scenario())
+    # uvicorn re-raises SIGTERM after its graceful shutdown, so the exit status is
+    # the signal's; the log shows the service stopped in order.
+    assert server.process.wait(20) in (0, -15)
+    assert "backgammon serve: stopped" in server.log.read_text()

@@ -128,7 +128,9 @@ def create_app(
         await service.start(say)
         say("ready")
         yield
+        say("stopping: finishing writes")
         await service.stop()
+        say("stopped")
 
     app = FastAPI(
         title="backgammon server",
