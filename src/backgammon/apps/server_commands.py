@@ -40,6 +40,10 @@ def serve(
         list[str] | None,
         typer.Option(help="A browser origin allowed to open WebSockets (repeatable)."),
     ] = None,
+    fibs_port: Annotated[
+        int | None,
+        typer.Option(help="Also accept FIBS (CLIP) clients on this TCP port, e.g. 4321."),
+    ] = None,
     rate_limit: Annotated[
         float, typer.Option(help="Messages a second each connection may send.")
     ] = 20.0,
@@ -68,6 +72,8 @@ def serve(
             warm_up=warm_up,
             allowed_origins=tuple(origin or ()),
             messages_per_second=rate_limit,
+            fibs_port=fibs_port,
+            fibs_host=host,
             message_burst=max(40, int(2 * rate_limit)),
         )
     except ValueError as error:

@@ -34,6 +34,7 @@ from backgammon.server.protocol import (
     PingMessage,
     ProtocolError,
     SubscribeMessage,
+    TellMessage,
     UnsubscribeMessage,
     parse_client_message,
 )
@@ -126,9 +127,18 @@ def create_app(
             await asyncio.to_thread(warm_up, say)
             say(f"engine ready in {time.perf_counter() - started:.1f} s")
         await service.start(say)
+        fibs = None
+        if settings.fibs_port is not None:
+            from backgammon.server.fibs.listener import FibsListener
+
+            fibs = FibsListener(service, settings.fibs_host, settings.fibs_port)
+            await fibs.start()
+            say(f"FIBS clients: telnet {settings.fibs_host} {fibs.port}")
         say("ready")
         yield
         say("stopping: finishing writes")
+        if fibs is not None:
+            await fibs.stop()
         await service.stop()
         say("stopped")
 
@@ -373,6 +383,8 @@ async def _handle(data: str | bytes, connection: Connection, service: GameServic
             service.hub.leave(connection, message.match)
         elif isinstance(message, ChatMessage):
             await service.chat(connection.user, message.room, message.text)
+        elif isinstance(message, TellMessage):
+            await service.tell(connection.user, message.to, message.text)
         elif isinstance(message, PingMessage):
             connection.send({"type": "pong", "ref": ref})
     except ProtocolError as error:

@@ -12,8 +12,10 @@ before telling anyone, and a restarted server rebuilds the same match by
 seed.
 
 An entry is a JSON object: ``{"kind": ..., "by": seat or null, "at": seconds, ...}``
-with the action's own fields (``dice`` and ``index`` of a throw, ``move`` and
-``result`` of a play, ``level``, ``number``, ``player`` of a timeout).
+with the action's own fields (``dice`` and ``index`` of a throw; ``move``, ``steps``
+and ``result`` of a play; ``level``, ``number``; ``player``: whose turn an automatic
+roll or empty play was, or who ran out of time) and, on the entry that ended a game,
+``game_over`` (winner, points, kind, ending, and the match score after it).
 """
 
 from __future__ import annotations
@@ -309,7 +311,11 @@ class LiveMatch:
                 play = parse_play(action.move, game.position, game.dice, game.variant)
             except BackgammonError as error:
                 raise ActionRefusedError("illegal", str(error)) from None
-            entry.update(move=play.notation(), result=play.position.slots_text)
+            entry.update(
+                move=play.notation(),
+                result=play.position.slots_text,
+                steps=[[step.source, step.destination] for step in play.steps],
+            )
             return play
         if kind == "resign":
             level = 1 if action.level is None else action.level
@@ -373,6 +379,15 @@ class LiveMatch:
             game.push(self._stored_action(game, entry))
             if kind in ("roll", "opening"):
                 self.throws += 1
+            outcome = game.outcome
+            if outcome is not None:
+                entry["game_over"] = {
+                    "winner": outcome.winner,
+                    "points": outcome.points,
+                    "kind": outcome.kind.name.lower(),
+                    "ending": outcome.ending.value,
+                    "score": list(self.match.score),
+                }
             if self.match.length and self.match.is_over():
                 self.result = Result(self.match.winner, "score", self.match.score)
         self.entries.append(entry)
@@ -412,10 +427,11 @@ class LiveMatch:
             elif game.pending is None or game.pending.kind == "beaver":
                 if game.dice is None and not self._has_choice_before_rolling(game):
                     dice = derive_throw(self._seed, self.nonces, self.throws)
-                    entry = {"kind": "roll", "by": None, "at": now}
+                    entry = {"kind": "roll", "by": None, "at": now, "player": game.turn}
                     entry.update(dice=list(dice), index=self.throws)
                 elif game.dice is not None and not game.legal_plays():
-                    entry = {"kind": "play", "by": None, "at": now, "move": "", "result": ""}
+                    entry = {"kind": "play", "by": None, "at": now, "player": game.turn}
+                    entry.update(move="", steps=[])
                     entry["result"] = game.position.slots_text
             if entry is None:
                 break
@@ -443,8 +459,11 @@ class LiveMatch:
             position = game.position_for(0)
             pending = game.pending
             legal: list[str] | None = None
+            to_move = 0
             if game.dice is not None and game.pending is None and not game.is_over():
-                legal = [play.notation() for play in game.legal_plays()]
+                plays = game.legal_plays()
+                legal = [play.notation() for play in plays]
+                to_move = max((play.dice_used for play in plays), default=0)
             game_state = {
                 "number": len(self.match.games),
                 "score": list(game.context.score),
@@ -463,6 +482,7 @@ class LiveMatch:
                 },
                 "can_double": game.turn is not None and game.can_double(),
                 "legal_plays": legal,
+                "to_move": to_move,
                 "over": game.is_over(),
                 "outcome": None
                 if game.outcome is None

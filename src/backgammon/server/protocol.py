@@ -39,6 +39,7 @@ __all__ = [
     "PingMessage",
     "ProtocolError",
     "SubscribeMessage",
+    "TellMessage",
     "UnsubscribeMessage",
     "parse_client_message",
 ]
@@ -177,6 +178,14 @@ class ChatMessage(_Strict):
     text: str = Field(min_length=1, max_length=500)
 
 
+class TellMessage(_Strict):
+    """A private message to one user (wherever they are connected: web or FIBS)."""
+
+    type: Literal["tell"]
+    to: str = Field(max_length=40)
+    text: str = Field(min_length=1, max_length=500)
+
+
 class PingMessage(_Strict):
     """Keep-alive; answered with ``pong``."""
 
@@ -191,7 +200,7 @@ ClientMessage = Annotated[
 """Anything a client may send over the WebSocket."""
 
 _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-_TYPES = "action, chat, ping, subscribe, unsubscribe"
+_TYPES = "action, chat, ping, subscribe, tell, unsubscribe"
 
 
 def parse_client_message(text: str | bytes) -> Any:

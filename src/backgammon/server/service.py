@@ -491,6 +491,14 @@ class GameService:
             await self._commit(live, entries)
         self.metrics.matches_started += 1
         self._lobby_event({"event": "match_started", "match": match_id})
+        seats = self._seats.get(match_id)
+        if seats is not None:
+            names = [None if user is None else user.name for user in seats.users]
+            for user in seats.users:
+                if user is not None and user.kind != "bot":
+                    self._to_user(
+                        user.id, {"type": "match_started", "match": match_id, "players": names}
+                    )
         self._wake_bot(match_id)
 
     async def _load(self, match_id: str) -> LiveMatch:
@@ -827,26 +835,31 @@ class GameService:
         if visible:
             connection.send({"type": "chat_history", "room": room, "lines": visible})
 
-    async def chat(self, user: User, room: str, text: str) -> None:
+    async def chat(self, user: User, room: str, text: str, audience: str = "auto") -> None:
         """Say ``text`` in the lobby or a match: players' words reach everyone there,
-        spectators' only other spectators.
+        spectators' only other spectators (``audience="spectators"``: a player
+        whispers to the spectators only).
 
         Raises:
             ServiceError: ``forbidden`` for a muted user, ``not_found`` for a room.
         """
         if user.muted:
             raise ServiceError("forbidden", "you are muted", 403)
-        audience = "all"
         only: Callable[[Connection], bool] | None = None
-        if room != "lobby":
+        if room == "lobby":
+            audience = "all"
+        else:
             await self._load(room)
             seats = self._seats[room]
-            if seats.seat_of(user) is None:
+            if seats.seat_of(user) is None or audience == "spectators":
+                # Spectators' words (and a player's whisper) reach spectators only.
                 audience = "spectators"
 
                 def only(connection: Connection, seats: _Seats = seats) -> bool:
                     return seats.seat_of(connection.user) is None
 
+            else:
+                audience = "all"
         now = self.clock.now()
         async with self.db.transaction() as connection:
             await repo.add_chat(connection, room, audience, user.id, text, now)
@@ -869,6 +882,64 @@ class GameService:
                 "players": players,
             }
         )
+
+    async def tell(self, user: User, name: str, text: str, kind: str = "tell") -> User:
+        """A private message from ``user`` to the user called ``name`` (``kind``:
+        ``tell``, or ``say`` for a word to one's opponent in a match); returns the
+        addressee.
+
+        Raises:
+            ServiceError: ``forbidden`` for a muted user, ``not_found``.
+        """
+        if user.muted:
+            raise ServiceError("forbidden", "you are muted", 403)
+        target = await self.user_named(name)
+        self._to_user(
+            target.id,
+            {"type": kind, "from": user.name, "text": text, "at": self.clock.now()},
+        )
+        return target
+
+    async def invitation_from(self, user: User, inviter: str) -> str:
+        """The open match ``inviter`` created for ``user`` (or for anyone), newest
+        first.
+
+        Raises:
+            ServiceError: ``not_found`` if there is none.
+        """
+        host = await self.user_named(inviter)
+        async with self.db.transaction() as connection:
+            rows = await repo.list_matches(connection, status="open", user_id=host.id)
+        for row in rows:
+            if row.player0 == host.id and row.invitee in (None, user.id):
+                return row.id
+        raise ServiceError("not_found", f"{host.name} did not invite you", 404)
+
+    async def matches_of(self, user: User, status: str = "playing") -> list[dict[str, Any]]:
+        """Summaries of a user's matches in ``status``, newest first."""
+        async with self.db.transaction() as connection:
+            rows = await repo.list_matches(connection, status=status, user_id=user.id)
+        return [await self._summary(row) for row in rows]
+
+    async def rating_of(self, user: User, variant: str = "standard") -> tuple[float, int]:
+        """A user's (rating, experience) in a variant (1500 and 0 if never rated)."""
+        async with self.db.transaction() as connection:
+            stored = await repo.get_rating(connection, user.id, variant)
+        return (1500.0, 0) if stored is None else stored
+
+    async def log_entries(self, match_id: str, start: int, stop: int) -> list[Entry]:
+        """Entries ``start`` to ``stop`` of a match's log (a client catching up)."""
+        live = await self._load(match_id)
+        return list(live.entries[max(0, start) : max(0, stop)])
+
+    def seat_in(self, match_id: str, user: User) -> int | None:
+        """``user``'s seat in a live match (None: not a player, or not loaded)."""
+        seats = self._seats.get(match_id)
+        return None if seats is None else seats.seat_of(user)
+
+    def bot_users(self) -> list[User]:
+        """The bot accounts this server offers."""
+        return list(self._bot_users.values())
 
     # -- administration --------------------------------------------------------------
 

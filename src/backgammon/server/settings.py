@@ -42,6 +42,8 @@ class Settings(BaseModel):
         warm_up: compile the engine's kernels before reporting ready.
         abandon_after: seconds after which a match nobody acts in is adjudicated.
         secure_cookies: mark cookies Secure (behind HTTPS).
+        fibs_port: where the FIBS front end listens (None: no FIBS front end; 0: a
+            free port); ``fibs_host``: its interface.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -59,6 +61,8 @@ class Settings(BaseModel):
     warm_up: bool = True
     abandon_after: float = Field(default=3 * 24 * 3600.0, gt=0)
     secure_cookies: bool = False
+    fibs_port: int | None = Field(default=None, ge=0, le=65535)
+    fibs_host: str = "127.0.0.1"
 
     @field_validator("database_url")
     @classmethod

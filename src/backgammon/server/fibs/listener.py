@@ -1,0 +1,111 @@
+"""The FIBS listener: a line-based TCP server (asyncio streams) that runs a
+:class:`~backgammon.server.fibs.session.FibsSession` per connection.
+
+Lines end in LF (a CR before it is dropped); telnet's IAC negotiation bytes are
+removed. A line longer than :data:`MAX_LINE` bytes is discarded with an error and the
+connection stays open, as FIBS keeps it; bytes that are not UTF-8 text get an error
+too. Connections per address are limited.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+
+from backgammon.server.fibs.session import FibsSession, LineTooLongError
+from backgammon.server.service import GameService
+
+__all__ = ["MAX_LINE", "FibsListener"]
+
+MAX_LINE = 4096
+"""The longest line a client may send, in bytes."""
+
+MAX_CONNECTIONS_PER_ADDRESS = 20
+"""Open FIBS connections one address may hold."""
+
+_TELNET = re.compile(rb"\xff[\xfb-\xfe].|\xff[\xf0-\xfa]|\xff\xff", re.DOTALL)
+
+log = logging.getLogger("backgammon.server.fibs")
+
+
+class FibsListener:
+    """Accepts FIBS clients on ``host``:``port`` for a game service."""
+
+    def __init__(self, service: GameService, host: str = "127.0.0.1", port: int = 4321) -> None:
+        self.service = service
+        self.host = host
+        self.port = port
+        self._server: asyncio.Server | None = None
+        self._sessions: set[asyncio.Task[None]] = set()
+        self._per_address: dict[str, int] = {}
+
+    async def start(self) -> None:
+        """Begin listening."""
+        self._server = await asyncio.start_server(self._serve, self.host, self.port, limit=MAX_LINE)
+        sockets = self._server.sockets or ()
+        if sockets:
+            self.port = int(sockets[0].getsockname()[1])
+
+    async def stop(self) -> None:
+        """Stop listening and end every session."""
+        if self._server is not None:
+            self._server.close()
+        for task in list(self._sessions):
+            task.cancel()
+        for task in list(self._sessions):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if peer else "unknown"
+        if self._per_address.get(address, 0) >= MAX_CONNECTIONS_PER_ADDRESS:
+            writer.write(b"** Too many connections from your address.\r\n")
+            writer.close()
+            return
+        self._per_address[address] = self._per_address.get(address, 0) + 1
+        task = asyncio.current_task()
+        if task is not None:
+            self._sessions.add(task)
+
+        async def read_line() -> str:
+            try:
+                data = await reader.readuntil(b"\n")
+            except asyncio.IncompleteReadError as error:
+                if not error.partial:
+                    raise EOFError from None
+                data = error.partial
+            except asyncio.LimitOverrunError:
+                # Discard the rest of the long line, then report it.
+                while True:
+                    try:
+                        await reader.readuntil(b"\n")
+                        break
+                    except asyncio.LimitOverrunError as overrun:
+                        await reader.readexactly(overrun.consumed)
+                    except asyncio.IncompleteReadError:
+                        raise EOFError from None
+                raise LineTooLongError from None
+            cleaned = _TELNET.sub(b"", data).replace(b"\r", b"").rstrip(b"\n")
+            text = cleaned.decode("utf-8")
+            if any(ord(ch) < 32 and ch != "\t" for ch in text):
+                raise UnicodeDecodeError("utf-8", cleaned, 0, len(cleaned), "control bytes")
+            return text
+
+        async def write(text: str) -> None:
+            writer.write(text.encode("utf-8"))
+            await writer.drain()
+
+        session = FibsSession(self.service, read_line, write, address)
+        try:
+            await session.run()
+        except Exception:  # pragma: no cover - logged; the listener goes on
+            log.exception("FIBS session failed")
+        finally:
+            self._per_address[address] -= 1
+            if task is not None:
+                self._sessions.discard(task)
+            with contextlib.suppress(Exception):
+                writer.close()

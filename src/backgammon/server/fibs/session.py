@@ -1,0 +1,912 @@
+"""One FIBS connection: login (CLIP or plain telnet, or registration as ``guest``),
+the FIBS commands, and the game service's events told the way FIBS tells them.
+
+The session is an adapter: every command becomes a call to the
+:class:`~backgammon.server.service.GameService` (the same calls the web makes), and
+every event the service publishes to the session's
+:class:`~backgammon.server.hub.Connection` becomes FIBS text. A refused command
+gets a ``** `` line and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from backgammon import __version__
+from backgammon.server.fibs.clip import (
+    board_line,
+    moves_text,
+    own_info_line,
+    who_info_line,
+)
+from backgammon.server.hub import Connection
+from backgammon.server.protocol import ActionBody, CreateMatch, MatchSettings
+from backgammon.server.repository import User
+from backgammon.server.service import GameService, ServiceError
+
+__all__ = ["FibsSession", "LineTooLongError"]
+
+log = logging.getLogger("backgammon.server.fibs")
+
+MOTD = (
+    "Welcome to the backgammon server's FIBS front end.",
+    "Web and FIBS players share one lobby; type 'who' to see who is on,",
+    "'invite NAME 5' to invite someone (bots too: bot_expert), 'help' for commands.",
+)
+
+DEFAULT_TOGGLES = {
+    "allowpip": True,
+    "autoboard": True,
+    "autodouble": False,
+    "automove": False,
+    "away": False,
+    "bell": False,
+    "crawford": True,
+    "double": True,
+    "greedy": False,
+    "moreboards": True,
+    "moves": False,
+    "notify": True,
+    "ratings": False,
+    "ready": False,
+    "report": False,
+    "silent": False,
+    "telnet": True,
+    "wrap": False,
+}
+"""FIBS's toggles and their values for a new login (kept for the session)."""
+
+COMMANDS = (
+    "who rawwho invite join roll move double accept reject resign leave board watch "
+    "unwatch look say shout kibitz whisper tell toggle set help bye"
+)
+
+
+class LineTooLongError(Exception):
+    """A line over the listener's limit (it was discarded)."""
+
+
+def _points_word(points: int) -> str:
+    return "point" if points == 1 else "points"
+
+
+class FibsSession:
+    """One telnet connection speaking FIBS/CLIP to the game service.
+
+    Args:
+        service: the game service.
+        read_line: returns the next line (without its end), raises ``EOFError`` at
+            the end of input and :class:`LineTooLongError` for a line over the limit,
+            ``UnicodeDecodeError`` for bytes that are not text.
+        write: sends text (already with its line ends).
+        address: the client's address (for login throttling).
+    """
+
+    def __init__(
+        self,
+        service: GameService,
+        read_line: Callable[[], Awaitable[str]],
+        write: Callable[[str], Awaitable[None]],
+        address: str,
+    ) -> None:
+        self.service = service
+        self._read_line = read_line
+        self._write = write
+        self.address = address
+        self.user: User | None = None
+        self.clip = False
+        self.client = "-"
+        self.toggles = dict(DEFAULT_TOGGLES)
+        self.connection: Connection | None = None
+        self.playing: str | None = None
+        self.watching: str | None = None
+        self.watched_seat = 0
+        self.login_time = int(time.time())
+        self._pump: asyncio.Task[None] | None = None
+        self._told_turn: int = -1
+        self._states: dict[str, dict[str, Any]] = {}
+        self._seen: dict[str, int] = {}
+
+    # -- output --------------------------------------------------------------------
+
+    async def line(self, text: str) -> None:
+        """Send one line."""
+        await self._write(text + "\r\n")
+
+    async def error(self, text: str) -> None:
+        """Send a FIBS error line (``** ...``)."""
+        await self.line(f"** {text}")
+
+    # -- the connection's life -----------------------------------------------------
+
+    async def run(self) -> None:
+        """Serve the connection until the client quits or goes away."""
+        try:
+            await self._write(f"backgammon {__version__} - FIBS front end\r\nlogin: ")
+            while self.user is None:
+                line = await self._next_line()
+                if line is None:
+                    continue
+                await self._login(line)
+            await self._welcome()
+            while True:
+                line = await self._next_line()
+                if line is None:
+                    continue
+                if not await self.command(line):
+                    break
+        except (EOFError, ConnectionError):
+            pass
+        finally:
+            await self.close()
+
+    async def _next_line(self) -> str | None:
+        try:
+            return (await self._read_line()).strip()
+        except LineTooLongError:
+            await self.error("Your line was too long and was ignored.")
+        except UnicodeDecodeError:
+            await self.error("Please send plain text only.")
+        return None
+
+    async def close(self) -> None:
+        """Leave the service (the user's matches go on; see docs/fibs.md)."""
+        if self.connection is not None:
+            self.service.disconnect(self.connection)
+            self.connection = None
+        if self._pump is not None:
+            self._pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pump
+
+    # -- login ---------------------------------------------------------------------
+
+    async def _login(self, line: str) -> None:
+        words = line.split()
+        if not words:
+            await self._write("login: ")
+            return
+        if words[0] == "login" and len(words) >= 5:
+            self.client, self.clip = words[1], True
+            await self._check_password(words[3], " ".join(words[4:]))
+        elif words[0] == "guest" and len(words) == 1:
+            await self._register()
+        elif len(words) == 1:
+            await self._write("password: ")
+            password = await self._next_line()
+            await self._check_password(words[0], password or "")
+        else:
+            await self._write("login: ")
+            return
+        if self.user is None:
+            await self._write("login: ")
+
+    async def _check_password(self, name: str, password: str) -> None:
+        try:
+            self.user, _token = await self.service.login(name, password, self.address)
+        except ServiceError as error:
+            if error.code == "throttled":
+                await self.error("Too many failed logins; wait a minute and try again.")
+            elif error.code == "forbidden":
+                await self.error(error.message)
+
+    async def _register(self) -> None:
+        await self.line("Welcome, guest. To make an account, type: name YOURNAME")
+        await self._write("> ")
+        line = await self._next_line() or ""
+        words = line.split()
+        if len(words) != 2 or words[0] != "name":
+            await self.error("Type 'name YOURNAME' to choose a name.")
+            return
+        name = words[1]
+        await self._write("Please give your password: ")
+        first = await self._next_line() or ""
+        await self._write("Please retype your password: ")
+        second = await self._next_line() or ""
+        if first != second:
+            await self.error("The two passwords were not identical. Please give them again.")
+            return
+        try:
+            self.user, _token = await self.service.register(name, first)
+        except ServiceError as error:
+            await self.error(error.message)
+            return
+        await self.line(f"You are registered as {name}. Welcome!")
+
+    async def _welcome(self) -> None:
+        user = self.user
+        assert user is not None
+        rating, experience = await self.service.rating_of(user)
+        self.connection = Connection(user, queue_size=1024)
+        self.service.connect(self.connection)
+        await self.service.subscribe(self.connection, "lobby")
+        if self.clip:
+            await self.line(f"1 {user.name} {self.login_time} {self.address}")
+            await self.line(own_info_line(user.name, self.toggles, rating, experience))
+            await self.line("3")
+            for text in MOTD:
+                await self.line(text)
+            await self.line("4")
+            await self._who()
+        else:
+            await self.line(f"Welcome {user.name}. Your rating is {rating:.2f} ({experience}).")
+            for text in MOTD:
+                await self.line(text)
+        self._pump = asyncio.create_task(self._pump_events())
+        for match in await self.service.matches_of(user):
+            if match["settings"]["variant"] == "standard":
+                await self._start_playing(match["id"], resumed=True)
+                break
+
+    # -- commands ------------------------------------------------------------------
+
+    async def command(self, line: str) -> bool:
+        """Handle one command line; False when the client logs out."""
+        if not line:
+            return True
+        word, _, rest = line.partition(" ")
+        word, rest = word.lower(), rest.strip()
+        handler = self._handlers().get(word)
+        if handler is None:
+            await self.error(f"Unknown command: '{word}'")
+            return True
+        if word in ("bye", "quit", "exit", "adios", "ciao", "logout"):
+            await self.line("Goodbye.")
+            return False
+        try:
+            await handler(rest)
+        except ServiceError as error:
+            await self.error(error.message)
+        return True
+
+    def _handlers(self) -> dict[str, Callable[[str], Awaitable[None]]]:
+        async def nothing(_rest: str) -> None:
+            return None
+
+        handlers: dict[str, Callable[[str], Awaitable[None]]] = {
+            "who": self._cmd_who,
+            "rawwho": self._cmd_who,
+            "invite": self._cmd_invite,
+            "join": self._cmd_join,
+            "roll": self._simple("roll"),
+            "r": self._simple("roll"),
+            "move": self._cmd_move,
+            "m": self._cmd_move,
+            "double": self._simple("double"),
+            "accept": self._cmd_accept,
+            "reject": self._cmd_reject,
+            "resign": self._cmd_resign,
+            "leave": self._cmd_leave,
+            "board": self._cmd_board,
+            "watch": self._cmd_watch,
+            "unwatch": self._cmd_unwatch,
+            "look": self._cmd_look,
+            "say": self._cmd_say,
+            "shout": self._cmd_shout,
+            "kibitz": self._cmd_kibitz,
+            "whisper": self._cmd_whisper,
+            "tell": self._cmd_tell,
+            "toggle": self._cmd_toggle,
+            "set": self._cmd_set,
+            "help": self._cmd_help,
+        }
+        for word in ("bye", "quit", "exit", "adios", "ciao", "logout"):
+            handlers[word] = nothing
+        return handlers
+
+    async def _named(self, name: str) -> User | None:
+        """The user called ``name``, or None after FIBS's error line."""
+        try:
+            return await self.service.user_named(name)
+        except ServiceError:
+            await self.error(f"There is no one called {name}")
+            return None
+
+    async def _cmd_help(self, _rest: str) -> None:
+        await self.line(f"Commands: {COMMANDS}. Moves: 'move 13-7 8-7', 'move bar-22 6-off'.")
+
+    async def _cmd_who(self, rest: str) -> None:
+        await self._who(rest.split()[0] if rest else None)
+
+    async def _who(self, only: str | None = None) -> None:
+        lobby = await self.service.lobby()
+        names = [user["name"] for user in lobby["online"]]
+        names += [bot["name"] for bot in lobby["bots"] if bot["name"] not in names]
+        for name in sorted(names):
+            if only is not None and name.lower() != only.lower():
+                continue
+            await self.line(await self._who_line(name))
+        if self.clip:
+            await self.line("6")
+
+    async def _who_line(self, name: str) -> str:
+        user = await self.service.user_named(name)
+        rating, experience = await self.service.rating_of(user)
+        opponent = "-"
+        for match in await self.service.matches_of(user):
+            others = [p for p in match["players"] if p and p != name]
+            opponent = others[0] if others else "-"
+            break
+        ready = user.kind == "bot" or (
+            self.user is not None and user.id == self.user.id and self.toggles["ready"]
+        )
+        line = who_info_line(
+            name,
+            opponent=opponent,
+            ready=ready,
+            rating=rating,
+            experience=experience,
+            login=self.login_time,
+            client="bot" if user.kind == "bot" else "-",
+        )
+        if self.clip:
+            return line
+        return f"{name:20} rating {rating:8.2f}  experience {experience:5}  playing {opponent}"
+
+    async def _cmd_invite(self, rest: str) -> None:
+        user = self.user
+        assert user is not None
+        words = rest.split()
+        if not words:
+            await self.error("Invite whom?")
+            return
+        name = words[0]
+        length = 1
+        if len(words) > 1:
+            if words[1] == "unlimited":
+                length = 0
+            elif words[1].isdigit() and 1 <= int(words[1]) <= 64:
+                length = int(words[1])
+            else:
+                await self.error(f"Match length '{words[1]}': a number 1-64 or 'unlimited'.")
+                return
+        if self.playing is not None:
+            await self.error("You are already playing.")
+            return
+        target = await self._named(name)
+        if target is None:
+            return
+        if target.id == user.id:
+            await self.error("You can't invite yourself.")
+            return
+        opponent = f"bot:{target.bot_level}" if target.kind == "bot" else target.name
+        settings = MatchSettings(length=length, clock=None)
+        created = await self.service.create_match(
+            user, CreateMatch(settings=settings, opponent=opponent)
+        )
+        what = "an unlimited match" if not length else f"a {length} point match"
+        if target.kind == "bot":
+            await self.line(f"{target.name} accepts your invitation to {what}.")
+            await self._start_playing(created["id"])
+        else:
+            await self.line(f"** You invited {target.name} to {what}.")
+
+    async def _cmd_join(self, rest: str) -> None:
+        user = self.user
+        assert user is not None
+        if not rest:
+            await self.error("Join whom?")
+            return
+        if self.playing is not None:
+            await self.error("You are already playing.")
+            return
+        match_id = await self.service.invitation_from(user, rest.split()[0])
+        await self.service.join_match(user, match_id)
+        await self._start_playing(match_id)
+
+    async def _start_playing(
+        self, match_id: str, resumed: bool = False, announce: bool = True
+    ) -> None:
+        assert self.connection is not None and self.user is not None
+        state = await self.service.state(match_id)
+        seat = self.service.seat_in(match_id, self.user)
+        if seat is None or "game" not in state:
+            return
+        self.playing = match_id
+        self._told_turn = -1
+        names = state["players"]
+        length = state["settings"]["length"]
+        what = "an unlimited match" if not length else f"a {length} point match"
+        if resumed:
+            self._seen[match_id] = state["seq"]
+            await self.line(
+                f"You are now playing with {names[1 - seat]}. Your running match was loaded."
+            )
+        else:
+            self._seen[match_id] = 0  # the pump tells the match from its start
+            if announce:
+                await self.line(f"** You are now playing {what} with {names[1 - seat]}")
+        await self.service.subscribe(self.connection, match_id)
+
+    async def _act(self, kind: str, **fields: Any) -> None:
+        user = self.user
+        assert user is not None
+        if self.playing is None:
+            await self.error("You're not playing.")
+            return
+        action = ActionBody.model_validate({"kind": kind, **fields})
+        try:
+            await self.service.act(user, self.playing, action)
+        except ServiceError as error:
+            await self.error(self._fibs_error(kind, error))
+
+    def _fibs_error(self, kind: str, error: ServiceError) -> str:
+        """FIBS's words for a refused action, where FIBS has them."""
+        state = self._states.get(self.playing or "")
+        game = None if state is None else state.get("game")
+        opponent = "Your opponent"
+        if state is not None and self.user is not None:
+            opponent = next((n for n in state["players"] if n != self.user.name), opponent)
+        if error.code == "not_your_turn":
+            return {
+                "roll": "It's not your turn to roll the dice.",
+                "play": "It's not your turn to move.",
+                "double": "It's not your turn to double",
+            }.get(kind, error.message)
+        if error.code == "illegal" and game is not None:
+            if kind == "roll" and game["dice"] is not None:
+                return "You did already roll the dice."
+            if kind == "play" and game["dice"] is None:
+                return "You have to roll the dice before moving."
+            if kind == "double" and game["dice"] is not None:
+                return "You can only double before you roll the dice."
+            if kind in ("take", "drop", "accept", "reject") and game["pending"] is None:
+                return f"{opponent} didn't double or resign."
+        return error.message
+
+    def _simple(self, kind: str) -> Callable[[str], Awaitable[None]]:
+        async def act(_rest: str) -> None:
+            await self._act(kind)
+
+        return act
+
+    def _pending(self) -> dict[str, Any] | None:
+        if self.playing is None:
+            return None
+        state = self._states.get(self.playing)
+        return None if state is None or state.get("game") is None else state["game"]["pending"]
+
+    async def _cmd_accept(self, _rest: str) -> None:
+        pending = self._pending()
+        if pending is not None and pending["kind"] == "resign":
+            await self._act("accept")
+        else:
+            await self._act("take")
+
+    async def _cmd_reject(self, _rest: str) -> None:
+        pending = self._pending()
+        if pending is not None and pending["kind"] == "resign":
+            await self._act("reject")
+        else:
+            await self._act("drop")
+
+    async def _cmd_resign(self, rest: str) -> None:
+        levels = {"n": 1, "normal": 1, "g": 2, "gammon": 2, "b": 3, "backgammon": 3}
+        level = levels.get(rest.split()[0].lower() if rest else "n")
+        if level is None:
+            await self.error("Type 'resign n', 'resign g' or 'resign b'.")
+            return
+        await self._act("resign", level=level)
+
+    async def _cmd_move(self, rest: str) -> None:
+        words = rest.replace(",", " ").split()
+        if not words:
+            await self.error("Move what? e.g. 'move 13-7 8-7'")
+            return
+        moves: list[str] = []
+        marked = ["-" in word or "/" in word for word in words]
+        if all(marked):
+            moves = [word.replace("-", "/") for word in words]
+        elif not any(marked) and len(words) % 2 == 0:
+            moves = [f"{words[i]}/{words[i + 1]}" for i in range(0, len(words), 2)]
+        else:
+            await self.error(f"Can't understand the move '{rest}'.")
+            return
+        await self._act("play", move=" ".join(moves))
+
+    async def _cmd_leave(self, _rest: str) -> None:
+        if self.playing is None:
+            await self.error("You're not playing.")
+            return
+        assert self.connection is not None
+        self.service.hub.leave(self.connection, self.playing)
+        await self.line("You leave the match; it is kept: log in again or 'join' to go on.")
+        self.playing = None
+
+    async def _cmd_board(self, _rest: str) -> None:
+        match_id = self.playing or self.watching
+        if match_id is None:
+            await self.error("You're not playing or watching.")
+            return
+        state = self._states.get(match_id) or await self.service.state(match_id)
+        await self._board(state, match_id)
+
+    async def _cmd_watch(self, rest: str) -> None:
+        assert self.connection is not None
+        if not rest:
+            await self.error("Watch whom?")
+            return
+        target = await self._named(rest.split()[0])
+        if target is None:
+            return
+        playing = await self.service.matches_of(target)
+        if not playing:
+            await self.error(f"{target.name} is not playing.")
+            return
+        match_id = playing[0]["id"]
+        self.watching = match_id
+        self.watched_seat = playing[0]["players"].index(target.name)
+        await self.service.subscribe(self.connection, match_id)
+        await self.line(f"You're now watching {target.name}.")
+
+    async def _cmd_unwatch(self, _rest: str) -> None:
+        if self.watching is None:
+            await self.error("You're not watching.")
+            return
+        assert self.connection is not None
+        self.service.hub.leave(self.connection, self.watching)
+        self.watching = None
+        await self.line("You stop watching.")
+
+    async def _cmd_look(self, rest: str) -> None:
+        if not rest:
+            await self.error("Look at whom?")
+            return
+        target = await self._named(rest.split()[0])
+        if target is None:
+            return
+        playing = await self.service.matches_of(target)
+        if not playing:
+            await self.error(f"{target.name} is not playing.")
+            return
+        state = await self.service.state(playing[0]["id"])
+        seat = state["players"].index(target.name)
+        await self.line(board_line(state, seat, target.name))
+
+    async def _cmd_say(self, rest: str) -> None:
+        user = self.user
+        assert user is not None
+        if self.playing is None:
+            await self.error("You're not playing, so you can't say anything.")
+            return
+        state = self._states.get(self.playing) or await self.service.state(self.playing)
+        opponent = next(name for name in state["players"] if name != user.name)
+        await self.service.tell(user, opponent, rest, kind="say")
+        await self.line(f"16 {opponent} {rest}" if self.clip else f"You say: {rest}")
+
+    async def _cmd_tell(self, rest: str) -> None:
+        name, _, text = rest.partition(" ")
+        if not name or not text:
+            await self.error("Tell whom what?")
+            return
+        assert self.user is not None
+        if await self._named(name) is None:
+            return
+        target = await self.service.tell(self.user, name, text)
+        await self.line(
+            f"16 {target.name} {text}" if self.clip else f"You tell {target.name}: {text}"
+        )
+
+    async def _cmd_shout(self, rest: str) -> None:
+        assert self.user is not None
+        await self.service.chat(self.user, "lobby", rest)
+        await self.line(f"17 {rest}" if self.clip else f"You shout: {rest}")
+
+    async def _cmd_kibitz(self, rest: str) -> None:
+        assert self.user is not None
+        room = self.playing or self.watching
+        if room is None:
+            await self.error("You're not playing or watching.")
+            return
+        await self.service.chat(self.user, room, rest)
+        await self.line(f"19 {rest}" if self.clip else f"You kibitz: {rest}")
+
+    async def _cmd_whisper(self, rest: str) -> None:
+        assert self.user is not None
+        room = self.playing or self.watching
+        if room is None:
+            await self.error("You're not playing or watching.")
+            return
+        await self.service.chat(self.user, room, rest, audience="spectators")
+        await self.line(f"18 {rest}" if self.clip else f"You whisper: {rest}")
+
+    async def _cmd_toggle(self, rest: str) -> None:
+        if not rest:
+            await self.line("The current settings are:")
+            for name, value in sorted(self.toggles.items()):
+                await self.line(f"{name:12} {'YES' if value else 'NO'}")
+            return
+        name = rest.split()[0].lower()
+        if name not in self.toggles:
+            await self.error(f"Don't know how to toggle {name}")
+            return
+        self.toggles[name] = not self.toggles[name]
+        await self.line(f"** You {'now' if self.toggles[name] else 'no longer'} have '{name}' set.")
+
+    async def _cmd_set(self, rest: str) -> None:
+        words = rest.split()
+        if len(words) == 2 and words[0] == "boardstyle" and words[1] in ("1", "2", "3"):
+            await self.line(f"Value of 'boardstyle' set to {words[1]}.")
+            return
+        await self.error(f"Can't set '{rest}'.")
+
+    # -- events from the service -----------------------------------------------------
+
+    async def _pump_events(self) -> None:
+        connection = self.connection
+        assert connection is not None
+        while True:
+            message = await connection.queue.get()
+            if message is None:
+                await self.error("You were disconnected by the server.")
+                return
+            try:
+                await self._event(message)
+            except (ConnectionError, OSError):
+                return
+            except Exception:  # pragma: no cover - logged; the session goes on
+                log.exception("FIBS session could not tell an event")
+
+    async def _event(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "state":
+            await self._state(message)
+        elif kind == "lobby_event":
+            await self._lobby_event(message)
+        elif kind == "invitation":
+            await self._invitation(message)
+        elif kind in ("tell", "say"):
+            text = f"12 {message['from']} {message['text']}"
+            await self.line(text if self.clip else f"{message['from']} says: {message['text']}")
+        elif kind == "chat":
+            await self._chat(message)
+        elif kind == "match_started":
+            await self._match_started(message)
+        elif kind == "kicked":
+            await self.error(message.get("message", "You were kicked."))
+
+    async def _match_started(self, message: dict[str, Any]) -> None:
+        """A match of ours began (someone joined our invitation, or we joined)."""
+        match_id = message["match"]
+        if self.playing is not None or self.user is None:
+            return  # already in it (we joined), or playing another one
+        names = message["players"]
+        other = next((name for name in names if name != self.user.name), "?")
+        state = await self.service.state(match_id)
+        length = state["settings"]["length"]
+        what = f"a {length} point match" if length else "an unlimited match"
+        await self.line(f"** Player {other} has joined you for {what}.")
+        await self._start_playing(match_id, announce=False)
+
+    async def _lobby_event(self, message: dict[str, Any]) -> None:
+        event = message.get("event")
+        user = message.get("user") or {}
+        name = user.get("name")
+        if not name or (self.user is not None and name == self.user.name):
+            return
+        if event == "online":
+            if self.clip:
+                await self.line(f"7 {name} {name} logs in.")
+                await self.line(await self._who_line(name))
+            elif self.toggles["notify"]:
+                await self.line(f"{name} logs in.")
+        elif event == "offline":
+            await self.line(
+                f"8 {name} {name} drops connection." if self.clip else f"{name} logs out."
+            )
+
+    async def _invitation(self, message: dict[str, Any]) -> None:
+        length = message["settings"]["length"]
+        sender = message["from"]
+        what = "an unlimited match" if not length else f"a {length} point match"
+        await self.line(f"{sender} wants to play {what} with you.")
+        await self.line(f"Type 'join {sender}' to accept.")
+
+    async def _chat(self, message: dict[str, Any]) -> None:
+        sender, text, room = message["from"], message["text"], message["room"]
+        if self.user is not None and sender == self.user.name:
+            return
+        if room == "lobby":
+            await self.line(f"13 {sender} {text}" if self.clip else f"{sender} shouts: {text}")
+        elif message.get("audience") == "spectators":
+            await self.line(f"14 {sender} {text}" if self.clip else f"{sender} whispers: {text}")
+        else:
+            await self.line(f"15 {sender} {text}" if self.clip else f"{sender} kibitzes: {text}")
+
+    async def _state(self, message: dict[str, Any]) -> None:
+        match_id = message["match"]
+        state = message["state"]
+        if "game" not in state:
+            return  # an open match's summary
+        entries = message["entries"]
+        first = state["seq"] - len(entries)
+        seen = self._seen.get(match_id, first)
+        if state["seq"] <= seen and entries:
+            return  # already told
+        if first > seen:
+            entries = await self.service.log_entries(match_id, seen, first) + entries
+        self._seen[match_id] = state["seq"]
+        self._states[match_id] = state
+        user = self.user
+        assert user is not None
+        names = state["players"]
+        if match_id == self.playing and user.name in names:
+            seat = names.index(user.name)
+            viewer = "You"
+        elif match_id == self.watching:
+            seat = self.watched_seat
+            viewer = names[seat]
+        else:
+            return
+        for entry in entries:
+            await self._tell_entry(entry, names, seat, viewer == "You", state)
+        show = (entries and self.toggles["autoboard"]) or not entries
+        if state["game"] is not None and show:
+            await self._board(state, match_id)
+        if viewer == "You":
+            await self._prompt(state, seat)
+        if state["result"] is not None:
+            await self._match_over(state, seat, viewer == "You")
+            if match_id == self.playing:
+                self.playing = None
+            if match_id == self.watching:
+                self.watching = None
+
+    async def _board(self, state: dict[str, Any], match_id: str) -> None:
+        user = self.user
+        assert user is not None
+        names = state["players"]
+        if match_id == self.playing and user.name in names:
+            await self.line(board_line(state, names.index(user.name)))
+        else:
+            await self.line(board_line(state, self.watched_seat, names[self.watched_seat]))
+
+    async def _tell_entry(
+        self,
+        entry: dict[str, Any],
+        names: list[str],
+        seat: int,
+        playing: bool,
+        state: dict[str, Any],
+    ) -> None:
+        kind = entry["kind"]
+        by = entry.get("by")
+        actor = by if by is not None else entry.get("player")
+
+        def me(who: int | None) -> bool:
+            return playing and who == seat
+
+        def name(who: int) -> str:
+            return "You" if me(who) else names[who]
+
+        if kind == "new_game":
+            await self.line(f"Starting a new game with {names[1 - seat]}.")
+        elif kind == "opening":
+            dice = entry["dice"]
+            mine, theirs = dice[seat], dice[1 - seat]
+            await self.line(f"{name(seat)} rolled {mine}, {names[1 - seat]} rolled {theirs}")
+            if mine != theirs:
+                starter = 0 if dice[0] > dice[1] else 1
+                if me(starter):
+                    await self.line("It's your turn to move.")
+                else:
+                    await self.line(f"{names[starter]} makes the first move.")
+        elif kind == "roll" and actor is not None:
+            dice = entry["dice"]
+            verb = "roll" if me(actor) else "rolls"
+            await self.line(f"{name(actor)} {verb} {dice[0]} and {dice[1]}.")
+        elif kind == "play" and actor is not None:
+            steps = entry.get("steps") or []
+            if not steps:
+                await self.line(f"{name(actor)} can't move.")
+            elif not me(actor):  # FIBS does not echo your own move
+                await self.line(f"{names[actor]} moves {moves_text(steps, actor != seat)} .")
+        elif kind == "double" and by is not None:
+            if me(by):
+                await self.line(f"You double. Please wait for {names[1 - by]} to accept or reject.")
+            else:
+                await self.line(f"{names[by]} doubles. Type 'accept' or 'reject'.")
+        elif kind == "take" and by is not None:
+            cube = state["game"]["cube"]["value"] if state["game"] else 2
+            verb = "accept" if me(by) else "accepts"
+            await self.line(f"{name(by)} {verb} the double. The cube shows {cube}.")
+        elif kind == "resign" and by is not None:
+            cube = state["game"]["cube"]["value"] if state["game"] else 1
+            value = entry["level"] * cube
+            won = f"{value} {_points_word(value)}"
+            if me(by):
+                await self.line(f"You want to resign. {names[1 - by]} will win {won}.")
+            elif playing:
+                await self.line(
+                    f"{names[by]} wants to resign. You will win {won}. Type 'accept' or 'reject'."
+                )
+            else:
+                await self.line(f"{names[by]} wants to resign. {names[1 - by]} will win {won}.")
+        elif kind == "reject" and by is not None:
+            verb = "reject" if me(by) else "rejects"
+            await self.line(f"{name(by)} {verb}. The game continues.")
+        over = entry.get("game_over")
+        if over is not None:
+            await self._game_over(over, names, seat, playing, state)
+
+    async def _game_over(
+        self,
+        over: dict[str, Any],
+        names: list[str],
+        seat: int,
+        playing: bool,
+        state: dict[str, Any],
+    ) -> None:
+        winner, points = over["winner"], over["points"]
+        loser = 1 - winner
+        won = f"{points} {_points_word(points)}"
+        ending = over["ending"]
+        mine = playing and winner == seat
+        if ending == "double dropped":
+            if mine:
+                await self.line(f"{names[loser]} gives up. You win {won}.")
+            elif playing:
+                await self.line(f"You give up. {names[winner]} wins {won}.")
+            else:
+                await self.line(f"{names[loser]} gives up. {names[winner]} wins {won}.")
+        elif ending == "resigned":
+            if mine:
+                await self.line(f"You accept and win {won}.")
+            else:
+                await self.line(f"{names[winner]} accepts and wins {won}.")
+        elif mine:
+            await self.line(f"You win the game and get {won}. Congratulations!")
+        else:
+            sorry = " Sorry." if playing else ""
+            await self.line(f"{names[winner]} wins the game and gets {won}.{sorry}")
+        score = over["score"]
+        length = state["settings"]["length"]
+        scores = f"{names[0]}-{score[0]} {names[1]}-{score[1]}"
+        what = f"{length} point match" if length else "unlimited match"
+        await self.line(f"score in {what}: {scores}")
+
+    async def _prompt(self, state: dict[str, Any], seat: int) -> None:
+        game = state["game"]
+        if game is None or state["result"] is not None or state["waiting_for"] != seat:
+            return
+        if game["pending"] is not None:
+            return
+        if game["dice"] is None:
+            if not self.toggles["double"] and self.playing is not None:
+                await self._act("roll")
+                return
+            if self._told_turn != state["seq"]:
+                self._told_turn = state["seq"]
+                await self.line("It's your turn. Please roll or double")
+            return
+        to_move = game.get("to_move", 0)
+        if to_move and self._told_turn != state["seq"]:
+            self._told_turn = state["seq"]
+            pieces = "piece" if to_move == 1 else "pieces"
+            await self.line(f"Please move {to_move} {pieces}.")
+
+    async def _match_over(self, state: dict[str, Any], seat: int, playing: bool) -> None:
+        result = state["result"]
+        names = state["players"]
+        length = state["settings"]["length"]
+        score = result["score"]
+        winner = result["winner"]
+        what = f"the {length} point match" if length else "the unlimited match"
+        if winner is None:
+            await self.line(f"The match ends {score[0]}-{score[1]}.")
+            return
+        how = {
+            "timeout": " (time ran out)",
+            "left": " (the opponent left)",
+            "adjudicated": " (adjudicated)",
+        }.get(result["reason"], "")
+        points = f"{score[winner]}-{score[1 - winner]}"
+        if playing and winner == seat:
+            await self.line(f"You win {what} {points}{how} .")
+        else:
+            await self.line(f"{names[winner]} wins {what} {points}{how} .")
