@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from backgammon import __version__
+from backgammon.rules.position import Position
 from backgammon.server.fibs.clip import (
     board_line,
     moves_text,
@@ -28,6 +29,7 @@ from backgammon.server.hub import Connection
 from backgammon.server.protocol import ActionBody, CreateMatch, MatchSettings
 from backgammon.server.repository import User
 from backgammon.server.service import GameService, ServiceError
+from backgammon.variants import find
 
 __all__ = ["FibsSession", "LineTooLongError"]
 
@@ -507,7 +509,41 @@ class FibsSession:
         else:
             await self.error(f"Can't understand the move '{rest}'.")
             return
-        await self._act("play", move=" ".join(moves))
+        await self._act("play", move=self._resolve_steps(moves) or " ".join(moves))
+
+    def _resolve_steps(self, moves: list[str]) -> str | None:
+        """The canonical notation of the one legal play made of exactly these
+        single-die steps (FIBS clients send a play as its steps, without hit
+        marks), or None to let the rules judge the text as it is."""
+        state = self._states.get(self.playing or "")
+        if state is None or self.user is None or not state.get("game"):
+            return None
+        game = state["game"]
+        if game["dice"] is None or self.user.name not in state["players"]:
+            return None
+        points = {"bar": 25, "b": 25, "off": 0, "o": 0, "home": 0, "h": 0}
+        typed: list[tuple[int, int]] = []
+        for move in moves:
+            ends = move.lower().split("/")
+            if len(ends) != 2:
+                return None
+            try:
+                pair = [points[end] if end in points else int(end) for end in ends]
+            except ValueError:
+                return None
+            typed.append((pair[0], pair[1]))
+        seat = state["players"].index(self.user.name)
+        position = Position.from_slots_text(game["board"]["slots"])
+        if seat == 1:
+            position = position.flip()
+        variant = find(state["settings"]["variant"])
+        wanted = sorted(typed)
+        found = [
+            play
+            for play in position.legal_plays(tuple(game["dice"]), variant)
+            if sorted((step.source, step.destination) for step in play.steps) == wanted
+        ]
+        return found[0].notation() if len(found) == 1 else None
 
     async def _cmd_leave(self, _rest: str) -> None:
         if self.playing is None:
