@@ -386,7 +386,7 @@ def _evaluate_bearoff_rows(
 
 
 @njit(cache=True)
-def _one_die(code: int, die: int, top: int, codes: IntArray, sources: IntArray) -> int:
+def _one_die(code: int, die: int, top: int | np.int64, codes: IntArray, sources: IntArray) -> int:
     """Positions after playing one die from ``code`` with a checker from a point at or
     below ``top``; writes them and their source points, returns how many."""
     high = 0
@@ -420,9 +420,10 @@ def _roll_results(code: int, die1: int, die2: int, out: IntArray) -> int:
     """
     codes = np.empty((4, 6), dtype=np.int64)
     sources = np.empty((4, 6), dtype=np.int64)
+    top = np.int64(6)  # typed, not a literal: one compilation of ``_one_die``
     count = 0
     if die1 == die2:
-        n1 = _one_die(code, die1, 6, codes[0], sources[0])
+        n1 = _one_die(code, die1, top, codes[0], sources[0])
         for i in range(n1):
             c1 = codes[0, i]
             if c1 == 0:
@@ -451,14 +452,14 @@ def _roll_results(code: int, die1: int, die2: int, out: IntArray) -> int:
     for order in range(2):
         first = die1 if order == 0 else die2
         second = die2 if order == 0 else die1
-        n1 = _one_die(code, first, 6, codes[0], sources[0])
+        n1 = _one_die(code, first, top, codes[0], sources[0])
         for i in range(n1):
             c1 = codes[0, i]
             if c1 == 0:
                 out[count] = 0
                 count += 1
                 continue
-            n2 = _one_die(c1, second, 6, codes[1], sources[1])
+            n2 = _one_die(c1, second, top, codes[1], sources[1])
             for j in range(n2):
                 out[count] = codes[1, j]
                 count += 1
@@ -1237,16 +1238,18 @@ class BearoffDatabase:
         result: npt.NDArray[np.bool_] = _covered_rows(array)
         return result
 
-    def solved(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    @staticmethod
+    def solved(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
         """Which 52-slot boards (rows) the two-sided database values exactly: both
         sides with 1 to 6 checkers, all on their home points, and at least one borne
         off (so no gammon is possible). A lookahead search of them cannot change
-        their value."""
-        array = np.asarray(boards, dtype=np.uint8).reshape(-1, 52)
+        their value. It reads no table, so it can be asked of the class before the
+        databases are opened (or built)."""
+        array = np.ascontiguousarray(boards, dtype=np.uint8).reshape(-1, 52)
         mine = array[:, 1:7].astype(np.int64).sum(axis=1)
         theirs = array[:, 27:33].astype(np.int64).sum(axis=1)
         result: npt.NDArray[np.bool_] = (
-            self.covers(array)
+            _covered_rows(array)
             & (mine <= TWO_SIDED_CHECKERS)
             & (theirs <= TWO_SIDED_CHECKERS)
             & (array[:, 0] > 0)

@@ -83,6 +83,9 @@ network (no contact, so no bar and no hits). For each side (104 inputs):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -227,33 +230,26 @@ def _reach(start: np.int64, open_points: np.int64, high: int, low: int, steps: i
     return reached & _POINTS_MASK
 
 
-@njit(cache=True)
-def _escape_table(
-    highs: npt.NDArray[np.int64], lows: npt.NDArray[np.int64], weights: npt.NDArray[np.int64]
-) -> npt.NDArray[np.int64]:
-    table = np.empty(4096, dtype=np.int64)
-    for mask in range(4096):
-        if mask == 0:
-            table[mask] = 36
-            continue
-        last = 0
-        for distance in range(1, 13):
-            if (mask >> (distance - 1)) & 1:
-                last = distance
-        blocked = np.int64(mask) << 1  # bit k = distance k
-        open_points = ~blocked & _POINTS_MASK
-        count = 0
-        for roll in range(highs.shape[0]):
-            reached = _reach(np.int64(1), open_points, highs[roll], lows[roll], 4)
-            reached &= open_points
-            if reached >> (last + 1):
-                count += weights[roll]
-        table[mask] = count
+def _escape_table() -> npt.NDArray[np.int64]:
+    """:func:`escape_rolls` of every 12-bit mask, computed with NumPy at import (the
+    Python source of :func:`_reach` works on arrays of masks as it is: no kernel to
+    compile before the module can be imported)."""
+    masks = np.arange(4096, dtype=np.int64)
+    last = np.zeros(4096, dtype=np.int64)  # the farthest blocked distance
+    for distance in range(1, 13):
+        last = np.where((masks >> (distance - 1)) & 1, distance, last)
+    open_points = ~(masks << 1) & _POINTS_MASK  # bit k = distance k
+    table = np.zeros(4096, dtype=np.int64)
+    reach: Callable[..., Any] = _reach.py_func  # the Python function, on arrays
+    for high, low, weight in zip(_ROLL_HIGH, _ROLL_LOW, _ROLL_WEIGHTS, strict=True):
+        reached = reach(np.int64(1), open_points, high, low, 4) & open_points
+        table += np.where(reached >> (last + 1) != 0, weight, 0)
+    table[0] = 36
+    table.setflags(write=False)
     return table
 
 
-_ESCAPES = _escape_table(_ROLL_HIGH, _ROLL_LOW, _ROLL_WEIGHTS)
-_ESCAPES.setflags(write=False)
+_ESCAPES = _escape_table()
 
 
 def escape_rolls(blocked_distances: int) -> int:
@@ -483,8 +479,11 @@ def encode_contact_into(board: Board, checkers: int, out: Inputs) -> None:
     """Write the contact encoding of one 52-slot ``board`` into ``out`` (length
     :data:`CONTACT_INPUTS`, overwritten)."""
     out[:] = 0.0
-    _contact_side(board, 0, SLOTS, checkers, out, 0)
-    _contact_side(board, SLOTS, 0, checkers, out, CONTACT_SIDE_INPUTS)
+    # One call site: constant arguments at two would make Numba compile the side's
+    # encoding twice, once for each set of literal values.
+    for side in range(2):
+        own = side * SLOTS
+        _contact_side(board, own, SLOTS - own, checkers, out, side * CONTACT_SIDE_INPUTS)
 
 
 @njit(cache=True)
@@ -492,8 +491,8 @@ def encode_race_into(board: Board, checkers: int, out: Inputs) -> None:
     """Write the race encoding of one 52-slot ``board`` into ``out`` (length
     :data:`RACE_INPUTS`, overwritten)."""
     out[:] = 0.0
-    _race_side(board, 0, checkers, out, 0)
-    _race_side(board, SLOTS, checkers, out, RACE_SIDE_INPUTS)
+    for side in range(2):  # one call site (see encode_contact_into)
+        _race_side(board, side * SLOTS, checkers, out, side * RACE_SIDE_INPUTS)
 
 
 @njit(cache=True)

@@ -172,10 +172,13 @@ def classify_board(board: Boards) -> int:
     if in_play == 0 or their_in_play == 0:
         return _OVER
     if back + their_back > 25:
-        if _crashed_side(board, 0, in_play, CRASHED_LIMIT) or _crashed_side(
-            board, SLOTS, their_in_play, CRASHED_LIMIT
-        ):
-            return _CRASHED
+        # One call site for both sides: Numba compiles a function once per set of
+        # literal arguments.
+        for side in range(2):
+            if _crashed_side(
+                board, side * SLOTS, their_in_play if side else in_play, CRASHED_LIMIT
+            ):
+                return _CRASHED
         return _CONTACT
     if back <= 6 and their_back <= 6:
         return _BEAROFF
@@ -354,7 +357,8 @@ def _hidden_rows(
         else:
             encode_race_into(boards[rows[k]], checkers, x)
         hidden_into(x, w1, b1, acc)
-        out[k, :] = acc
+        for j in range(hidden):  # element by element (see search._grown)
+            out[k, j] = acc[j]
 
 
 @njit(cache=True)
@@ -561,10 +565,12 @@ class _DefaultBearoff:
         return self._open().evaluate_boards(boards)
 
     def solved(self, boards: Boards) -> npt.NDArray[np.bool_]:
-        """Which boards the two-sided database values exactly."""
-        database = self._open()
-        assert isinstance(database, _SolvedBearoff)
-        return database.solved(boards)
+        """Which boards the two-sided database values exactly (a rule on the
+        boards: the databases are not opened for it, so a search that meets no
+        bear-off position never loads, or builds, them)."""
+        from backgammon.engine.bearoff import BearoffDatabase
+
+        return BearoffDatabase.solved(boards)
 
 
 def default_networks() -> Networks:

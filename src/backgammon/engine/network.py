@@ -273,8 +273,11 @@ _FAST = {"reassoc", "contract", "nsz", "arcp"}
 def hidden_into(x: Params, w1: Params, b1: Params, acc: Params) -> None:
     """The hidden layer's pre-activations ``b1 + x @ w1`` of one input vector into
     ``acc``, adding only the rows of ``w1`` whose input is non-zero."""
-    acc[:] = b1
     hidden = acc.shape[0]
+    # Not ``acc[:] = b1``: an array assigned to a slice costs Numba over a second more
+    # to compile (the message of its shape check), for no speed.
+    for j in range(hidden):
+        acc[j] = b1[j]
     # The non-zero inputs, then their rows four at a time: one pass over ``acc`` per
     # four rows of ``w1`` (the loop is bound by loads and stores, not arithmetic).
     index = np.empty(x.shape[0], dtype=np.int64)

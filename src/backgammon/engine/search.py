@@ -70,14 +70,20 @@ _NO_PRUNING = PruningNetwork.random(hidden=1).weights
 
 
 @njit(cache=True)
-def _grown(rows: npt.NDArray[np.uint8], used: int, needed: int) -> npt.NDArray[np.uint8]:
+def _grown(
+    rows: npt.NDArray[np.uint8], used: int | np.int64, needed: int | np.int64
+) -> npt.NDArray[np.uint8]:
     """``rows`` if it has room for ``needed`` rows, else a copy of its first ``used``
     rows in an array at least twice as large."""
     if needed <= rows.shape[0]:
         return rows
     size = max(needed, 2 * rows.shape[0])
     bigger = np.empty((size, rows.shape[1]), dtype=np.uint8)
-    bigger[:used] = rows[:used]
+    # Element by element: an array assigned to a slice costs Numba over a second more
+    # to compile (the message of its shape check), for no speed.
+    for row in range(used):
+        for column in range(rows.shape[1]):
+            bigger[row, column] = rows[row, column]
     return bigger
 
 
@@ -193,7 +199,7 @@ def _children_of(
     best_scores = np.empty(max(keep, 1))
     best_rows = np.empty(max(keep, 1), dtype=np.int64)
     count = 0
-    total = 0
+    total = np.int64(0)  # typed, not a literal: one compilation of ``_grown``
     for i in range(boards.shape[0]):
         if skip[i]:
             continue
@@ -203,8 +209,9 @@ def _children_of(
             plays = packed.shape[0]
             if plays == 0:
                 kids = _grown(kids, total, total + 1)
-                kids[total, :_HALF] = boards[i, _HALF:]
-                kids[total, _HALF:] = boards[i, :_HALF]
+                for slot in range(_HALF):  # (element by element: see _grown)
+                    kids[total, slot] = boards[i, _HALF + slot]
+                    kids[total, _HALF + slot] = boards[i, slot]
                 rows = 1
             else:
                 if plays > chosen.shape[0]:

@@ -102,7 +102,11 @@ def _illegal_prime(board: Board, topology: int) -> bool:
 @njit(cache=True)
 def _grow(array: Board, rows: int) -> Board:
     bigger = np.zeros((rows, array.shape[1]), dtype=array.dtype)
-    bigger[: array.shape[0]] = array
+    # Element by element: an array assigned to a slice costs Numba about a second
+    # more to compile (its shape-mismatch error message), for no speed.
+    for row in range(array.shape[0]):
+        for column in range(array.shape[1]):
+            bigger[row, column] = array[row, column]
     return bigger
 
 
@@ -138,7 +142,8 @@ def generate_blocking_plays(
     top = 0
     orders = 1 if doubles else 2
     for order in range(orders):
-        stack[top, :BOARD_SLOTS] = board
+        for slot in range(BOARD_SLOTS):
+            stack[top, slot] = board[slot]
         stack[top, PACKED_WIDTH + 1] = order
         stack[top, PACKED_WIDTH + 2] = 25
         top += 1
@@ -149,7 +154,8 @@ def generate_blocking_plays(
         # Every node is a candidate play (the root: no move).
         if n_found == found.shape[0]:
             found = _grow(found, 2 * found.shape[0])
-        found[n_found] = node[:PACKED_WIDTH]
+        for column in range(PACKED_WIDTH):
+            found[n_found, column] = node[column]
         n_found += 1
         if depth == n_dice:
             continue
@@ -188,7 +194,8 @@ def generate_blocking_plays(
             if top == stack.shape[0]:
                 stack = _grow(stack, 2 * stack.shape[0])
             child = stack[top]
-            child[:] = node
+            for column in range(width):
+                child[column] = node[column]
             child[source] -= 1
             if pinning and child[source] == 0:
                 under = opponent_slot(source, topology)
@@ -253,5 +260,6 @@ def generate_blocking_plays(
             n_kept += 1
     out = np.empty((n_kept, PACKED_WIDTH), dtype=np.uint8)
     for j in range(n_kept):
-        out[j] = found[kept[j]]  # steps past the count are zero: nodes start from zeros
+        for column in range(PACKED_WIDTH):  # steps past the count are zero, as in nodes
+            out[j, column] = found[kept[j], column]
     return out

@@ -331,7 +331,8 @@ def _search(
                             seen_key[seen_count] = key
                             seen_depth[seen_count] = depth + 1
                             seen_hitters[seen_count] = mask
-                            seen_board[seen_count] = board
+                            for column in range(BOARD_SLOTS):  # (see _generate)
+                                seen_board[seen_count, column] = board[column]
                             seen_count += 1
                     if expand:
                         depth += 1
@@ -514,7 +515,9 @@ def _generate(
     # Doubles are searched with non-increasing sources (far fewer orders); if the point
     # limit refused a landing or the Caucasian rule refused a move, the order can
     # matter, and the search is redone in every order.
-    ordered = True
+    # (A typed bool, not the literal True: Numba would compile ``_search`` once more
+    # for the literal while it infers the loop's types.)
+    ordered = np.bool_(True)
     # (After the line above: the Caucasian rule counts only where it can bite.)
     standard = (
         limit == 255 and not caucasian and bar_first and not same_direction and not exact_bearoff
@@ -574,7 +577,10 @@ def _generate(
             for index in range(n):
                 if packed[index, first_die] == high:
                     if kept != index:
-                        packed[kept] = packed[index]
+                        # Element by element: an array assigned to a slice costs Numba
+                        # over a second more to compile (its shape check's message).
+                        for column in range(PACKED_WIDTH):
+                            packed[kept, column] = packed[index, column]
                     kept += 1
             n = kept
     return packed[:n]

@@ -246,7 +246,9 @@ def legal_plays(position: Position, roll: RollLike, variant: Variant | None = No
         ValueError: if ``roll`` is not two dice of 1..6.
     """
     dice = Roll.coerce(roll)
-    board = np.frombuffer(position._data, dtype=np.uint8)
+    # A writable copy (80 ns): the search passes writable boards, and one array type
+    # means the move generator is compiled once, not twice.
+    board = np.frombuffer(bytearray(position._data), dtype=np.uint8)
     if variant is None or variant.plain_movement:
         packed = generate_plays_packed(board, dice.first, dice.second)
     elif variant.blocking or variant.pinning:
