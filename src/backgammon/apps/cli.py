@@ -87,6 +87,8 @@ def play(
     if level not in LEVELS:
         raise typer.BadParameter(f"unknown level {level!r}; choose {', '.join(LEVELS)}")
     chosen = _variant_named(variant)
+    if opponent == "engine":
+        _say_while_compiling(LEVELS[level].ply)
     engine = Engine(variant=chosen)
     engine_player = EnginePlayer.at_level(engine, level, 0 if seed is None else seed)
     if not chosen.plain_movement:
@@ -117,6 +119,19 @@ def play(
         hints=engine,
     )
     session.run()
+
+
+def _say_while_compiling(ply: int = 0) -> None:
+    """Compile (or load) the engine's kernels now, saying so on stderr when it takes
+    time: on a fresh install the first run compiles them (seconds), later runs load
+    them from Numba's cache."""
+    from backgammon.engine.warmup import warm_up
+
+    def progress(line: str) -> None:
+        if not line.startswith("loading"):
+            typer.echo(f"backgammon: {line} (first run only)", err=True)
+
+    warm_up(min(ply, 2), progress)
 
 
 def _variant_named(name: str) -> Variant:
@@ -927,6 +942,7 @@ def hint(
     from backgammon.engine import Engine
 
     board = _engine_position(position)
+    _say_while_compiling(ply)
     try:
         dice = Roll.parse(roll)
         ranked = Engine(weights).rank_plays(board, dice, ply=ply)
@@ -969,6 +985,7 @@ def evaluate(
     from backgammon.engine import Engine
 
     board = _engine_position(position)
+    _say_while_compiling(ply)
     engine = Engine(weights)
     try:
         result = engine.evaluate_at(board, ply)
@@ -1018,6 +1035,7 @@ def cube(
     from backgammon.engine.met import kazaross_xg2
 
     board = _engine_position(position)
+    _say_while_compiling(ply)
     engine = Engine(weights)
     probabilities = engine.evaluate_at(board, ply).probabilities
     efficiency = cube_efficiency(board)
@@ -1077,6 +1095,7 @@ def rollout(
     from backgammon.engine.rollout import rollout as run_rollout
 
     board = _engine_position(position)
+    _say_while_compiling(0)
     engine = Engine(weights)
     try:
         settings = RolloutSettings(
@@ -1237,6 +1256,7 @@ def analyze(
         raise typer.BadParameter(f"--errors needs a count >= 0, got {errors}")
     try:
         settings = AnalysisSettings(ply=ply, cubeful=cubeful)
+        _say_while_compiling(ply)
         engine = None if weights is None else Engine(weights, variant=record.info.variant)
     except (BackgammonError, ValueError) as error:
         typer.echo(f"error: {error}", err=True)
