@@ -92,7 +92,7 @@ def serve(
     app = create_app(settings, warm_up=warm, progress=progress)
     where = settings.database if database else f"SQLite in {settings.data_dir}"
     progress(f"database: {where.split('@')[-1]}")
-    progress(f"listening on http://{host}:{port}/ (WebSocket ws://{host}:{port}/ws)")
+    progress(f"starting http://{host}:{port}/ (WebSocket ws://{host}:{port}/ws)")
     uvicorn.run(
         app,
         host=host,

@@ -134,7 +134,7 @@ def create_app(
             fibs = FibsListener(service, settings.fibs_host, settings.fibs_port)
             await fibs.start()
             say(f"FIBS clients: telnet {settings.fibs_host} {fibs.port}")
-        say("ready")
+        say("ready: accepting connections")
         yield
         say("stopping: finishing writes")
         if fibs is not None:
