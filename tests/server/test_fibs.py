@@ -290,3 +290,60 @@ def test_a_restart_mid_match_and_the_fibs_client_goes_on(server_factory: Any) ->
         await ivy.close()
 
     asyncio.run(second_half())
+
+
+def test_a_fibs_client_joins_a_web_invitation_and_watches(server_factory: Any) -> None:
+    server = server_factory("--no-warm-up", "--no-bots", "--fibs-port", "0")
+    port = _fibs_port(server)
+
+    async def scenario() -> None:
+        jane, kim, leo = (ServerClient(server.url) for _ in range(3))
+        await jane.register("jane", PASSWORD)
+        await kim.register("kim", PASSWORD)
+        await leo.register("leo", PASSWORD)
+        for web in (jane, kim):
+            await web.connect()
+        mona = ServerClient(server.url)
+        await mona.register("mona", PASSWORD)
+        watcher = await _clip_login(port, "mona", PASSWORD)
+        player = await _clip_login(port, "leo", PASSWORD)
+        # A web user invites the FIBS user, who joins from FIBS.
+        created = await jane.create_match(length=1, opponent="leo")
+        await player.wait_for(lambda line: line == "jane wants to play a 1 point match with you.")
+        await player.wait_for(lambda line: line == "Type 'join jane' to accept.")
+        await player.send("join jane")
+        await player.wait_for(
+            lambda line: line == "** You are now playing a 1 point match with jane"
+        )
+        await player.wait_for(lambda line: line == "Starting a new game with jane.")
+        await jane.subscribe(created["id"])
+        # A FIBS user watches the match between the web user and the FIBS user.
+        await watcher.send("watch jane")
+        await watcher.wait_for(lambda line: line == "You're now watching jane.")
+        await watcher.wait_for(lambda line: line.startswith("board:jane:leo:1:"))
+        state = httpx.get(f"{server.url}/api/matches/{created['id']}").json()
+        if state["waiting_for"] == 1:  # leo's turn: jane may not act for him
+            mark = len(player.lines)
+            answer = await jane.act(created["id"], "roll")
+            assert answer["type"] == "error" and answer["code"] == "not_your_turn"
+            assert len(player.lines) == mark or not any(
+                line.startswith("jane rolls") for line in player.lines[mark:]
+            )
+        else:  # jane's turn: leo's move out of turn is refused
+            mark = len(player.lines)
+            await player.send("move 13-7 8-7")
+            index = await player.wait_for(lambda line: line.startswith("** "), since=mark)
+            assert player.lines[index] == "** It's not your turn to move."
+        results = await asyncio.gather(
+            FibsPlayer(player, server.url, random.Random(7)).play(created["id"], 1),
+            play_seat(jane, created["id"], 0, Policy(seed=3, double_first=False)),
+        )
+        assert results[1]["result"]["reason"] == "score"
+        await watcher.wait_for(lambda line: "wins the 1 point match" in line)
+        assert any(line.startswith(("jane moves", "leo moves")) for line in watcher.lines)
+        for client in (watcher, player):
+            await client.close()
+        for web in (jane, kim, leo, mona):
+            await web.close()
+
+    asyncio.run(scenario())
