@@ -355,7 +355,7 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
             message = await connection.queue.get()
             if message is None:
                 break
-            await websocket.send_text(json.dumps(message, separators=(",", ":")))
+            await websocket.send_text(message.json())
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:

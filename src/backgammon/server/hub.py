@@ -9,12 +9,28 @@ slow client never delays anyone else; a client whose queue fills is disconnected
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from backgammon.server.repository import User
 
-__all__ = ["Connection", "Hub"]
+__all__ = ["Connection", "Hub", "Message"]
+
+
+class Message(dict[str, Any]):
+    """A message for clients: a dict, turned into JSON text once however many
+    connections send it."""
+
+    __slots__ = ("_text",)
+
+    def json(self) -> str:
+        """The message as compact JSON (computed on first use, then kept)."""
+        try:
+            return self._text
+        except AttributeError:
+            self._text: str = json.dumps(self, separators=(",", ":"))
+            return self._text
 
 
 class Connection:
@@ -28,7 +44,7 @@ class Connection:
     def __init__(self, user: User, queue_size: int = 256) -> None:
         self.user = user
         self.rooms: set[str] = set()
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(queue_size)
+        self.queue: asyncio.Queue[Message | None] = asyncio.Queue(queue_size)
         self.closed = False
         self.overflowed = False
 
@@ -36,6 +52,8 @@ class Connection:
         """Queue ``message``; a full queue marks the client as too slow and closes it."""
         if self.closed:
             return
+        if not isinstance(message, Message):
+            message = Message(message)
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
@@ -105,9 +123,10 @@ class Hub:
         """Send ``message`` to the room's connections (those ``only`` accepts);
         returns how many got it."""
         sent = 0
+        shared = message if isinstance(message, Message) else Message(message)
         for connection in list(self._rooms.get(room, ())):
             if only is None or only(connection):
-                connection.send(message)
+                connection.send(shared)
                 sent += 1
         return sent
 
