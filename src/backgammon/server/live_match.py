@@ -459,10 +459,14 @@ class LiveMatch:
             position = game.position_for(0)
             pending = game.pending
             legal: list[str] | None = None
+            legal_steps: list[list[list[int]]] | None = None
             to_move = 0
             if game.dice is not None and game.pending is None and not game.is_over():
                 plays = game.legal_plays()
                 legal = [play.notation() for play in plays]
+                legal_steps = [
+                    [[step.source, step.destination] for step in play.steps] for play in plays
+                ]
                 to_move = max((play.dice_used for play in plays), default=0)
             game_state = {
                 "number": len(self.match.games),
@@ -482,6 +486,7 @@ class LiveMatch:
                 },
                 "can_double": game.turn is not None and game.can_double(),
                 "legal_plays": legal,
+                "legal_steps": legal_steps,
                 "to_move": to_move,
                 "over": game.is_over(),
                 "outcome": None
