@@ -716,8 +716,9 @@ class FibsSession:
         state = await self.service.state(match_id)
         length = state["settings"]["length"]
         what = f"a {length} point match" if length else "an unlimited match"
-        await self.line(f"** Player {other} has joined you for {what}.")
+        # Playing first, then the line: a command sent on seeing it finds the match.
         await self._start_playing(match_id, announce=False)
+        await self.line(f"** Player {other} has joined you for {what}.")
 
     async def _lobby_event(self, message: dict[str, Any]) -> None:
         event = message.get("event")
