@@ -16,6 +16,10 @@ run left there. The scenarios, from the starting position:
   (0-ply best play);
 * **worldclass**: the same at ``"worldclass"`` (2-ply best play; the process checks
   that the search ran);
+* **server**: ``backgammon serve`` on a new database, as the README's first command
+  starts it (it warms the engine up and starts a bot process before it reports ready),
+  then a guest's 1-point match against ``bot:expert``: seconds to the bot's first play
+  (the "imports" column is the server's readiness here);
 * **warm_up(ply=2), worldclass**: ``backgammon.engine.warmup.warm_up(2)`` first (what
   the server does before it reports ready: every kernel a bot needs, the bear-off
   databases built, in parallel worker processes when the cache is cold and CPUs are
@@ -73,7 +77,84 @@ SCENARIOS = {
     "expert": "expert (0-ply) first move",
     "worldclass": "worldclass (2-ply) first move",
     "warm_up": "warm_up(ply=2), worldclass move",
+    "server": "backgammon serve, a bot's move",
 }
+
+SERVER_CLIENT = """
+import asyncio, sys, time
+from backgammon.server.client import ServerClient
+
+async def main(url):
+    client = ServerClient(url)
+    await client.guest()
+    match = await client.create_match(opponent="bot:expert", length=1, clock=None)
+    await client.connect()
+    state = (await client.subscribe(match["id"]))["state"]
+    if state["waiting_for"] == 0:  # we won the opening throw: move, then wait for the bot
+        await client.act(match["id"], "play", move=state["game"]["legal_plays"][0])
+    await client.wait_for(
+        lambda m: m["type"] == "state"
+        and any(e["kind"] == "play" and e["by"] == 1 for e in m["entries"]),
+        timeout=300,
+    )
+    print(time.monotonic())
+    await client.close()
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+def measure_server(numba_cache: Path, bearoff: Path, data: Path) -> dict[str, float]:
+    """Seconds from starting ``backgammon serve`` (warm-up and a bot process
+    included) to its readiness and to a bot's first move in a new match."""
+    import socket
+    import urllib.request
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(numba_cache), BACKGAMMON_CACHE_DIR=str(bearoff))
+    url = f"http://127.0.0.1:{port}"
+    cpu = _cpu_of_children()
+    began = time.monotonic()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "backgammon",
+            "serve",
+            "--port",
+            str(port),
+            "--data",
+            str(data),
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/healthz", timeout=1) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                if server.poll() is not None:
+                    raise SystemExit("the server exited") from None
+                time.sleep(0.05)
+        ready = time.monotonic()
+        done = subprocess.run(
+            [sys.executable, "-c", SERVER_CLIENT, url], capture_output=True, text=True, env=env
+        )
+        if done.returncode != 0:
+            raise SystemExit(f"the client failed:\n{done.stderr}")
+        moved = float(done.stdout.split()[0])
+    finally:
+        server.terminate()
+        server.wait(30)
+    return {"imports": ready - began, "move": moved - began, "cpu": _cpu_of_children() - cpu}
 
 
 def _cpu_of_children() -> float:
@@ -121,8 +202,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         for scenario in args.scenarios:
             with tempfile.TemporaryDirectory(prefix="cold-start-") as folder:
                 numba_cache, bearoff = Path(folder) / "numba", Path(folder) / "bearoff"
-                cold = measure(scenario, args.processes, numba_cache, bearoff)
-                warm = measure(scenario, args.processes, numba_cache, bearoff)
+                if scenario == "server":
+                    cold = measure_server(numba_cache, bearoff, Path(folder) / "data")
+                    warm = measure_server(numba_cache, bearoff, Path(folder) / "data")
+                else:
+                    cold = measure(scenario, args.processes, numba_cache, bearoff)
+                    warm = measure(scenario, args.processes, numba_cache, bearoff)
             entry = figures.setdefault(scenario, {})
             for start, values in (("cold", cold), ("warm", warm)):
                 for key, value in values.items():

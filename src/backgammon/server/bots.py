@@ -84,6 +84,7 @@ class BotPool:
 
     def __init__(self, processes: int = 1) -> None:
         self._executor: Executor
+        self._processes = processes
         if processes > 0:
             self._executor = ProcessPoolExecutor(
                 processes,
@@ -92,6 +93,12 @@ class BotPool:
             )
         else:
             self._executor = ThreadPoolExecutor(1, thread_name_prefix="bot")
+
+    def start(self) -> None:
+        """Start the workers now (they open the engine), not at the first decision."""
+        if isinstance(self._executor, ProcessPoolExecutor):
+            for _ in range(self._processes):
+                self._executor.submit(_engine, "standard")
 
     async def decide(self, request: BotRequest) -> dict[str, Any]:
         """The bot's action for ``request``, computed in the pool."""

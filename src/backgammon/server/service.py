@@ -189,6 +189,7 @@ class GameService:
         if self._bot_pool is None and self.settings.bots:
             say(f"starting {self.settings.bot_processes} bot process(es)")
             self._bot_pool = BotPool(self.settings.bot_processes)
+            self._bot_pool.start()
         for row in playing:
             live = await self._load(row.id)
             live.resume_clock(now)
