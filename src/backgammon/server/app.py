@@ -14,10 +14,12 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request, Response, WebSocket
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from backgammon import __version__
@@ -48,6 +50,9 @@ COOKIE = "bg_session"
 """The session cookie's name."""
 
 log = logging.getLogger("backgammon.server")
+
+WEB = Path(__file__).parent / "web"
+"""The web app's static files (``index.html``, ES modules, a style sheet)."""
 
 
 def _token(request: Request | WebSocket) -> str | None:
@@ -262,16 +267,20 @@ def create_app(
     async def metrics() -> PlainTextResponse:
         return PlainTextResponse(_prometheus(service), media_type="text/plain; version=0.0.4")
 
-    @operations.get("/")
-    async def index() -> PlainTextResponse:
-        return PlainTextResponse(
-            f"backgammon {__version__} server (protocol {PROTOCOL_VERSION}).\n"
-            "HTTP API: /docs; live play: WebSocket /ws. The web app arrives with its own "
-            "release.\n"
-        )
-
     for router in (accounts, lobby, matches, users, admin, operations):
         app.include_router(router)
+
+    # The web app (docs/web.md): static files, no build step. The page at /, its
+    # modules and style sheet under /static.
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(
+            WEB / "index.html",
+            media_type="text/html; charset=utf-8",
+            headers={"cache-control": "no-cache"},
+        )
+
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     @app.websocket("/ws")
     async def websocket_endpoint(websocket: WebSocket) -> None:
@@ -388,7 +397,9 @@ async def _handle(data: str | bytes, connection: Connection, service: GameServic
         elif isinstance(message, PingMessage):
             connection.send({"type": "pong", "ref": ref})
     except ProtocolError as error:
-        connection.send({"type": "error", "code": "bad_message", "message": str(error)})
+        connection.send(
+            {"type": "error", "code": "bad_message", "message": str(error), "ref": _ref_of(data)}
+        )
     except ServiceError as error:
         connection.send({"type": "error", "code": error.code, "message": error.message, "ref": ref})
 

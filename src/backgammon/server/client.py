@@ -206,14 +206,23 @@ class ServerClient:
             since=mark,
         )
 
-    async def act(self, match_id: str, kind: str, **fields: Any) -> Message:
+    async def act(
+        self, match_id: str, kind: str, *, expect: int | None = None, **fields: Any
+    ) -> Message:
         """Send an action and wait for its answer: the ``ack`` (the new state follows
-        it in ``states``) or an ``error``."""
+        it in ``states``) or an ``error``. ``expect``: the state's ``seq`` the action
+        is meant for (refused as ``stale`` if the match has moved on)."""
         mark = len(self.messages)
         ref = f"r{mark}-{time.monotonic_ns()}"
-        await self.send(
-            {"type": "action", "match": match_id, "action": {"kind": kind, **fields}, "ref": ref}
-        )
+        message: Message = {
+            "type": "action",
+            "match": match_id,
+            "action": {"kind": kind, **fields},
+            "ref": ref,
+        }
+        if expect is not None:
+            message["expect"] = expect
+        await self.send(message)
         return await self.wait_for(
             lambda m: m.get("ref") == ref and m["type"] in ("ack", "error"), since=mark
         )

@@ -558,6 +558,9 @@ class GameService:
         if live.result is not None:
             self.metrics.matches_finished += 1
             self._lobby_event({"event": "match_finished", "match": live.id})
+            # A finished match leaves memory; it is reloaded from the log if asked for.
+            self._live.pop(live.id, None)
+            self._seats.pop(live.id, None)
 
     async def _finish(self, connection: Any, live: LiveMatch) -> None:
         """Store the result and, for a rated match, the new ratings (same transaction)."""
