@@ -57,10 +57,9 @@ class Database:
             path = url.split(":///", 1)[1] if ":///" in url else ""
             if path and path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # SQLite has one writer at a time: one pooled connection queues the
-        # transactions in order instead of letting several fight over the lock (which
-        # made the slowest commits seconds long under load).
-        pool = {"pool_size": 1, "max_overflow": 0} if self.is_sqlite else {"pool_size": 10}
+        # Actions are written by one group-committing task; the pool serves reads and
+        # the rare other writes (SQLite lets one writer at a time, readers alongside).
+        pool = {"pool_size": 4, "max_overflow": 2} if self.is_sqlite else {"pool_size": 10}
         self.engine: AsyncEngine = create_async_engine(
             url, pool_pre_ping=not self.is_sqlite, pool_timeout=60, **pool
         )

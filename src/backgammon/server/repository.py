@@ -29,6 +29,7 @@ __all__ = [
     "add_chat",
     "add_login_failure",
     "append_entries",
+    "append_rows",
     "claim_seat",
     "count_login_failures",
     "create_match",
@@ -292,6 +293,12 @@ async def append_entries(
                 for offset, entry in enumerate(entries)
             ],
         )
+
+
+async def append_rows(connection: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    """Append log rows (``match_id``, ``seq``, ``entry``) of any matches at once."""
+    if rows:
+        await connection.execute(insert(match_actions), rows)
 
 
 async def match_entries(

@@ -34,6 +34,7 @@ from backgammon.server.bots import BotPool
 from backgammon.server.database import Database
 from backgammon.server.events import EventBus, LocalBus, PostgresBus
 from backgammon.server.fair_dice import new_seed
+from backgammon.server.group_commit import GroupCommitter
 from backgammon.server.hub import Connection, Hub
 from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
 from backgammon.server.protocol import PROTOCOL_VERSION, ActionBody, CreateMatch, MatchSettings
@@ -158,6 +159,7 @@ class GameService:
         self._bot_users: dict[str, User] = {}
         self._ticker: asyncio.Task[None] | None = None
         self.bus: EventBus = LocalBus()
+        self._committer: GroupCommitter | None = None
         self._elsewhere: dict[int, tuple[dict[str, Any], int]] = {}
         self.ready = False
 
@@ -196,6 +198,8 @@ class GameService:
             self._wake_bot(row.id)
         if playing:
             say(f"resumed {len(playing)} match(es)")
+        self._committer = GroupCommitter(self.db, self.bus)
+        self._committer.start()
         self._ticker = asyncio.create_task(self._tick_forever())
         self.ready = True
 
@@ -209,6 +213,8 @@ class GameService:
         self.hub.close_all()
         if self._bot_pool is not None:
             self._bot_pool.close()
+        if self._committer is not None:
+            await self._committer.stop()
         await self.bus.close()
         await self.db.close()
 
@@ -536,11 +542,15 @@ class GameService:
         first = live.seq - len(entries)
         started = time.perf_counter()
         try:
-            async with self.db.transaction() as connection:
-                await repo.append_entries(connection, live.id, first, entries)
-                if live.result is not None:
-                    await self._finish(connection, live)
-                await self.bus.send_in(connection, {"k": "match", "id": live.id, "seq": live.seq})
+            if live.result is None and self._committer is not None:
+                await self._committer.append(live.id, first, entries)
+            else:
+                async with self.db.transaction() as connection:
+                    await repo.append_entries(connection, live.id, first, entries)
+                    if live.result is not None:
+                        await self._finish(connection, live)
+                    event = {"k": "match", "id": live.id, "seq": live.seq}
+                    await self.bus.send_in(connection, event)
         except IntegrityError:
             self._live.pop(live.id, None)
             self._seats.pop(live.id, None)

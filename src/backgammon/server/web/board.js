@@ -1,0 +1,171 @@
+// Draws the board as SVG markup from the view model (see view.js); the page puts it in
+// <svg id="board">. Every clickable place carries data-place: 1-24 a point (in the
+// bottom side's numbering), 25 the bar, 0 the tray.
+
+import { AREAS, GEOMETRY as G, barCenters, checkerCenters, pointPlace } from "./view.js";
+
+const COLOURS = [
+  { fill: "#f4f1e8", stroke: "#333", ink: "#222" }, // seat 0
+  { fill: "#2a2a2a", stroke: "#000", ink: "#eee" }, // seat 1
+];
+const FRAME = "#3b2a1a";
+const FELT = "#2e6b3a";
+const POINT_COLOURS = ["#c9b27c", "#8b3a2e"];
+
+function circle(x, y, colour, extra = "") {
+  return `<circle cx="${x}" cy="${y}" r="${G.RADIUS - 1}" fill="${colour.fill}" stroke="${colour.stroke}" stroke-width="2" ${extra}/>`;
+}
+
+function triangle(p) {
+  const { x, top } = pointPlace(p);
+  const half = G.POINT / 2;
+  const base = top ? AREAS.top : AREAS.bottom;
+  const tip = top ? AREAS.top + G.DEPTH : AREAS.bottom - G.DEPTH;
+  const colour = POINT_COLOURS[p % 2];
+  return `<polygon points="${x - half},${base} ${x + half},${base} ${x},${tip}" fill="${colour}"/>`;
+}
+
+function label(p) {
+  const { x, top } = pointPlace(p);
+  const y = top ? AREAS.top - 2 : AREAS.bottom + 10;
+  return `<text x="${x}" y="${y}" class="label">${p}</text>`;
+}
+
+function hitArea(p) {
+  const { x, top } = pointPlace(p);
+  const y = top ? AREAS.top : AREAS.middle;
+  return { x: x - G.POINT / 2, y, width: G.POINT, height: AREAS.middle - AREAS.top };
+}
+
+function die(x, y, value, colour, used) {
+  const s = 44;
+  const spots = {
+    1: [[0, 0]],
+    2: [[-1, -1], [1, 1]],
+    3: [[-1, -1], [0, 0], [1, 1]],
+    4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+    5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+    6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+  }[value] || [];
+  const pips = spots
+    .map(([dx, dy]) => `<circle cx="${x + dx * 11}" cy="${y + dy * 11}" r="4.5" fill="${colour.ink}"/>`)
+    .join("");
+  const opacity = used ? ' opacity="0.35"' : "";
+  return `<g class="die" data-value="${value}"${opacity}><rect x="${x - s / 2}" y="${y - s / 2}" width="${s}" height="${s}" rx="7" fill="${colour.fill}" stroke="${colour.stroke}" stroke-width="2"/>${pips}</g>`;
+}
+
+function cube(x, y, value, extra = "") {
+  const s = 42;
+  return `<g class="cube" data-value="${value}" ${extra}><rect x="${x - s / 2}" y="${y - s / 2}" width="${s}" height="${s}" rx="5" fill="#fafafa" stroke="#111" stroke-width="2"/><text x="${x}" y="${y + 7}" class="cube-value">${value}</text></g>`;
+}
+
+/**
+ * The board's SVG markup. `model`: {points (pointsView), dice (diceView), diceSide
+ * ("bottom"/"top"), cube (cubeView), seats {bottom, top} (seat numbers, for colours),
+ * movable (Set of places a checker may be picked up from), selected (a place or
+ * null), targets (Set of places the selected checker may go)}.
+ */
+export function boardMarkup(model) {
+  const parts = [];
+  const colourOf = (side) => COLOURS[model.seats[side]];
+  const { left, bar, right, boardEnd, tray, top, bottom, middle } = AREAS;
+  parts.push(`<rect x="${G.CUBE_COLUMN}" y="0" width="${G.WIDTH - G.CUBE_COLUMN}" height="${G.HEIGHT}" rx="8" fill="${FRAME}"/>`);
+  parts.push(`<rect x="${left}" y="${top}" width="${bar - left}" height="${bottom - top}" fill="${FELT}"/>`);
+  parts.push(`<rect x="${right}" y="${top}" width="${boardEnd - right}" height="${bottom - top}" fill="${FELT}"/>`);
+  parts.push(`<rect x="${tray}" y="${top}" width="${G.TRAY}" height="${bottom - top}" fill="#24170c"/>`);
+  for (let p = 1; p <= 24; p += 1) parts.push(triangle(p), label(p));
+
+  // Borne-off checkers: slabs in the tray, the bottom side's from the bottom edge.
+  for (const side of ["bottom", "top"]) {
+    const count = model.points.off[side];
+    const colour = colourOf(side);
+    for (let i = 0; i < count; i += 1) {
+      const y = side === "bottom" ? bottom - 4 - (i + 1) * 15 : top + 4 + i * 15;
+      parts.push(`<rect class="off" x="${tray + 6}" y="${y}" width="${G.TRAY - 12}" height="13" rx="3" fill="${colour.fill}" stroke="${colour.stroke}"/>`);
+    }
+  }
+
+  // Checkers on the points, then on the bar.
+  for (const { point, bottom: b, top: t } of model.points.points) {
+    const stacks = [];
+    if (b) stacks.push(["bottom", b]);
+    if (t) stacks.push(["top", t]);
+    let skip = 0;
+    const total = b + t;
+    for (const [side, count] of stacks) {
+      const centres = checkerCenters(point, count, skip);
+      skip += count;
+      const colour = colourOf(side);
+      centres.forEach((c, i) => {
+        const last = skip === total && i === centres.length - 1;
+        let cls = `checker ${side}`;
+        if (last && model.selected === point) cls += " selected";
+        else if (last && model.movable.has(point)) cls += " movable";
+        parts.push(circle(c.x, c.y, colour, `class="${cls}"`));
+        if (last && total > 5) {
+          parts.push(`<text x="${c.x}" y="${c.y + 6}" class="count" fill="${colour.ink}">${total}</text>`);
+        }
+      });
+    }
+  }
+  for (const side of ["bottom", "top"]) {
+    const count = model.points.bar[side];
+    const colour = colourOf(side);
+    barCenters(count, side === "bottom").forEach((c, i) => {
+      let cls = `checker ${side} on-bar`;
+      if (side === "bottom" && i === count - 1) {
+        if (model.selected === 25) cls += " selected";
+        else if (model.movable.has(25)) cls += " movable";
+      }
+      parts.push(circle(c.x, c.y, colour, `class="${cls}"`));
+    });
+  }
+
+  // Where the selected checker may go.
+  for (const place of model.targets) {
+    if (place === 0) {
+      parts.push(`<rect class="target-mark" x="${tray + 3}" y="${middle}" width="${G.TRAY - 6}" height="${bottom - middle - 3}" rx="6"/>`);
+      continue;
+    }
+    const info = model.points.points[place - 1];
+    const [c] = checkerCenters(place, 1, Math.min(info.bottom + info.top, 5));
+    parts.push(`<circle class="target-mark" cx="${c.x}" cy="${c.y}" r="${G.RADIUS - 3}"/>`);
+  }
+
+  // The dice, in the half of the side to move; the cube at the left.
+  const diceX = model.diceSide === "bottom" ? (right + boardEnd) / 2 : (left + bar) / 2;
+  const diceColour = colourOf(model.diceSide || "bottom");
+  const gap = 52;
+  const start = diceX - ((model.dice.length - 1) * gap) / 2;
+  model.dice.forEach((d, i) => parts.push(die(start + i * gap, middle, d.value, diceColour, d.used)));
+  if (model.cube) {
+    const x = G.CUBE_COLUMN / 2;
+    const y = model.cube.owner === "top" ? top + 26 : model.cube.owner === "bottom" ? bottom - 26 : middle;
+    const shown = model.cube.owner == null && model.cube.value === 1 ? 64 : model.cube.value;
+    parts.push(cube(x, y, shown, `data-owner="${model.cube.owner ?? "centre"}"`));
+    if (model.cube.offered) {
+      const ox = model.cube.offeredBy === "bottom" ? (right + boardEnd) / 2 : (left + bar) / 2;
+      parts.push(cube(ox, middle, model.cube.offered, 'data-offered="true"'));
+    }
+  }
+
+  // Clickable places (on top of everything, transparent).
+  for (let p = 1; p <= 24; p += 1) {
+    const a = hitArea(p);
+    let cls = "place";
+    if (model.movable.has(p)) cls += " movable";
+    if (model.targets.has(p)) cls += " target";
+    if (model.selected === p) cls += " selected";
+    parts.push(`<rect class="${cls}" data-place="${p}" x="${a.x}" y="${a.y}" width="${a.width}" height="${a.height}"/>`);
+  }
+  const barCls = `place${model.movable.has(25) ? " movable" : ""}${model.selected === 25 ? " selected" : ""}`;
+  parts.push(`<rect class="${barCls}" data-place="25" x="${bar}" y="${top}" width="${G.BAR}" height="${bottom - top}"/>`);
+  const trayCls = `place${model.targets.has(0) ? " target" : ""}`;
+  parts.push(`<rect class="${trayCls}" data-place="0" x="${tray}" y="${top}" width="${G.TRAY}" height="${bottom - top}"/>`);
+  return parts.join("");
+}
+
+/** A checker of `seat`'s colour for dragging, at (x, y). */
+export function dragMarkup(seat, x, y) {
+  return circle(x, y, COLOURS[seat], 'class="checker dragging" pointer-events="none"');
+}

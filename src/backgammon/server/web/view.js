@@ -1,0 +1,498 @@
+// The web client's view logic: pure functions from the server's match state (see
+// docs/server.md, "The state itself") to what the page draws and allows. No DOM here,
+// so `node --test view.test.mjs` checks it (tests/server/test_web_view.py runs that).
+//
+// Numbering: `state.game.board.player0` / `player1` are each side's checkers by point
+// in that side's own numbering (0 borne off, 1-24 the points, 25 the bar). The board
+// is drawn in the numbering of the side at the bottom (the viewer's own seat, seat 0
+// for a spectator): a top-side checker on its own point q stands on drawn point 25 - q.
+
+/** Board geometry in SVG user units (the SVG's viewBox is 0 0 WIDTH HEIGHT). */
+export const GEOMETRY = Object.freeze({
+  WIDTH: 868,
+  HEIGHT: 620,
+  CUBE_COLUMN: 56, // left of the board: the cube
+  FRAME: 12,
+  POINT: 56, // a point's width
+  BAR: 48,
+  TRAY: 56, // right of the board: borne-off checkers
+  RADIUS: 26,
+  DEPTH: 260, // a point's length (five checkers)
+});
+
+const G = GEOMETRY;
+const LEFT = G.CUBE_COLUMN + G.FRAME; // x where the left half's points start
+const BAR_X = LEFT + 6 * G.POINT; // the bar's left edge
+const RIGHT = BAR_X + G.BAR; // x where the right half's points start
+const BOARD_END = RIGHT + 6 * G.POINT; // the right half's right edge
+const TRAY_X = BOARD_END + G.FRAME; // the tray's left edge
+const TOP = G.FRAME;
+const BOTTOM = G.HEIGHT - G.FRAME;
+
+/** Where the parts of the board are (for drawing; all in SVG units). */
+export const AREAS = Object.freeze({
+  left: LEFT,
+  bar: BAR_X,
+  right: RIGHT,
+  boardEnd: BOARD_END,
+  tray: TRAY_X,
+  top: TOP,
+  bottom: BOTTOM,
+  middle: G.HEIGHT / 2,
+});
+
+/** The seat `name` plays in `state` (0 or 1), or null for a spectator. */
+export function seatOf(state, name) {
+  if (!state || !Array.isArray(state.players) || name == null) return null;
+  const seat = state.players.indexOf(name);
+  return seat === 0 || seat === 1 ? seat : null;
+}
+
+/** The seat drawn at the bottom: the viewer's own, seat 0 for a spectator. */
+export function bottomSeat(seat) {
+  return seat === 1 ? 1 : 0;
+}
+
+/** The dice of a roll as single-die moves: [a, b], or [d, d, d, d] for doubles. */
+export function diceList(dice) {
+  if (!dice) return [];
+  const [a, b] = dice;
+  return a === b ? [a, a, a, a] : [a, b];
+}
+
+/**
+ * One checker moved from `from` to `to` (the mover's numbering: 25 the bar, 0 off) on
+ * copies of the boards: `mine` the mover's, `theirs` the other side's. A lone
+ * opposing checker where it lands is hit (sent to the other side's bar).
+ * Returns {mine, theirs, hit}.
+ */
+export function applyStep(mine, theirs, from, to) {
+  const m = mine.slice();
+  const t = theirs.slice();
+  m[from] -= 1;
+  m[to] += 1;
+  let hit = false;
+  if (to >= 1 && to <= 24 && t[25 - to] === 1) {
+    t[25 - to] = 0;
+    t[25] += 1;
+    hit = true;
+  }
+  return { mine: m, theirs: t, hit };
+}
+
+function boardKey(mine, theirs) {
+  return `${mine.join(",")}|${theirs.join(",")}`;
+}
+
+/**
+ * What the mover may do with the dice in `state`, checker by checker: built from the
+ * server's `legal_plays` and `legal_steps` (nothing of the rules is decided here: a
+ * sequence of single steps is offered only if it ends on the result of one of the
+ * server's legal plays). Returns null when `seat` has no play to make now.
+ */
+export function planner(state, seat) {
+  const game = state && state.game;
+  if (!game || seat == null || state.waiting_for !== seat || state.result) return null;
+  if (!game.dice || game.pending || !game.legal_plays || !game.legal_steps) return null;
+  const board = game.board;
+  const mine = board[`player${seat}`];
+  const theirs = board[`player${1 - seat}`];
+  const finals = new Map();
+  game.legal_plays.forEach((notation, index) => {
+    let position = { mine, theirs };
+    for (const [from, to] of game.legal_steps[index] || []) {
+      position = applyStep(position.mine, position.theirs, from, to);
+    }
+    const key = boardKey(position.mine, position.theirs);
+    if (!finals.has(key)) finals.set(key, notation);
+  });
+  return {
+    mine,
+    theirs,
+    dice: diceList(game.dice),
+    toMove: game.to_move,
+    finals,
+    memo: new Map(),
+  };
+}
+
+// The single steps one die could make (loosely: blocked points are skipped, a die
+// larger than needed bears off; whether it leads anywhere is decided by the finals).
+function candidates(mine, theirs, die) {
+  const froms = mine[25] > 0 ? [25] : [];
+  if (!froms.length) for (let p = 24; p >= 1; p -= 1) if (mine[p] > 0) froms.push(p);
+  const steps = [];
+  for (const from of froms) {
+    const to = Math.max(0, from - die);
+    if (to >= 1 && theirs[25 - to] >= 2) continue;
+    steps.push([from, to]);
+  }
+  return steps;
+}
+
+function remove(dice, die) {
+  const rest = dice.slice();
+  rest.splice(rest.indexOf(die), 1);
+  return rest;
+}
+
+function completes(plan, mine, theirs, dice, left) {
+  if (left === 0) return plan.finals.has(boardKey(mine, theirs));
+  if (!dice.length) return false;
+  const key = `${boardKey(mine, theirs)}|${dice.slice().sort().join("")}|${left}`;
+  const known = plan.memo.get(key);
+  if (known !== undefined) return known;
+  let found = false;
+  for (const die of new Set(dice)) {
+    for (const [from, to] of candidates(mine, theirs, die)) {
+      const next = applyStep(mine, theirs, from, to);
+      if (completes(plan, next.mine, next.theirs, remove(dice, die), left - 1)) {
+        found = true;
+        break;
+      }
+    }
+    if (found) break;
+  }
+  plan.memo.set(key, found);
+  return found;
+}
+
+/**
+ * Replay chosen steps ([{from, to, die}]) on the plan's boards. Returns
+ * {mine, theirs, dice (still unused), hits (the steps that hit)} or null if a step
+ * does not apply.
+ */
+export function replay(plan, chosen) {
+  let mine = plan.mine;
+  let theirs = plan.theirs;
+  let dice = plan.dice;
+  const hits = [];
+  for (const step of chosen) {
+    if (!dice.includes(step.die) || !(mine[step.from] > 0)) return null;
+    const next = applyStep(mine, theirs, step.from, step.to);
+    if (next.hit) hits.push(step);
+    mine = next.mine;
+    theirs = next.theirs;
+    dice = remove(dice, step.die);
+  }
+  return { mine, theirs, dice, hits };
+}
+
+/**
+ * The single steps the mover may make next after `chosen`: [{from, to, die}], each
+ * (from, to) once, only those after which the turn can still end on a legal play.
+ */
+export function nextSteps(plan, chosen) {
+  if (!plan) return [];
+  const now = replay(plan, chosen);
+  const left = plan.toMove - chosen.length;
+  if (!now || left <= 0) return [];
+  const offered = new Map();
+  const dice = [...new Set(now.dice)].sort((a, b) => a - b);
+  for (const die of dice) {
+    for (const [from, to] of candidates(now.mine, now.theirs, die)) {
+      const key = `${from}/${to}`;
+      if (offered.has(key)) continue;
+      const next = applyStep(now.mine, now.theirs, from, to);
+      if (completes(plan, next.mine, next.theirs, remove(now.dice, die), left - 1)) {
+        offered.set(key, { from, to, die });
+      }
+    }
+  }
+  return [...offered.values()];
+}
+
+/** The points (mover's numbering, 25 the bar) a checker may be picked up from. */
+export function sources(plan, chosen) {
+  return [...new Set(nextSteps(plan, chosen).map((s) => s.from))].sort((a, b) => b - a);
+}
+
+/** The step from `from` to `to` that may be made next, or null. */
+export function stepTo(plan, chosen, from, to) {
+  return nextSteps(plan, chosen).find((s) => s.from === from && s.to === to) || null;
+}
+
+/** Where a checker picked up on `from` may go next (0 = off), highest first. */
+export function destinations(plan, chosen, from) {
+  return nextSteps(plan, chosen)
+    .filter((s) => s.from === from)
+    .map((s) => s.to)
+    .sort((a, b) => b - a);
+}
+
+/**
+ * If the chosen steps make a whole legal play, its notation (one of the state's
+ * `legal_plays`, to send as the play's `move`); otherwise null.
+ */
+export function completedPlay(plan, chosen) {
+  if (!plan || chosen.length !== plan.toMove) return null;
+  const now = replay(plan, chosen);
+  if (!now) return null;
+  return plan.finals.get(boardKey(now.mine, now.theirs)) ?? null;
+}
+
+/**
+ * The board as drawn for the side at the bottom, with the chosen steps of the mover
+ * (`seat`, who is at the bottom) applied. Returns {bottom, top} (each side's 26
+ * counts in its own numbering), the bottom seat, and both sides' pip counts.
+ */
+export function boardView(state, seat, chosen = [], plan = null) {
+  const bottom = bottomSeat(seat);
+  const board = state.game.board;
+  let mine = board[`player${bottom}`];
+  let theirs = board[`player${1 - bottom}`];
+  const pips = [board.pips[bottom], board.pips[1 - bottom]];
+  if (plan && chosen.length && seat === bottom) {
+    const now = replay(plan, chosen);
+    if (now) {
+      mine = now.mine;
+      theirs = now.theirs;
+      for (const step of chosen) pips[0] -= step.from - step.to;
+      for (const step of now.hits) pips[1] += step.to;
+    }
+  }
+  return { bottomSeat: bottom, bottom: mine, top: theirs, pips: { bottom: pips[0], top: pips[1] } };
+}
+
+/**
+ * Which checkers stand on each drawn point: [{point, bottom, top}] for points 1-24 (in
+ * the bottom side's numbering), plus the bars and the borne-off counts.
+ */
+export function pointsView(view) {
+  const points = [];
+  for (let p = 1; p <= 24; p += 1) {
+    points.push({ point: p, bottom: view.bottom[p], top: view.top[25 - p] });
+  }
+  return {
+    points,
+    bar: { bottom: view.bottom[25], top: view.top[25] },
+    off: { bottom: view.bottom[0], top: view.top[0] },
+  };
+}
+
+/** The centre x of drawn point p (1-24) and whether it hangs from the top edge. */
+export function pointPlace(p) {
+  if (p >= 1 && p <= 6) return { x: BOARD_END - (p - 0.5) * G.POINT, top: false };
+  if (p >= 7 && p <= 12) return { x: BAR_X - (p - 6.5) * G.POINT, top: false };
+  if (p >= 13 && p <= 18) return { x: LEFT + (p - 12.5) * G.POINT, top: true };
+  if (p >= 19 && p <= 24) return { x: RIGHT + (p - 18.5) * G.POINT, top: true };
+  throw new RangeError(`no point ${p}`);
+}
+
+/**
+ * The centres of `count` checkers stacked on drawn point p, from the edge inwards
+ * (closer together when more than five stand there).
+ */
+export function checkerCenters(p, count, skip = 0) {
+  const { x, top } = pointPlace(p);
+  const total = count + skip;
+  const spacing = total > 5 ? (G.DEPTH - 2 * G.RADIUS) / (total - 1) : 2 * G.RADIUS;
+  const centres = [];
+  for (let i = skip; i < total; i += 1) {
+    const offset = G.RADIUS + i * spacing;
+    centres.push({ x, y: top ? TOP + offset : BOTTOM - offset });
+  }
+  return centres;
+}
+
+/** The centres of checkers on the bar: the bottom side's below the middle. */
+export function barCenters(count, bottomSide) {
+  const x = BAR_X + G.BAR / 2;
+  const room = G.DEPTH - 2 * G.RADIUS - 20;
+  const spacing = count > 4 ? room / (count - 1) : 2 * G.RADIUS;
+  const centres = [];
+  for (let i = 0; i < count; i += 1) {
+    const offset = 40 + G.RADIUS + i * spacing;
+    centres.push({ x, y: bottomSide ? G.HEIGHT / 2 + offset : G.HEIGHT / 2 - offset });
+  }
+  return centres;
+}
+
+/**
+ * Which drawn place holds SVG point (x, y): 1-24 a point, 25 the bar, 0 the tray
+ * (bearing off), or null. Used for clicks and drops.
+ */
+export function placeAt(x, y) {
+  if (x >= BAR_X && x < RIGHT && y >= TOP && y <= BOTTOM) return 25;
+  if (x >= TRAY_X && x <= TRAY_X + G.TRAY && y >= TOP && y <= BOTTOM) return 0;
+  const top = y < G.HEIGHT / 2;
+  let column = null;
+  if (x >= LEFT && x < BAR_X) column = Math.floor((x - LEFT) / G.POINT); // 0-5
+  else if (x >= RIGHT && x < BOARD_END) column = 6 + Math.floor((x - RIGHT) / G.POINT); // 6-11
+  if (column === null || y < TOP || y > BOTTOM) return null;
+  return top ? 13 + column : 12 - column;
+}
+
+/** The dice to draw: [{value, used}], in the order rolled (four for doubles). */
+export function diceView(state, plan, chosen) {
+  const dice = state.game && state.game.dice;
+  if (!dice) return [];
+  const all = diceList(dice).map((value) => ({ value, used: false }));
+  if (!plan) return dice[0] === dice[1] ? all.slice(0, 2) : all;
+  for (const step of chosen) {
+    const die = all.find((d) => !d.used && d.value === step.die);
+    if (die) die.used = true;
+  }
+  return all;
+}
+
+/** Which buttons the viewer in `seat` (null: a spectator) may use now. */
+export function controls(state, seat) {
+  const none = {
+    roll: false,
+    double: false,
+    take: false,
+    drop: false,
+    beaver: false,
+    raccoon: false,
+    resign: false,
+    accept: false,
+    reject: false,
+    play: false,
+    chooseDouble: false,
+    nextGame: false,
+    leave: false,
+    rematch: false,
+  };
+  if (!state || seat == null) return none;
+  if (state.result) return { ...none, rematch: true };
+  const game = state.game;
+  const result = { ...none, leave: true };
+  if (!game) return result;
+  const settings = state.settings || {};
+  if (game.over) return { ...result, nextGame: settings.length === 0 };
+  if (state.waiting_for !== seat) return result;
+  const pending = game.pending;
+  const kind = pending ? pending.kind : null;
+  const mayRoll = game.dice == null && (kind === null || kind === "beaver");
+  return {
+    ...result,
+    roll: mayRoll,
+    double: mayRoll && kind === null && Boolean(game.can_double),
+    take: kind === "double",
+    drop: kind === "double",
+    beaver: kind === "double" && Boolean(settings.beavers),
+    raccoon: kind === "beaver" && Boolean(settings.raccoons),
+    resign: kind === null,
+    accept: kind === "resign",
+    reject: kind === "resign",
+    play: game.dice != null && kind === null && Boolean(game.legal_plays && game.legal_plays.length),
+    chooseDouble: kind === "choose-double",
+  };
+}
+
+/** The cube as drawn: its value, and where (owner "bottom", "top" or null: centred). */
+export function cubeView(state, seat) {
+  const game = state.game;
+  if (!game || !game.cube || (state.settings && state.settings.cube === false)) return null;
+  const bottom = bottomSeat(seat);
+  const owner = game.cube.owner;
+  const pending = game.pending;
+  return {
+    value: game.cube.value,
+    owner: owner == null ? null : owner === bottom ? "bottom" : "top",
+    offered: pending && pending.kind === "double" ? game.cube.value * 2 : null,
+    offeredBy: pending && pending.kind === "double" ? (pending.by === bottom ? "bottom" : "top") : null,
+  };
+}
+
+/**
+ * Both clocks `elapsed` seconds after the state arrived: [{reserve, delay, running}]
+ * by seat (null when the match is untimed). The waiting seat spends its delay
+ * first, then its reserve.
+ */
+export function clockView(state, elapsed = 0) {
+  const clock = state && state.clock;
+  if (!clock) return null;
+  const out = clock.reserves.map((reserve) => ({ reserve, delay: null, running: false }));
+  const seat = state.waiting_for;
+  if ((seat === 0 || seat === 1) && clock.deadline != null && !state.result) {
+    const total = Math.max(0, clock.deadline - clock.now - elapsed);
+    const reserve = clock.reserves[seat];
+    out[seat] = {
+      reserve: Math.min(reserve, total),
+      delay: Math.max(0, total - reserve),
+      running: true,
+    };
+  }
+  return out;
+}
+
+/** Seconds as m:ss (h:mm:ss from an hour). */
+export function formatSeconds(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${rest}` : `${m}:${rest}`;
+}
+
+const LEVELS = { 1: "a single game", 2: "a gammon", 3: "a backgammon" };
+
+/** What the match is waiting for, in words, for the viewer in `seat`. */
+export function describe(state, seat) {
+  if (!state) return "";
+  if (state.open) return "Waiting for an opponent to join…";
+  const names = state.players;
+  const you = (s) => (s === seat ? "You" : names[s]);
+  if (state.result) {
+    const { winner, reason, score } = state.result;
+    const tally = `${score[0]}–${score[1]}`;
+    const why = { timeout: " on time", left: " (the opponent left)", adjudicated: " by adjudication" }[reason] || "";
+    if (winner == null) return `The session ended even, ${tally}.`;
+    return `${winner === seat ? "You won" : `${names[winner]} won`} the match ${tally}${why}.`;
+  }
+  const game = state.game;
+  if (!game) return "";
+  if (game.over && game.outcome) {
+    const o = game.outcome;
+    return `${you(o.winner)} won ${o.points} point${o.points === 1 ? "" : "s"} (${o.kind}).`;
+  }
+  const waiting = state.waiting_for;
+  if (waiting == null) return "";
+  const pending = game.pending;
+  const mine = waiting === seat;
+  if (pending && pending.kind === "double") {
+    const value = game.cube.value * 2;
+    if (mine) return `${names[pending.by]} doubles to ${value}: take or drop?`;
+    const doubler = pending.by === seat ? "You double" : `${names[pending.by]} doubles`;
+    return `${doubler} to ${value}; waiting for ${names[waiting]}.`;
+  }
+  if (pending && pending.kind === "resign") {
+    const what = LEVELS[pending.level] || "the game";
+    return mine
+      ? `${names[pending.by]} offers to resign ${what}: accept or reject?`
+      : `${you(pending.by)} offered to resign ${what}; waiting for ${names[waiting]}.`;
+  }
+  if (game.dice) {
+    const roll = `${game.dice[0]}-${game.dice[1]}`;
+    return mine ? `Your move: ${roll}.` : `${names[waiting]} to move ${roll}.`;
+  }
+  if (mine) return game.can_double ? "Your turn: roll or double." : "Your turn: roll.";
+  return `Waiting for ${names[waiting]}.`;
+}
+
+/** Chosen single steps as text, e.g. "bar/22 8/4*" (a hit marked with *). */
+export function formatSteps(plan, chosen) {
+  const now = plan ? replay(plan, chosen) : null;
+  const hits = new Set(now ? now.hits : []);
+  const place = (p) => (p === 25 ? "bar" : p === 0 ? "off" : String(p));
+  return chosen.map((s) => `${place(s.from)}/${place(s.to)}${hits.has(s) ? "*" : ""}`).join(" ");
+}
+
+/** A short line for what another player just did (from a state's entries), or "". */
+export function describeEntries(entries, state, seat) {
+  const lines = [];
+  for (const entry of entries || []) {
+    const by = entry.by ?? entry.player;
+    if (by == null || by === seat) continue;
+    const name = state.players[by];
+    if (entry.kind === "play") lines.push(entry.move ? `${name} played ${entry.move}` : `${name} cannot move`);
+    else if (entry.kind === "double") lines.push(`${name} doubles`);
+    else if (entry.kind === "take") lines.push(`${name} takes`);
+    else if (entry.kind === "drop") lines.push(`${name} drops`);
+    else if (entry.kind === "resign") lines.push(`${name} resigns`);
+    else if (entry.kind === "reject") lines.push(`${name} rejects`);
+  }
+  return lines.join("; ");
+}

@@ -1,0 +1,339 @@
+// Unit tests of view.js: `node --test src/backgammon/server/web/view.test.mjs`
+// (tests/server/test_web_view.py runs it from pytest). When BG_VIEW_STATES names a
+// JSON file of match states (the pytest test writes states of random games played by
+// the rules), every legal play of each is checked to be enterable step by step.
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import * as V from "./view.js";
+
+const START = [0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0];
+
+function pips(board) {
+  return board.reduce((sum, count, point) => sum + count * point, 0);
+}
+
+/** A match state as the server sends it (only what view.js reads). */
+function makeState({ player0 = START, player1 = START, turn = 0, dice = null, plays = null, steps = null,
+  pending = null, canDouble = false, toMove = 2, result = null, waiting = turn, cube = { value: 1, owner: null },
+  settings = {}, clock = null } = {}) {
+  return {
+    match: "m1",
+    seq: 7,
+    players: ["alice", "bob"],
+    score: [0, 0],
+    settings: { variant: "standard", length: 5, cube: true, beavers: false, raccoons: false, ...settings },
+    game: {
+      number: 1,
+      turn,
+      dice,
+      cube,
+      pending,
+      board: { player0, player1, pips: [pips(player0), pips(player1)] },
+      can_double: canDouble,
+      legal_plays: plays,
+      legal_steps: steps,
+      to_move: toMove,
+      over: false,
+      outcome: null,
+    },
+    waiting_for: waiting,
+    clock,
+    result,
+  };
+}
+
+// The opening 6-5 for player 0, as the server sends it.
+const OPENING = makeState({
+  dice: [6, 5],
+  plays: ["24/13", "24/18 13/8", "24/18 8/3", "13/8 13/7", "13/7 8/3", "13/2", "8/3 8/2"],
+  steps: [
+    [[24, 18], [18, 13]],
+    [[24, 18], [13, 8]],
+    [[24, 18], [8, 3]],
+    [[13, 7], [13, 8]],
+    [[13, 7], [8, 3]],
+    [[13, 7], [7, 2]],
+    [[8, 2], [8, 3]],
+  ],
+});
+
+function board(points) {
+  const counts = new Array(26).fill(0);
+  for (const [point, count] of Object.entries(points)) counts[Number(point)] = count;
+  return counts;
+}
+
+test("the viewer's seat and the seat drawn at the bottom", () => {
+  assert.equal(V.seatOf(OPENING, "alice"), 0);
+  assert.equal(V.seatOf(OPENING, "bob"), 1);
+  assert.equal(V.seatOf(OPENING, "carol"), null);
+  assert.equal(V.bottomSeat(null), 0);
+  assert.equal(V.bottomSeat(1), 1);
+});
+
+test("dice: doubles move four times", () => {
+  assert.deepEqual(V.diceList([6, 5]), [6, 5]);
+  assert.deepEqual(V.diceList([3, 3]), [3, 3, 3, 3]);
+  assert.deepEqual(V.diceList(null), []);
+});
+
+test("a step onto a lone opposing checker hits it", () => {
+  const mine = board({ 13: 1 });
+  const theirs = board({ 18: 1 }); // their 18 is our 7
+  const { mine: m, theirs: t, hit } = V.applyStep(mine, theirs, 13, 7);
+  assert.equal(hit, true);
+  assert.equal(m[7], 1);
+  assert.equal(t[18], 0);
+  assert.equal(t[25], 1);
+  assert.equal(mine[13], 1, "the inputs are not changed");
+});
+
+test("the points each side's checkers stand on, seen from either seat", () => {
+  const state = makeState({ player0: board({ 24: 2, 6: 5, 0: 1 }), player1: board({ 1: 3, 25: 1 }) });
+  const seat0 = V.pointsView(V.boardView(state, 0));
+  assert.deepEqual(seat0.points[23], { point: 24, bottom: 2, top: 3 }); // their 1 is our 24
+  assert.deepEqual(seat0.points[5], { point: 6, bottom: 5, top: 0 });
+  assert.deepEqual(seat0.bar, { bottom: 0, top: 1 });
+  assert.deepEqual(seat0.off, { bottom: 1, top: 0 });
+  const seat1 = V.pointsView(V.boardView(state, 1));
+  assert.deepEqual(seat1.points[0], { point: 1, bottom: 3, top: 2 });
+  assert.deepEqual(seat1.points[18], { point: 19, bottom: 0, top: 5 });
+  assert.deepEqual(seat1.bar, { bottom: 1, top: 0 });
+  const spectator = V.boardView(state, null);
+  assert.equal(spectator.bottomSeat, 0);
+  assert.deepEqual(spectator.pips, { bottom: 6 * 5 + 48, top: 3 + 25 });
+});
+
+test("geometry: every point is found where it is drawn", () => {
+  for (let p = 1; p <= 24; p += 1) {
+    const { x, top } = V.pointPlace(p);
+    for (const c of V.checkerCenters(p, 15)) assert.equal(V.placeAt(x, c.y), p);
+    assert.equal(V.placeAt(x, top ? V.AREAS.top + 5 : V.AREAS.bottom - 5), p);
+  }
+  assert.equal(V.placeAt(V.AREAS.bar + 10, 100), 25);
+  assert.equal(V.placeAt(V.AREAS.tray + 10, 500), 0);
+  assert.equal(V.placeAt(5, 300), null);
+  // Point 1 is at the bottom right, 12 bottom left, 13 top left, 24 top right.
+  assert.ok(V.pointPlace(1).x > V.pointPlace(6).x && V.pointPlace(6).x > V.pointPlace(7).x);
+  assert.ok(V.pointPlace(12).x === V.pointPlace(13).x && V.pointPlace(24).x === V.pointPlace(1).x);
+  // Fifteen checkers stay on their point.
+  const stack = V.checkerCenters(1, 15);
+  assert.ok(stack.at(-1).y - V.GEOMETRY.RADIUS >= V.AREAS.bottom - V.GEOMETRY.DEPTH - 0.001);
+});
+
+test("the opening 6-5: pick a checker, see where it goes, complete the play", () => {
+  const plan = V.planner(OPENING, 0);
+  assert.deepEqual(V.sources(plan, []), [24, 13, 8]);
+  assert.deepEqual(V.destinations(plan, [], 24), [18]); // 24/19 lands on their 6-point
+  assert.deepEqual(V.destinations(plan, [], 13), [8, 7]);
+  assert.deepEqual(V.destinations(plan, [], 8), [3, 2]);
+  const first = V.stepTo(plan, [], 24, 18);
+  assert.deepEqual(first, { from: 24, to: 18, die: 6 });
+  assert.equal(V.completedPlay(plan, [first]), null);
+  assert.deepEqual(V.destinations(plan, [first], 18), [13]);
+  assert.deepEqual(V.destinations(plan, [first], 13), [8]);
+  const run = [first, V.stepTo(plan, [first], 18, 13)];
+  assert.equal(V.completedPlay(plan, run), "24/13");
+  assert.deepEqual(V.sources(plan, run), [], "nothing more to move");
+  // The same play in another order gives the same notation.
+  const a = V.stepTo(plan, [], 8, 3);
+  const b = V.stepTo(plan, [a], 13, 7);
+  assert.equal(V.completedPlay(plan, [a, b]), "13/7 8/3");
+  // The board shows the chosen steps, with the pips.
+  const view = V.boardView(OPENING, 0, [a, b], plan);
+  assert.equal(view.bottom[8], 2);
+  assert.equal(view.bottom[7], 1);
+  assert.equal(view.pips.bottom, 167 - 11);
+  // The used dice are greyed.
+  assert.deepEqual(V.diceView(OPENING, plan, [a]), [
+    { value: 6, used: false },
+    { value: 5, used: true },
+  ]);
+});
+
+test("nobody else gets a planner: the opponent, a spectator, before the roll", () => {
+  assert.equal(V.planner(OPENING, 1), null);
+  assert.equal(V.planner(OPENING, null), null);
+  assert.equal(V.planner(makeState(), 0), null);
+  assert.deepEqual(V.sources(null, []), []);
+  assert.equal(V.completedPlay(null, []), null);
+});
+
+test("a checker on the bar enters first; a hit is drawn on the other side's bar", () => {
+  const player0 = board({ 25: 1, 13: 5, 6: 5, 8: 4 });
+  const player1 = board({ 24: 2, 13: 5, 8: 3, 6: 4, 21: 1 }); // their 21 is our 4
+  const state = makeState({
+    player0,
+    player1,
+    dice: [4, 3],
+    plays: ["bar/21 6/3", "bar/22 6/2", "bar/21 13/10", "bar/22 8/4*", "bar/21/18"],
+    steps: [
+      [[25, 21], [6, 3]],
+      [[25, 22], [6, 2]],
+      [[25, 21], [13, 10]],
+      [[25, 22], [8, 4]],
+      [[25, 21], [21, 18]],
+    ],
+  });
+  const plan = V.planner(state, 0);
+  assert.deepEqual(V.sources(plan, []), [25]);
+  assert.deepEqual(V.destinations(plan, [], 25), [22, 21]);
+  const enter = V.stepTo(plan, [], 25, 22);
+  assert.deepEqual(V.destinations(plan, [enter], 8), [4]);
+  const hit = [enter, V.stepTo(plan, [enter], 8, 4)];
+  assert.equal(V.completedPlay(plan, hit), "bar/22 8/4*");
+  assert.equal(V.formatSteps(plan, hit), "bar/22 8/4*");
+  const view = V.boardView(state, 0, hit, plan);
+  assert.equal(view.top[25], 1, "the hit checker is on their bar");
+  assert.equal(view.pips.top, pips(player1) + 4);
+  // bar/21/18 may be entered through 22 as well (same result).
+  const other = V.stepTo(plan, [], 25, 22);
+  assert.deepEqual(V.destinations(plan, [other], 22), [18]);
+  assert.equal(V.completedPlay(plan, [other, V.stepTo(plan, [other], 22, 18)]), "bar/21/18");
+});
+
+test("bearing off with a larger die, and doubles", () => {
+  const state = makeState({
+    player0: board({ 3: 1, 2: 1, 0: 13 }),
+    player1: board({ 24: 15 }),
+    dice: [6, 5],
+    plays: ["3/off 2/off"],
+    steps: [[[3, 0], [2, 0]]],
+  });
+  const plan = V.planner(state, 0);
+  assert.deepEqual(V.sources(plan, []), [3, 2]);
+  assert.deepEqual(V.destinations(plan, [], 3), [0]);
+  const first = V.stepTo(plan, [], 3, 0);
+  assert.equal(first.die, 5, "the smaller die that will do");
+  assert.equal(V.completedPlay(plan, [first, V.stepTo(plan, [first], 2, 0)]), "3/off 2/off");
+
+  const doubles = makeState({
+    player0: board({ 13: 2, 0: 13 }),
+    player1: board({ 1: 15 }),
+    dice: [2, 2],
+    toMove: 4,
+    plays: ["13/9(2)", "13/5"],
+    steps: [
+      [[13, 11], [13, 11], [11, 9], [11, 9]],
+      [[13, 11], [11, 9], [9, 7], [7, 5]],
+    ],
+  });
+  const dplan = V.planner(doubles, 0);
+  assert.deepEqual(V.diceView(doubles, dplan, []).length, 4);
+  let chosen = [];
+  for (const [from, to] of [[13, 11], [13, 11], [11, 9], [11, 9]]) {
+    const step = V.stepTo(dplan, chosen, from, to);
+    assert.ok(step, `${from}/${to} after ${JSON.stringify(chosen)}`);
+    chosen = [...chosen, step];
+  }
+  assert.equal(V.completedPlay(dplan, chosen), "13/9(2)");
+  assert.equal(V.completedPlay(dplan, chosen.slice(0, 3)), null);
+  // 13/11 13/11 11/9 9/7 ends on no legal play, so 9 is not offered after 13/11(2) 11/9.
+  assert.deepEqual(V.destinations(dplan, chosen.slice(0, 3), 9), []);
+});
+
+test("the buttons follow the state", () => {
+  const roll = makeState({ canDouble: true });
+  assert.equal(V.controls(roll, 0).roll, true);
+  assert.equal(V.controls(roll, 0).double, true);
+  assert.equal(V.controls(roll, 0).resign, true);
+  assert.equal(V.controls(roll, 0).play, false);
+  assert.equal(V.controls(roll, 1).roll, false, "not bob's turn");
+  assert.equal(V.controls(roll, 1).leave, true);
+  assert.equal(V.controls(roll, null).leave, false, "a spectator has no buttons");
+  assert.equal(V.controls(makeState(), 0).double, false);
+  assert.equal(V.controls(OPENING, 0).play, true);
+  assert.equal(V.controls(OPENING, 0).roll, false);
+  const doubled = makeState({ turn: 0, waiting: 1, pending: { kind: "double", by: 0, level: 1 } });
+  assert.equal(V.controls(doubled, 1).take, true);
+  assert.equal(V.controls(doubled, 1).drop, true);
+  assert.equal(V.controls(doubled, 1).beaver, false);
+  assert.equal(V.controls(doubled, 1).resign, false);
+  assert.equal(V.controls(doubled, 0).take, false);
+  assert.equal(V.describe(doubled, 1), "alice doubles to 2: take or drop?");
+  assert.equal(V.describe(doubled, 0), "You double to 2; waiting for bob.");
+  const beavers = makeState({ waiting: 1, pending: { kind: "double", by: 0, level: 1 }, settings: { beavers: true } });
+  assert.equal(V.controls(beavers, 1).beaver, true);
+  const resigned = makeState({ turn: 1, waiting: 0, pending: { kind: "resign", by: 1, level: 2 } });
+  assert.equal(V.controls(resigned, 0).accept, true);
+  assert.equal(V.controls(resigned, 0).reject, true);
+  assert.equal(V.describe(resigned, 0), "bob offers to resign a gammon: accept or reject?");
+  const over = makeState({ result: { winner: 1, reason: "score", score: [0, 5] }, waiting: null });
+  assert.equal(V.controls(over, 0).rematch, true);
+  assert.equal(V.controls(over, 0).roll, false);
+  assert.equal(V.describe(over, 1), "You won the match 0–5.");
+  assert.equal(V.describe(over, 0), "bob won the match 0–5.");
+  assert.equal(V.describe(OPENING, 0), "Your move: 6-5.");
+  assert.equal(V.describe(OPENING, 1), "alice to move 6-5.");
+});
+
+test("the cube: centred, owned, offered", () => {
+  assert.deepEqual(V.cubeView(makeState(), 0), { value: 1, owner: null, offered: null, offeredBy: null });
+  const owned = makeState({ cube: { value: 2, owner: 1 } });
+  assert.equal(V.cubeView(owned, 0).owner, "top");
+  assert.equal(V.cubeView(owned, 1).owner, "bottom");
+  const offered = makeState({ waiting: 1, pending: { kind: "double", by: 0, level: 1 } });
+  assert.equal(V.cubeView(offered, 1).offered, 2);
+  assert.equal(V.cubeView(offered, 1).offeredBy, "top");
+  assert.equal(V.cubeView(makeState({ settings: { cube: false } }), 0), null);
+});
+
+test("clocks count down the delay, then the reserve", () => {
+  const clock = { delay: 12, reserves: [100, 60], deadline: 1012, now: 900 };
+  const state = makeState({ clock, waiting: 0 });
+  assert.deepEqual(V.clockView(state, 0)[0], { reserve: 100, delay: 12, running: true });
+  assert.deepEqual(V.clockView(state, 20)[0], { reserve: 92, delay: 0, running: true });
+  assert.deepEqual(V.clockView(state, 500)[0], { reserve: 0, delay: 0, running: true });
+  assert.deepEqual(V.clockView(state, 20)[1], { reserve: 60, delay: null, running: false });
+  assert.equal(V.clockView(makeState(), 0), null);
+  assert.equal(V.formatSeconds(61.2), "1:02");
+  assert.equal(V.formatSeconds(3600), "1:00:00");
+});
+
+test("what the opponent just did", () => {
+  const entries = [
+    { kind: "play", by: 1, move: "13/7 8/7" },
+    { kind: "roll", by: null, player: 0, dice: [3, 1] },
+    { kind: "play", by: 0, move: "8/5 6/5" },
+  ];
+  assert.equal(V.describeEntries(entries, OPENING, 0), "bob played 13/7 8/7");
+  assert.equal(V.describeEntries([{ kind: "play", by: null, player: 1, move: "" }], OPENING, 0), "bob cannot move");
+});
+
+const STATES = process.env.BG_VIEW_STATES;
+
+test("every legal play of real games can be entered step by step", { skip: !STATES && "BG_VIEW_STATES not set" }, () => {
+  const states = JSON.parse(readFileSync(STATES, "utf8"));
+  assert.ok(states.length > 50);
+  let random = 12345;
+  const next = (n) => {
+    random = (random * 1103515245 + 12345) % 2147483648;
+    return random % n;
+  };
+  for (const state of states) {
+    const seat = state.waiting_for;
+    const plan = V.planner(state, seat);
+    assert.ok(plan, "a planner for the mover");
+    const game = state.game;
+    game.legal_plays.forEach((notation, index) => {
+      let chosen = [];
+      for (const [from, to] of game.legal_steps[index]) {
+        const step = V.stepTo(plan, chosen, from, to);
+        assert.ok(step, `${notation}: ${from}/${to} not offered (${game.board.slots}, ${game.dice})`);
+        chosen = [...chosen, step];
+      }
+      assert.equal(V.completedPlay(plan, chosen), notation, game.board.slots);
+    });
+    // Any sequence of offered steps ends on a legal play.
+    let chosen = [];
+    while (chosen.length < game.to_move) {
+      const offered = V.nextSteps(plan, chosen);
+      assert.ok(offered.length, `stuck after ${JSON.stringify(chosen)} (${game.board.slots})`);
+      chosen = [...chosen, offered[next(offered.length)]];
+    }
+    assert.ok(game.legal_plays.includes(V.completedPlay(plan, chosen)), game.board.slots);
+  }
+});

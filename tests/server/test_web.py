@@ -1,0 +1,299 @@
+"""The web app in a real browser: Debian's headless Chromium against a real
+``backgammon serve`` process (SQLite), driven as a person would, with the mouse.
+
+Every test fails on anything in the browser's console, an uncaught error in the
+page, a request that failed or an HTTP error answer.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"
+)
+
+# Something for the player to do: a button to press or a checker to move, or the end.
+READY = """() => {
+  if (!document.querySelector('#result').hidden) return true;
+  const usable = (id) => {
+    const button = document.querySelector(id);
+    return !button.hidden && !button.disabled;
+  };
+  if (['#do-roll', '#do-take', '#do-done', '#do-accept'].some(usable)) return true;
+  return document.querySelector('#board .place.movable, #board .place.target') !== null;
+}"""
+
+
+@pytest.fixture
+def backend() -> str:
+    """These tests run on SQLite only (the server's own tests cover PostgreSQL)."""
+    return "sqlite"
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+def _watch(page: Any) -> list[str]:
+    """Collect every console message, page error, failed request and error answer."""
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(f"{message.type}: {message.text}"))
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("requestfailed", lambda request: problems.append(f"failed: {request.url}"))
+    page.on(
+        "response",
+        lambda response: (
+            problems.append(f"{response.status}: {response.url}")
+            if response.status >= 400
+            else None
+        ),
+    )
+    return problems
+
+
+def _start_bot_match(page: Any, url: str) -> str:
+    """Open the app, play as a guest, start a 1-point match against the beginner bot;
+    returns the match id."""
+    page.goto(url + "/", wait_until="load")
+    page.get_by_role("button", name="Play as guest").click()
+    page.get_by_role("button", name="1", exact=True).click()
+    page.get_by_role("button", name="Beginner").click()
+    page.wait_for_selector("#board .place", state="attached")
+    match_id: str = page.evaluate("location.hash").removeprefix("#/match/")
+    assert match_id
+    return match_id
+
+
+def _visible(page: Any, selector: str) -> bool:
+    return bool(page.locator(selector).is_visible())
+
+
+def _play_to_the_end(page: Any, timeout: float = 90.0) -> dict[str, int]:
+    """Play with the mouse until the result is shown; returns what was clicked."""
+    clicks = {"roll": 0, "take": 0, "accept": 0, "checker": 0, "destination": 0, "done": 0}
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        page.wait_for_function(READY, timeout=30_000)
+        if _visible(page, "#result"):
+            return clicks
+        if _visible(page, "#do-take"):
+            page.locator("#do-take").click()
+            clicks["take"] += 1
+        elif _visible(page, "#do-accept"):
+            page.locator("#do-accept").click()
+            clicks["accept"] += 1
+        elif _visible(page, "#do-roll"):
+            page.locator("#do-roll").click()
+            clicks["roll"] += 1
+        elif _visible(page, "#do-done"):
+            page.locator("#do-done").click()
+            clicks["done"] += 1
+        elif page.locator("#board .place.target").count():
+            page.locator("#board .place.target").first.click()
+            clicks["destination"] += 1
+        else:
+            page.locator("#board .place.movable").first.click()
+            clicks["checker"] += 1
+            assert page.locator("#board .place.target").count() > 0, "no destination lit"
+    raise AssertionError(f"the match did not end in {timeout} s: {clicks}")
+
+
+def test_a_guest_plays_a_whole_match_against_a_bot_with_the_mouse(
+    server_factory: Any, browser: Any
+) -> None:
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    problems = _watch(page)
+    match_id = _start_bot_match(page, server.url)
+    assert page.locator("#player-top").text_content().startswith("bot_beginner")
+    clicks = _play_to_the_end(page)
+    result = page.locator("#result-text").text_content()
+    assert "won the match" in result, result
+    assert clicks["done"] > 0 and clicks["destination"] >= clicks["done"], clicks
+    assert clicks["checker"] == clicks["destination"], clicks
+    # The server agrees: the match is over, the guest played seat 0.
+    state = httpx.get(f"{server.url}/api/matches/{match_id}").json()
+    assert state["result"] is not None and state["result"]["reason"] == "score"
+    assert state["players"][1] == "bot_beginner"
+    you_won = state["result"]["winner"] == 0
+    assert result.startswith("You won") == you_won, (result, state["result"])
+    assert page.locator("#do-rematch").is_visible()
+    page.close()
+    assert problems == []
+
+
+def test_a_checker_is_dragged_and_a_move_typed(server_factory: Any, browser: Any) -> None:
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    problems = _watch(page)
+    match_id = _start_bot_match(page, server.url)
+    # Wait for our move (rolling first if we may double).
+    for _ in range(2):
+        page.wait_for_function(READY, timeout=30_000)
+        if _visible(page, "#do-roll"):
+            page.locator("#do-roll").click()
+            continue
+        break
+    assert page.locator("#board .place.movable").count() > 0
+    # Drag the first movable checker onto its first destination.
+    source = page.locator("#board .place.movable").first
+    place = int(source.get_attribute("data-place"))
+    box = source.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 10, box["y"] + box["height"] / 2, steps=3)
+    target = page.locator("#board .place.target").first
+    goal = target.bounding_box()
+    page.mouse.move(goal["x"] + goal["width"] / 2, goal["y"] + goal["height"] / 2, steps=5)
+    page.mouse.up()
+    assert page.locator("#do-undo").is_visible(), "the dragged step was made"
+    chosen = page.locator("#match-status").text_content().split("Chosen: ")[-1]
+    assert chosen.startswith("bar/" if place == 25 else f"{place}/"), chosen
+    # Undo it, then type a legal play instead.
+    page.locator("#do-undo").click()
+    assert not page.locator("#do-undo").is_visible()
+    state = httpx.get(f"{server.url}/api/matches/{match_id}").json()
+    seq = state["seq"]
+    page.locator("#move-input").fill(state["game"]["legal_plays"][0])
+    page.locator("#move-form button").click()
+    page.wait_for_function(f"() => Number(document.querySelector('#board').dataset.seq) > {seq}")
+    # A chat line comes back.
+    page.locator("#chat-input").fill("good luck")
+    page.locator("#chat-form button").click()
+    page.wait_for_function(
+        "() => document.querySelector('#chat-lines').textContent.includes('good luck')"
+    )
+    page.close()
+    assert problems == []
+
+
+def test_the_play_page_fits_a_phone_and_spectators_only_watch(
+    server_factory: Any, browser: Any, tmp_path: Path
+) -> None:
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    context = browser.new_context(viewport={"width": 375, "height": 812}, has_touch=True)
+    page = context.new_page()
+    problems = _watch(page)
+    match_id = _start_bot_match(page, server.url)
+    page.wait_for_function(READY, timeout=30_000)
+    if _visible(page, "#do-roll"):
+        page.locator("#do-roll").click()
+        page.wait_for_function(READY, timeout=30_000)
+    page.screenshot(path=str(tmp_path / "play-375.png"))
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the page scrolls sideways ({width} px)"
+    controls = [
+        "#board",
+        "#match-status",
+        "#to-lobby",
+        "#logout",
+        "#chat-input",
+        "#chat-form button",
+        "#player-top",
+        "#player-bottom",
+        *[f"#controls button >> nth={i}" for i in range(page.locator("#controls button").count())],
+    ]
+    if _visible(page, "#move-form"):
+        controls += ["#move-input", "#move-form button"]
+    shown = 0
+    for selector in controls:
+        locator = page.locator(selector)
+        if not locator.is_visible():
+            continue
+        shown += 1
+        box = locator.bounding_box()
+        assert box is not None, selector
+        inside = box["x"] >= 0 and box["y"] >= 0
+        inside = inside and box["x"] + box["width"] <= 375 and box["y"] + box["height"] <= 812
+        assert inside, f"{selector} is off the screen: {box}"
+    assert shown >= 10
+    board = page.locator("#board").bounding_box()
+    assert board["width"] >= 340, board
+    page.close()
+    # Someone else watches: the board without buttons or movable checkers.
+    watcher = browser.new_page(viewport={"width": 800, "height": 800})
+    watcher_problems = _watch(watcher)
+    watcher.goto(server.url + "/", wait_until="load")
+    watcher.get_by_role("button", name="Play as guest").click()
+    watcher.wait_for_selector("#bots button")
+    watcher.evaluate(f"location.hash = '#/match/{match_id}'")
+    watcher.wait_for_selector("#board .place", state="attached")
+    assert "watching" in watcher.locator("#match-title").text_content()
+    assert watcher.locator("#controls button:visible").count() == 0
+    assert watcher.locator("#board .place.movable").count() == 0
+    assert not watcher.locator("#move-form").is_visible()
+    watcher.close()
+    context.close()
+    assert problems == [] and watcher_problems == []
+
+
+def test_two_guests_meet_in_the_lobby(server_factory: Any, browser: Any) -> None:
+    """One opens a match, the other sees it in the lobby and joins; both get the
+    board, the opening roll's winner may move, and chat reaches the other."""
+    server = server_factory("--no-warm-up", "--no-bots")
+    pages = [browser.new_context().new_page() for _ in range(2)]
+    problems = [_watch(page) for page in pages]
+    host, guest = pages
+    for page in pages:
+        page.goto(server.url + "/", wait_until="load")
+        page.get_by_role("button", name="Play as guest").click()
+        page.wait_for_selector("#lobby-view:not([hidden])")
+    host.get_by_role("button", name="3", exact=True).click()
+    host.get_by_role("button", name="Create an open match").click()
+    host.wait_for_function("() => location.hash.startsWith('#/match/')")
+    assert "Waiting for an opponent" in host.locator("#match-status").text_content()
+    join = guest.locator("#open-matches button", has_text="Join")
+    join.wait_for()
+    assert "3-point" in guest.locator("#open-matches").text_content()
+    join.click()
+    for page in pages:
+        page.wait_for_selector("#board .place", state="attached")
+        assert "3-point match" in page.locator("#match-title").text_content()
+    names = [page.locator("#who").text_content().split()[0] for page in pages]
+    for page, name in zip(pages, names, strict=True):
+        assert page.locator("#player-bottom").text_content().startswith(name)
+    movers = [page.locator("#board .place.movable").count() > 0 for page in pages]
+    for _ in range(50):
+        if any(movers):
+            break
+        time.sleep(0.1)
+        movers = [page.locator("#board .place.movable").count() > 0 for page in pages]
+    assert movers.count(True) == 1, movers
+    # The opening roll's winner plays it with the mouse; the other doubles; it is taken.
+    mover, other = (pages[0], pages[1]) if movers[0] else (pages[1], pages[0])
+    while not mover.locator("#do-done").is_visible():
+        if mover.locator("#board .place.target").count():
+            mover.locator("#board .place.target").first.click()
+        else:
+            mover.locator("#board .place.movable").first.click()
+    mover.locator("#do-done").click()
+    other.locator("#do-double").click()
+    mover.locator("#do-take").click()
+    for page in pages:
+        page.wait_for_selector("#board .cube[data-value='2']", state="attached")
+    assert mover.locator("#board .cube").get_attribute("data-owner") == "bottom"
+    assert other.locator("#board .cube").get_attribute("data-owner") == "top"
+    guest.locator("#chat-input").fill("hello host")
+    guest.locator("#chat-form button").click()
+    host.wait_for_function(
+        "() => document.querySelector('#chat-lines').textContent.includes('hello host')"
+    )
+    for page in pages:
+        page.close()
+    assert problems == [[], []]
