@@ -9,6 +9,7 @@ authenticate with an HttpOnly, SameSite cookie; bots send ``Authorization: Beare
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import time
@@ -139,6 +140,13 @@ def create_app(
             fibs = FibsListener(service, settings.fibs_host, settings.fibs_port)
             await fibs.start()
             say(f"FIBS clients: telnet {settings.fibs_host} {fibs.port}")
+        # What start-up loaded (the engine, resumed matches) lives as long as the
+        # process: keep it out of the cyclic collector's full passes, and collect the
+        # young generation less often (the server makes many short-lived objects;
+        # full passes over hundreds of live matches paused the event loop).
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(20_000, 20, 20)
         say("ready: accepting connections")
         yield
         say("stopping: finishing writes")
