@@ -216,3 +216,27 @@ def test_an_abandoned_untimed_match_is_adjudicated(tmp_path: Path) -> None:
         assert final["result"]["winner"] == 1 - state["waiting_for"]
 
     _run(tmp_path, body)
+
+
+def test_administrators_named_in_the_settings(tmp_path: Path) -> None:
+    async def register(service: GameService, _clock: FakeClock) -> None:
+        await service.register("rootie", PASSWORD)
+        with pytest.raises(ServiceError):
+            await service.moderate(await service.user_named("rootie"), "rootie", "mute")
+
+    _run(tmp_path, register)
+
+    async def main() -> None:
+        settings = Settings(data_dir=tmp_path, bots=(), warm_up=False, admins=("rootie",))
+        service = GameService(settings, Database(settings.database), clock=FakeClock())
+        await service.start()
+        try:
+            admin = await service.user_named("rootie")
+            assert admin.is_admin
+            await service.register("noisy", PASSWORD)
+            await service.moderate(admin, "noisy", "mute")
+            assert (await service.user_named("noisy")).muted
+        finally:
+            await service.stop()
+
+    asyncio.run(main())

@@ -7,6 +7,7 @@ dependencies load only when these commands run.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
@@ -14,6 +15,21 @@ from typing import Annotated
 import typer
 
 __all__ = ["serve", "verify_dice"]
+
+
+class _JsonLines(logging.Formatter):
+    """Structured logs: one JSON object a line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {
+            "time": self.formatTime(record),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry)
 
 
 def serve(
@@ -40,6 +56,10 @@ def serve(
         list[str] | None,
         typer.Option(help="A browser origin allowed to open WebSockets (repeatable)."),
     ] = None,
+    admin: Annotated[
+        list[str] | None,
+        typer.Option(help="Make this account an administrator (repeatable)."),
+    ] = None,
     fibs_port: Annotated[
         int | None,
         typer.Option(help="Also accept FIBS (CLIP) clients on this TCP port, e.g. 4321."),
@@ -51,18 +71,14 @@ def serve(
 ) -> None:
     """Run the online game server: accounts, lobby, matches against people and bots,
     over HTTP and WebSockets, on SQLite by default (or PostgreSQL)."""
-    import logging
-
     import uvicorn
 
     from backgammon.server.app import create_app
     from backgammon.server.settings import DEFAULT_DATA_DIR, Settings
 
-    logging.basicConfig(
-        level=log_level.upper(),
-        format='{"time":"%(asctime)s","level":"%(levelname)s","logger":"%(name)s",'
-        '"message":"%(message)s"}',
-    )
+    handler = logging.StreamHandler()
+    handler.setFormatter(_JsonLines())
+    logging.basicConfig(level=log_level.upper(), handlers=[handler])
     try:
         settings = Settings(
             database_url=database or "",
@@ -73,6 +89,7 @@ def serve(
             allowed_origins=tuple(origin or ()),
             messages_per_second=rate_limit,
             fibs_port=fibs_port,
+            admins=tuple(admin or ()),
             fibs_host=host,
             message_burst=max(40, int(2 * rate_limit)),
         )

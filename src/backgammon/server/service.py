@@ -187,6 +187,12 @@ class GameService:
                     else await repo.create_user(connection, name, None, "bot", now, bot_level=level)
                 )
                 self._bot_users[level] = user
+            for name in self.settings.admins:
+                found = await repo.user_by_name(connection, name)
+                if found is None:
+                    say(f"no account {name!r} to make an administrator (register it first)")
+                else:
+                    await repo.set_user_flags(connection, found[0].id, is_admin=True)
             playing = await repo.list_matches(connection, status="playing", limit=100_000)
         if self._bot_pool is None and self.settings.bots:
             say(f"starting {self.settings.bot_processes} bot process(es)")

@@ -42,6 +42,7 @@ class Settings(BaseModel):
         warm_up: compile the engine's kernels before reporting ready.
         abandon_after: seconds after which a match nobody acts in is adjudicated.
         secure_cookies: mark cookies Secure (behind HTTPS).
+        admins: accounts made administrators at start (they may mute, kick and ban).
         fibs_port: where the FIBS front end listens (None: no FIBS front end; 0: a
             free port); ``fibs_host``: its interface.
     """
@@ -61,6 +62,7 @@ class Settings(BaseModel):
     warm_up: bool = True
     abandon_after: float = Field(default=3 * 24 * 3600.0, gt=0)
     secure_cookies: bool = False
+    admins: tuple[str, ...] = ()
     fibs_port: int | None = Field(default=None, ge=0, le=65535)
     fibs_host: str = "127.0.0.1"
 
