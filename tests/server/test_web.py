@@ -257,7 +257,11 @@ def test_two_guests_meet_in_the_lobby(server_factory: Any, browser: Any) -> None
     host.get_by_role("button", name="3", exact=True).click()
     host.get_by_role("button", name="Create an open match").click()
     host.wait_for_function("() => location.hash.startsWith('#/match/')")
-    assert "Waiting for an opponent" in host.locator("#match-status").text_content()
+    # The match's state comes over the WebSocket after the address changes.
+    host.wait_for_function(
+        "() => document.querySelector('#match-status').textContent"
+        ".includes('Waiting for an opponent')"
+    )
     join = guest.locator("#open-matches button", has_text="Join")
     join.wait_for()
     assert "3-point" in guest.locator("#open-matches").text_content()
@@ -297,3 +301,64 @@ def test_two_guests_meet_in_the_lobby(server_factory: Any, browser: Any) -> None
     for page in pages:
         page.close()
     assert problems == [[], []]
+
+
+def test_the_position_tool_ranks_the_plays_of_a_pasted_xgid(
+    server_factory: Any, browser: Any
+) -> None:
+    from backgammon import Position
+
+    start = Position.from_position_id("4HPwATDgc/ABMA")
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    problems = _watch(page)
+    page.goto(server.url + "/", wait_until="load")
+    page.get_by_role("link", name="Position").click()  # no login needed
+    page.locator("#position-text").fill(start.xgid)
+    page.locator("#position-dice").fill("3-1")
+    page.get_by_role("button", name="Hint").click()
+    first = page.locator("#position-plays tbody tr").first
+    first.wait_for(timeout=60_000)
+    assert first.locator("td.play").text_content() == "8/5 6/5"
+    assert page.locator("#position-plays tbody tr").count() == 10
+    assert "equity" in page.locator("#position-evaluation").text_content()
+    # The position is drawn: 30 checkers, the dice; clicking a play draws its result.
+    assert page.locator("#position-board .checker").count() == 30
+    assert page.locator("#position-board .die").count() == 2
+    before = page.locator("#position-board").inner_html()
+    first.click()
+    assert first.get_attribute("aria-selected") == "true"
+    assert page.locator("#position-board").inner_html() != before
+    assert page.locator("#position-board .checker").count() == 30
+    page.close()
+    assert problems == []
+
+
+def test_an_uploaded_match_is_reviewed_with_a_progress_bar(
+    server_factory: Any, browser: Any
+) -> None:
+    from tests.server.test_review import SHORT_MATCH
+
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    problems = _watch(page)
+    page.goto(server.url + "/", wait_until="load")
+    page.get_by_role("link", name="Review").click()  # no login needed
+    page.locator("#review-file").set_input_files(
+        {"name": "short.mat", "mimeType": "text/plain", "buffer": SHORT_MATCH.encode()}
+    )
+    page.locator("#review-progress").wait_for(state="visible", timeout=30_000)
+    page.locator("#review-errors tbody tr").first.wait_for(timeout=120_000)
+    # The bar stays, full; the players' table and the errors with their move numbers.
+    progress = page.locator("#review-progress")
+    assert progress.is_visible()
+    assert progress.get_attribute("value") == progress.get_attribute("max") != "0"
+    players = page.locator("#review-players tbody tr")
+    assert players.count() == 2
+    assert players.first.locator("td").first.text_content() == "Alice"
+    rows = page.locator("#review-errors tbody tr")
+    cells = [rows.nth(i).locator("td").all_text_contents() for i in range(rows.count())]
+    assert cells[0][:3] == ["1", "4", "Alice"], cells
+    assert any(row[1:3] == ["5", "Bob"] for row in cells), cells
+    page.close()
+    assert problems == []

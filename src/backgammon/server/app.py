@@ -26,22 +26,28 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from backgammon import __version__
 from backgammon.server.bots import BotPool
 from backgammon.server.database import Database
+from backgammon.server.engine_tools import position_report, read_position
 from backgammon.server.hub import Connection
 from backgammon.server.protocol import (
     PROTOCOL_VERSION,
     ActionMessage,
+    AnalysisUpload,
     ChatMessage,
     CreateMatch,
     Credentials,
     JoinMatch,
     PingMessage,
+    PositionQuery,
     ProtocolError,
     SubscribeMessage,
     TellMessage,
     UnsubscribeMessage,
+    parse_body,
     parse_client_message,
+    parse_position_query,
 )
 from backgammon.server.repository import User
+from backgammon.server.review import ReviewJobs
 from backgammon.server.service import Clock, GameService, ServiceError
 from backgammon.server.settings import Settings
 
@@ -51,6 +57,10 @@ COOKIE = "bg_session"
 """The session cookie's name."""
 
 log = logging.getLogger("backgammon.server")
+
+MAX_UPLOAD_BYTES = 1_100_000
+"""The largest ``POST /api/analysis`` body (a million characters of match file and
+its JSON quoting)."""
 
 WEB = Path(__file__).parent / "web"
 """The web app's static files (``index.html``, ES modules, a style sheet)."""
@@ -150,6 +160,8 @@ def create_app(
         say("ready: accepting connections")
         yield
         say("stopping: finishing writes")
+        for jobs in reviews:
+            jobs.close()
         if fibs is not None:
             await fibs.stop()
         await service.stop()
@@ -262,6 +274,75 @@ def create_app(
         await service.moderate(user, name, what)
         return {"ok": True}
 
+    tools = APIRouter(prefix="/api", tags=["tools"])
+
+    @tools.post(
+        "/position",
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": PositionQuery.model_json_schema()}},
+            }
+        },
+    )
+    async def position(request: Request) -> dict[str, Any]:
+        # Validated here (not by FastAPI) so that bad input is a 400 naming the field.
+        body = await request.body()
+        if len(body) > 4096:
+            raise ServiceError("bad_request", "body: at most 4096 bytes")
+        try:
+            query = parse_position_query(body)
+            read_position(query.position)
+        except (ProtocolError, ValueError) as error:
+            raise ServiceError("bad_request", str(error)) from None
+        report: dict[str, Any] = await service.pool.run(
+            position_report, query.position, query.roll, query.ply
+        )
+        return report
+
+    reviews: list[ReviewJobs] = []  # made on first use (it needs the pool)
+
+    def _reviews() -> ReviewJobs:
+        if not reviews:
+            reviews.append(ReviewJobs(service.pool))
+        return reviews[0]
+
+    @tools.post(
+        "/analysis",
+        status_code=202,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": AnalysisUpload.model_json_schema()}},
+            }
+        },
+    )
+    async def upload_analysis(request: Request) -> JSONResponse:
+        body = await request.body()
+        if len(body) > MAX_UPLOAD_BYTES:
+            raise ServiceError(
+                "too_large", f"body: at most {MAX_UPLOAD_BYTES // 1_000_000} MB", 413
+            )
+        try:
+            upload = parse_body(AnalysisUpload, body)
+        except ProtocolError as error:
+            raise ServiceError("bad_request", str(error)) from None
+        jobs = _reviews()
+        if jobs.running() >= jobs.running_limit:
+            raise ServiceError("throttled", "the server is busy analysing: try again soon", 429)
+        try:
+            job = await jobs.start(upload.text, upload.name)
+        except ValueError as error:
+            raise ServiceError("bad_request", f"text: {error}") from None
+        return JSONResponse({"id": job.id, "done": 0, "total": job.total}, status_code=202)
+
+    @tools.get("/analysis/{job_id}")
+    async def analysis_status(job_id: str) -> dict[str, Any]:
+        status = _reviews().status(job_id)
+        if status is None:
+            raise ServiceError("not_found", f"no analysis {job_id!r} (they are kept a while)", 404)
+        return status
+
     operations = APIRouter(tags=["operations"])
 
     @operations.get("/healthz")
@@ -275,7 +356,7 @@ def create_app(
     async def metrics() -> PlainTextResponse:
         return PlainTextResponse(_prometheus(service), media_type="text/plain; version=0.0.4")
 
-    for router in (accounts, lobby, matches, users, admin, operations):
+    for router in (accounts, lobby, matches, users, admin, tools, operations):
         app.include_router(router)
 
     # The web app (docs/web.md): static files, no build step. The page at /, its

@@ -5,15 +5,19 @@ computed by :func:`decide` in a process pool, never in the event loop, so a 2-pl
 bot thinking delays nobody else. The worker rebuilds the game from its actions (the
 bot sees exactly what a player sees: never the dice seed) and returns the action as
 a protocol :class:`~backgammon.server.protocol.ActionBody` dictionary.
+
+The same pool runs the server's other searches (:meth:`BotPool.run`): the position
+tool and the analysis of uploaded match files (:mod:`backgammon.server.engine_tools`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+from collections.abc import Callable, MutableMapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from backgammon.engine.players import LEVELS, EngineCube, EnginePlayer
 from backgammon.rules.cube import CubeRules, CubeState, MatchContext
@@ -21,9 +25,13 @@ from backgammon.rules.game import Action, Game
 from backgammon.variants import find
 
 if TYPE_CHECKING:
+    from multiprocessing.managers import SyncManager
+
     from backgammon.engine.evaluator import Engine
 
-__all__ = ["BotPool", "BotRequest", "decide"]
+__all__ = ["BotPool", "BotRequest", "decide", "engine_for"]
+
+_T = TypeVar("_T")
 
 BotRequest = tuple[str, str, CubeRules, MatchContext, list[Action], int]
 """What a worker needs: level, variant name, cube rules, match context, the game's
@@ -31,7 +39,7 @@ actions so far, and a seed for the level's noise."""
 
 
 @cache
-def _engine(variant_name: str) -> Engine:
+def engine_for(variant_name: str) -> Engine:
     """One engine per variant per worker process, opened on first use."""
     from backgammon.engine.evaluator import Engine
 
@@ -52,7 +60,7 @@ def decide(request: BotRequest) -> dict[str, Any]:
     game = Game(variant, rules=rules, context=context, cube=CubeState(1))
     for action in actions:
         game.push_unchecked(action)
-    engine = _engine(variant_name)
+    engine = engine_for(variant_name)
     chosen = LEVELS[level]
     ply = chosen.ply if variant.plain_movement else 0
     cube = EngineCube(engine, ply=min(ply, 1))
@@ -75,7 +83,7 @@ def decide(request: BotRequest) -> dict[str, Any]:
 
 def _warm_worker() -> None:
     """Open the standard engine in a fresh worker (loads the compiled kernels)."""
-    _engine("standard")
+    engine_for("standard")
 
 
 class BotPool:
@@ -85,6 +93,7 @@ class BotPool:
     def __init__(self, processes: int = 1) -> None:
         self._executor: Executor
         self._processes = processes
+        self._manager: SyncManager | None = None
         if processes > 0:
             self._executor = ProcessPoolExecutor(
                 processes,
@@ -98,13 +107,31 @@ class BotPool:
         """Start the workers now (they open the engine), not at the first decision."""
         if isinstance(self._executor, ProcessPoolExecutor):
             for _ in range(self._processes):
-                self._executor.submit(_engine, "standard")
+                self._executor.submit(engine_for, "standard")
 
     async def decide(self, request: BotRequest) -> dict[str, Any]:
         """The bot's action for ``request``, computed in the pool."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, decide, request)
 
+    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """``fn(*args)`` computed in the pool (``fn`` and its arguments must pickle:
+        a module-level function such as :func:`position_report`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, fn, *args)
+
+    def shared_mapping(self) -> MutableMapping[Any, Any]:
+        """A mapping the workers can write and the server read (progress of long
+        jobs): a plain dict for a thread, a manager's dict for processes."""
+        if isinstance(self._executor, ThreadPoolExecutor):
+            return {}
+        if self._manager is None:
+            self._manager = multiprocessing.get_context("spawn").Manager()
+        mapping: MutableMapping[Any, Any] = self._manager.dict()
+        return mapping
+
     def close(self) -> None:
         """Stop the workers (pending decisions are cancelled)."""
         self._executor.shutdown(wait=False, cancel_futures=True)
+        if self._manager is not None:
+            self._manager.shutdown()

@@ -19,16 +19,18 @@ backgammon.server.protocol.ProtocolError: bad message: type: 'shout' is not one 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from backgammon import variants
+from backgammon.rules.dice import Roll
 
 __all__ = [
     "PROTOCOL_VERSION",
     "ActionBody",
     "ActionMessage",
+    "AnalysisUpload",
     "ChatMessage",
     "ClientMessage",
     "ClockSettings",
@@ -37,11 +39,14 @@ __all__ = [
     "JoinMatch",
     "MatchSettings",
     "PingMessage",
+    "PositionQuery",
     "ProtocolError",
     "SubscribeMessage",
     "TellMessage",
     "UnsubscribeMessage",
+    "parse_body",
     "parse_client_message",
+    "parse_position_query",
 ]
 
 PROTOCOL_VERSION = 1
@@ -54,6 +59,9 @@ class ProtocolError(ValueError):
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+_Body = TypeVar("_Body", bound=BaseModel)
 
 
 class ClockSettings(_Strict):
@@ -113,6 +121,68 @@ class JoinMatch(_Strict):
     """``POST /api/matches/{id}/join``: take the open seat, adding a dice nonce."""
 
     nonce: str = Field(default="", max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
+
+
+class PositionQuery(_Strict):
+    """``POST /api/position``: a Position ID, an XGID or a FIBS ``board:`` line, the
+    dice to rank the plays of (``"3-1"``; none: the evaluation alone) and the
+    lookahead, 0-2 plies."""
+
+    position: str = Field(min_length=1, max_length=400)
+    dice: str | None = Field(default=None, max_length=10)
+    ply: int = Field(default=0, ge=0, le=2)
+
+    @field_validator("dice")
+    @classmethod
+    def _dice(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        roll = Roll.parse(value)  # InvalidNotationError is a ValueError
+        return f"{roll.first}-{roll.second}"
+
+    @property
+    def roll(self) -> tuple[int, int] | None:
+        """The dice as two numbers, if any."""
+        if self.dice is None:
+            return None
+        first, second = self.dice.split("-")
+        return int(first), int(second)
+
+
+def parse_body(schema: type[_Body], text: str | bytes) -> _Body:
+    """Validate an HTTP request body against ``schema`` (e.g. :class:`PositionQuery`,
+    :class:`AnalysisUpload`).
+
+    Raises:
+        ProtocolError: naming the first thing wrong (not JSON, a missing or bad field).
+    """
+    try:
+        return schema.model_validate_json(text)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "body"
+        message = first["msg"].removeprefix("Value error, ")
+        if first["type"] == "json_invalid":
+            message = "not JSON"
+        raise ProtocolError(f"{where}: {message}") from None
+
+
+def parse_position_query(text: str | bytes) -> PositionQuery:
+    """Validate a ``POST /api/position`` body (see :func:`parse_body`).
+
+    Raises:
+        ProtocolError: naming the first thing wrong.
+    """
+    return parse_body(PositionQuery, text)
+
+
+class AnalysisUpload(_Strict):
+    """``POST /api/analysis``: a match file's text (.mat or SGF, at most a million
+    characters) and its file name (which tells the format when the text alone does
+    not)."""
+
+    text: str = Field(min_length=1, max_length=1_000_000)
+    name: str | None = Field(default=None, max_length=200)
 
 
 class ActionBody(_Strict):

@@ -209,6 +209,14 @@ class GameService:
         self._ticker = asyncio.create_task(self._tick_forever())
         self.ready = True
 
+    @property
+    def pool(self) -> BotPool:
+        """Where searches run (the bots' pool; started on first use when the server
+        has no bots)."""
+        if self._bot_pool is None:
+            self._bot_pool = BotPool(self.settings.bot_processes)
+        return self._bot_pool
+
     async def stop(self) -> None:
         """Stop the ticker and the bots, close the connections and the database."""
         self.ready = False

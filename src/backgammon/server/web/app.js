@@ -1,5 +1,6 @@
-// The web client: log in (or play as a guest), the lobby, and the match view (play or
-// watch). HTTP for accounts and creating matches (the HttpOnly session cookie rides
+// The web client: log in (or play as a guest), the lobby, the match view (play or
+// watch), the position tool (#/position: hints for a pasted position) and the review
+// (#/review: an uploaded match file's analysis); those two need no login. HTTP for accounts and creating matches (the HttpOnly session cookie rides
 // along), one WebSocket at /ws for everything live. What the board shows and allows
 // comes from view.js (pure, unit-tested); board.js turns it into SVG.
 
@@ -84,7 +85,7 @@ function nonce() {
 }
 
 function show(view) {
-  for (const name of ["login", "lobby", "match"]) $(`#${name}-view`).hidden = name !== view;
+  for (const name of ["login", "lobby", "match", "position", "review"]) $(`#${name}-view`).hidden = name !== view;
   document.body.dataset.view = view;
 }
 
@@ -109,17 +110,19 @@ function loggedOut() {
   app.ws = null;
   $("#who").textContent = "";
   $("#logout").hidden = true;
-  show("login");
+  route();
 }
 
 async function start() {
   bindLogin();
   bindLobby();
   bindMatch();
+  bindPosition();
+  bindReview();
   window.addEventListener("hashchange", route);
   setInterval(updateClocks, 250);
   if (!localStorage.getItem(HINT)) {
-    show("login");
+    route();
     return;
   }
   try {
@@ -130,6 +133,8 @@ async function start() {
 }
 
 function route() {
+  if (location.hash === "#/position") return openTool("position");
+  if (location.hash === "#/review") return openTool("review");
   if (!app.me) return show("login");
   const found = /^#\/match\/([A-Za-z0-9_-]+)$/.exec(location.hash);
   if (found) openMatch(found[1]);
@@ -721,6 +726,188 @@ function makeStep(step) {
   app.chosen.push(step);
   app.selected = null;
   renderMatch();
+}
+
+// -- the position tool -----------------------------------------------------------------
+
+const tool = { report: null, shown: null }; // the last answer; the play drawn (null: the position)
+
+function openTool(view) {
+  if (app.match) unsubscribe(app.match);
+  app.match = null;
+  app.state = null;
+  show(view);
+  if (view === "position") drawPosition();
+}
+
+function drawPosition() {
+  const svg = $("#position-board");
+  const report = tool.report;
+  if (!report) {
+    svg.innerHTML = "";
+    return;
+  }
+  const shown = tool.shown === null ? null : report.plays[tool.shown];
+  const board = shown ? shown.board : report.board;
+  svg.innerHTML = boardMarkup(V.positionModel(board, shown ? null : report.dice));
+  $("#position-ids").textContent = `Position ID ${report.position_id} · ${report.xgid}`;
+  for (const row of $("#position-plays tbody").children) {
+    row.setAttribute("aria-selected", String(Number(row.dataset.index) === tool.shown));
+  }
+}
+
+function showPlay(index) {
+  tool.shown = tool.shown === index ? null : index;
+  drawPosition();
+}
+
+function renderReport(report) {
+  tool.report = report;
+  tool.shown = null;
+  const [win, winGammon, winBackgammon, loseGammon, loseBackgammon] = report.evaluation.probabilities;
+  const percent = (p) => `${(100 * p).toFixed(1)}%`;
+  $("#position-evaluation").textContent =
+    `${report.ply}-ply, cubeless, for the side on roll: equity ${signed(report.evaluation.equity)}; ` +
+    `win ${percent(win)} (gammon ${percent(winGammon)}, backgammon ${percent(winBackgammon)}), ` +
+    `lose ${percent(1 - win)} (gammon ${percent(loseGammon)}, backgammon ${percent(loseBackgammon)})`;
+  const body = $("#position-plays tbody");
+  body.replaceChildren(
+    ...report.plays.map((play, index) => {
+      const row = el(
+        "tr",
+        { "data-index": String(index), tabindex: "0", onclick: () => showPlay(index) },
+        el("td", { class: "number", text: String(index + 1) }),
+        el("td", { class: "play", text: play.play }),
+        el("td", { class: "number", text: signed(play.equity) }),
+        el("td", { class: "number", text: index === 0 ? "" : signed(play.difference) }),
+      );
+      row.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          showPlay(index);
+        }
+      });
+      return row;
+    }),
+  );
+  $("#position-plays").hidden = report.plays.length === 0;
+  drawPosition();
+}
+
+function signed(x) {
+  return `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
+}
+
+function bindPosition() {
+  $("#position-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = $("#position-hint");
+    const dice = $("#position-dice").value.trim();
+    button.disabled = true;
+    say("Thinking…");
+    try {
+      const report = await api("POST", "/api/position", {
+        position: $("#position-text").value.trim(),
+        dice: dice || null,
+        ply: Number($("#position-ply").value),
+      });
+      say("");
+      renderReport(report);
+    } catch (error) {
+      say(error.message, true);
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+// -- the review of an uploaded match file ----------------------------------------------
+
+const review = { job: null }; // the job being followed
+
+function showProgress(done, total, words) {
+  $("#review-progress-row").hidden = false;
+  const bar = $("#review-progress");
+  bar.max = Math.max(total, 1);
+  bar.value = done;
+  $("#review-progress-text").textContent = words ?? `${done} of ${total} actions analysed`;
+}
+
+function renderReview(result) {
+  const marksText = (marks) => Object.values(marks).join(" / ");
+  $("#review-players tbody").replaceChildren(
+    ...result.players.map((p) =>
+      el(
+        "tr",
+        {},
+        el("td", { text: p.name }),
+        el("td", { class: "number", text: p.error_rate.toFixed(1) }),
+        el("td", { class: "number", text: p.pr.toFixed(2) }),
+        el("td", { text: p.rating }),
+        el("td", { text: marksText(p.marks) }),
+        el("td", { text: `${signed(p.luck_rate)} (${p.luck_rating})` }),
+      ),
+    ),
+  );
+  $("#review-errors tbody").replaceChildren(
+    ...result.errors.map((e) =>
+      el(
+        "tr",
+        { class: "error-row" },
+        el("td", { class: "number", text: String(e.game) }),
+        el("td", { class: "number", text: String(e.move) }),
+        el("td", { text: e.player }),
+        el("td", { text: e.decision }),
+        el("td", { text: e.right }),
+        el("td", { class: "number", text: e.loss.toFixed(3) }),
+        el("td", { text: e.mark }),
+      ),
+    ),
+  );
+  $("#review-no-errors").hidden = result.errors.length > 0;
+  $("#review-errors").hidden = result.errors.length === 0;
+  $("#review-result").hidden = false;
+}
+
+async function followReview(job) {
+  while (review.job === job) {
+    const status = await api("GET", `/api/analysis/${job}`);
+    if (review.job !== job) return;
+    if (status.state === "failed") throw new Error(status.message);
+    if (status.state === "done") {
+      showProgress(status.total, status.total, `all ${status.total} actions analysed`);
+      renderReview(status.result);
+      return;
+    }
+    showProgress(status.done, status.total);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+function bindReview() {
+  $("#review-form").addEventListener("submit", (event) => event.preventDefault());
+  $("#review-file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    review.job = null;
+    $("#review-result").hidden = true;
+    if (file.size > 1_000_000) {
+      say(`${file.name} is larger than 1 MB`, true);
+      return;
+    }
+    say(`Analysing ${file.name}…`);
+    try {
+      const text = await file.text();
+      const started = await api("POST", "/api/analysis", { text, name: file.name });
+      review.job = started.id;
+      showProgress(0, started.total);
+      await followReview(started.id);
+      say("");
+    } catch (error) {
+      $("#review-progress-row").hidden = true;
+      say(error.message, true);
+    }
+  });
 }
 
 start();

@@ -496,3 +496,21 @@ export function describeEntries(entries, state, seat) {
   }
   return lines.join("; ");
 }
+
+/**
+ * The read-only board model of the position tool (board.js's boardMarkup input):
+ * `board` is {player, opponent} as POST /api/position returns them (the side on roll
+ * at the bottom), `dice` [a, b] or null.
+ */
+export function positionModel(board, dice) {
+  return {
+    points: pointsView({ bottom: board.player, top: board.opponent }),
+    dice: dice ? dice.map((value) => ({ value, used: false })) : [],
+    diceSide: "bottom",
+    cube: { value: 1, owner: null, offered: null, offeredBy: null },
+    seats: { bottom: 0, top: 1 },
+    movable: new Set(),
+    selected: null,
+    targets: new Set(),
+  };
+}

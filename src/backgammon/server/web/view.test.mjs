@@ -337,3 +337,17 @@ test("every legal play of real games can be entered step by step", { skip: !STAT
     assert.ok(game.legal_plays.includes(V.completedPlay(plan, chosen)), game.board.slots);
   }
 });
+
+test("positionModel draws a position read-only, the side on roll at the bottom", () => {
+  const mine = [...START];
+  mine[8] = 2;
+  mine[6] = 4;
+  mine[5] = 2;
+  const model = V.positionModel({ player: mine, opponent: START }, [3, 1]);
+  assert.deepEqual(model.points.points[4], { point: 5, bottom: 2, top: 0 });
+  assert.deepEqual(model.points.points[23], { point: 24, bottom: 2, top: 0 });
+  assert.deepEqual(model.points.points[0], { point: 1, bottom: 0, top: 2 });
+  assert.deepEqual(model.dice, [{ value: 3, used: false }, { value: 1, used: false }]);
+  assert.equal(model.movable.size + model.targets.size, 0);
+  assert.deepEqual(V.positionModel({ player: START, opponent: START }, null).dice, []);
+});

@@ -1,0 +1,123 @@
+"""Analysis of uploaded match files: jobs that run in the bots' pool, with progress.
+
+``POST /api/analysis`` starts a :class:`ReviewJobs` job; ``GET /api/analysis/{id}``
+polls it. The analysis (:func:`~backgammon.server.engine_tools.analyze_upload`) runs in a
+worker, never in the event loop; the worker writes its progress to a mapping shared
+with the server. Jobs live in memory (a restart forgets them); the newest
+:attr:`ReviewJobs.kept` are kept, and at most :attr:`ReviewJobs.running_limit` run
+at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from backgammon.server.bots import BotPool
+from backgammon.server.engine_tools import analyze_upload, check_upload
+
+__all__ = ["ReviewJob", "ReviewJobs"]
+
+log = logging.getLogger("backgammon.server")
+
+
+@dataclass
+class ReviewJob:
+    """One uploaded file's analysis: ``total`` actions, then the result or an error."""
+
+    id: str
+    total: int
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the analysis is over (done or failed)."""
+        return self.result is not None or self.error is not None
+
+
+class ReviewJobs:
+    """The analysis jobs of one server process."""
+
+    kept = 50
+    """How many jobs are remembered (the oldest finished ones are forgotten)."""
+    running_limit = 4
+    """How many analyses may run at once."""
+
+    def __init__(self, pool: BotPool) -> None:
+        self._pool = pool
+        self._jobs: dict[str, ReviewJob] = {}
+        self._progress: Any = None
+
+    def running(self) -> int:
+        """How many analyses are running."""
+        return sum(not job.finished for job in self._jobs.values())
+
+    async def start(self, text: str, name: str | None) -> ReviewJob:
+        """Check the file (in the pool) and start analysing it.
+
+        Raises:
+            ValueError: naming what is wrong with the file.
+        """
+        total = await self._pool.run(check_upload, text, name)
+        if self._progress is None:  # a manager process for a process pool: start it aside
+            self._progress = await asyncio.to_thread(self._pool.shared_mapping)
+        job = ReviewJob(secrets.token_urlsafe(9), total)
+        self._jobs[job.id] = job
+        self._forget_old()
+        job.task = asyncio.create_task(self._run(job, text, name))
+        return job
+
+    async def _run(self, job: ReviewJob, text: str, name: str | None) -> None:
+        try:
+            job.result = await self._pool.run(analyze_upload, text, name, job.id, self._progress)
+        except ValueError as error:
+            job.error = str(error)
+        except Exception as error:  # a worker that died, an engine error: say so
+            log.exception("analysis %s failed", job.id)
+            job.error = f"the analysis failed: {error}"
+        finally:
+            with contextlib.suppress(OSError, EOFError):  # the manager stopped first
+                self._progress.pop(job.id, None)
+
+    def status(self, job_id: str) -> dict[str, Any] | None:
+        """What ``GET /api/analysis/{id}`` answers, or ``None`` for an unknown job."""
+        job = self._jobs.get(job_id)
+        if job is None:
+            return None
+        if job.result is not None:
+            return {
+                "id": job.id,
+                "state": "done",
+                "done": job.total,
+                "total": job.total,
+                "result": job.result,
+            }
+        if job.error is not None:
+            return {
+                "id": job.id,
+                "state": "failed",
+                "done": 0,
+                "total": job.total,
+                "message": job.error,
+            }
+        done, _total = self._progress.get(job.id, (0, job.total))
+        return {"id": job.id, "state": "running", "done": done, "total": job.total}
+
+    def _forget_old(self) -> None:
+        for job_id in list(self._jobs):
+            if len(self._jobs) <= self.kept:
+                break
+            if self._jobs[job_id].finished:
+                del self._jobs[job_id]
+
+    def close(self) -> None:
+        """Cancel the analyses still running."""
+        for job in self._jobs.values():
+            if job.task is not None:
+                job.task.cancel()
