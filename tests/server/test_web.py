@@ -7,6 +7,7 @@ page, a request that failed or an HTTP error answer.
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 from collections.abc import Iterator
@@ -362,3 +363,84 @@ def test_an_uploaded_match_is_reviewed_with_a_progress_bar(
     assert any(row[1:3] == ["5", "Bob"] for row in cells), cells
     page.close()
     assert problems == []
+
+
+BOARD_SIGNATURE = """() => {
+  const board = document.querySelector('#board');
+  const checkers = [...board.querySelectorAll('circle.checker')]
+    .map((c) => [c.getAttribute('cx'), c.getAttribute('cy'), c.getAttribute('fill')]
+      .map((value) => value.slice(0, 8)).join(','))
+    .sort();
+  const cube = board.querySelector('.cube');
+  return JSON.stringify({seq: board.dataset.seq, checkers,
+                         cube: cube ? cube.getAttribute('data-value') : null});
+}"""
+
+
+def test_an_invitation_a_double_a_take_and_a_watcher(server_factory: Any, browser: Any) -> None:
+    """One guest invites another by name, who accepts; a third context watches and
+    sees the same board as the inviter (seat 0, drawn at the bottom for both) at each
+    turn; a double is taken; then the inviter concedes and all three see the result."""
+    server = server_factory("--no-warm-up", "--no-bots")
+    pages = [browser.new_context().new_page() for _ in range(3)]
+    problems = [_watch(page) for page in pages]
+    host, guest, watcher = pages
+    for page in pages:
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(server.url + "/", wait_until="load")
+        page.get_by_role("button", name="Play as guest").click()
+        page.wait_for_selector("#lobby-view:not([hidden])")
+    guest_name = guest.locator("#who").text_content().split()[0]
+    host.get_by_role("button", name="1", exact=True).click()
+    host.locator("#invite-name").fill(guest_name)
+    host.locator("#invite-form button").click()
+    host.wait_for_function("() => location.hash.startsWith('#/match/')")
+    match_id = host.evaluate("location.hash").removeprefix("#/match/")
+    accept = guest.locator("#invitations button", has_text="Accept")
+    accept.wait_for()
+    accept.click()
+    watcher.goto(f"{server.url}/#/match/{match_id}")
+    for page in pages:
+        page.wait_for_selector("#board .place", state="attached")
+
+    def same_board() -> None:
+        seq = int(httpx.get(f"{server.url}/api/matches/{match_id}").json()["seq"])
+        for page in (host, watcher):
+            page.wait_for_function(
+                f"() => Number(document.querySelector('#board').dataset.seq) >= {seq}"
+            )
+        seen = host.evaluate(BOARD_SIGNATURE)
+        assert len(json.loads(seen)["checkers"]) >= 20, seen  # checkers are drawn
+        assert seen == watcher.evaluate(BOARD_SIGNATURE)
+
+    same_board()
+    movers = []
+    for _ in range(50):
+        movers = [page.locator("#board .place.movable").count() > 0 for page in (host, guest)]
+        if any(movers):
+            break
+        time.sleep(0.1)
+    assert movers.count(True) == 1, movers
+    mover, other = (host, guest) if movers[0] else (guest, host)
+    while not mover.locator("#do-done").is_visible():
+        if mover.locator("#board .place.target").count():
+            mover.locator("#board .place.target").first.click()
+        else:
+            mover.locator("#board .place.movable").first.click()
+    mover.locator("#do-done").click()
+    other.locator("#do-double").wait_for()
+    same_board()
+    other.locator("#do-double").click()
+    mover.locator("#do-take").click()
+    for page in pages:
+        page.wait_for_selector("#board .cube[data-value='2']", state="attached")
+    same_board()
+    assert watcher.locator("#do-roll, #do-double, #do-take").evaluate_all(
+        "buttons => buttons.every((button) => button.hidden)"
+    )
+    host.locator("#do-leave").click()
+    for page in pages:
+        page.wait_for_selector("#result:not([hidden])")
+    for page in pages:
+        page.close()
+    assert problems == [[], [], []]
