@@ -62,6 +62,18 @@ def test_an_uploaded_mat_file_is_analysed_with_progress(url: str) -> None:
     assert {(error["player"], error["move"]) for error in plays} >= {("Alice", 4), ("Bob", 5)}
     moves = [(error["game"], error["move"]) for error in result["errors"]]
     assert moves == sorted(moves)
+    # Each error carries the board before it, seen from the player who erred, and a
+    # checker error its dice and both plays as single-die steps in that numbering.
+    alice = next(error for error in plays if error["player"] == "Alice")
+    assert alice["board"]["player"][25] == 1 and sum(alice["board"]["player"]) == 15
+    assert sum(alice["board"]["opponent"]) == 15 and len(alice["board"]["opponent"]) == 26
+    assert alice["dice"] == [2, 1]
+    assert alice["played"] == [[25, 23], [6, 5]]
+    assert alice["best"] and alice["best"][0][0] == 25 and alice["best"] != alice["played"]
+    assert alice["cube"] == {"value": 1, "owner": None}
+    for error in result["errors"]:
+        assert len(error["board"]["player"]) == 26
+        assert ("played" in error) == (error["kind"] == "checker")
 
 
 @pytest.mark.parametrize(

@@ -361,6 +361,29 @@ def test_an_uploaded_match_is_reviewed_with_a_progress_bar(
     cells = [rows.nth(i).locator("td").all_text_contents() for i in range(rows.count())]
     assert cells[0][:3] == ["1", "4", "Alice"], cells
     assert any(row[1:3] == ["5", "Bob"] for row in cells), cells
+    # The board shows the first error (Alice's 2-1 with a checker on the bar), with the
+    # play made and the best play as arrows; another row shows its own position.
+    board = page.locator("#review-board")
+    assert board.get_attribute("data-error") == "0"
+    assert rows.first.get_attribute("aria-selected") == "true"
+    assert board.locator("circle.checker.on-bar").count() == 1
+    assert board.locator(".die").count() == 2
+    assert board.locator("line.arrow.played").count() >= 1
+    assert board.locator("line.arrow.best").count() >= 1
+    assert "Alice rolled 2-1" in (page.locator("#review-note").text_content() or "")
+    assert page.locator("#review-legend").is_visible()
+    signature = "() => document.querySelector('#review-board').innerHTML"
+    first = page.evaluate(signature)
+    last = rows.count() - 1
+    rows.nth(last).click()
+    assert board.get_attribute("data-error") == str(last)
+    assert rows.nth(last).get_attribute("aria-selected") == "true"
+    assert rows.first.get_attribute("aria-selected") == "false"
+    assert page.evaluate(signature) != first
+    rows.first.focus()
+    page.keyboard.press("Enter")
+    assert board.get_attribute("data-error") == "0"
+    assert page.evaluate(signature) == first
     page.close()
     assert problems == []
 

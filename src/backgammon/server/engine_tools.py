@@ -6,12 +6,16 @@ match files (:func:`check_upload`, :func:`analyze_upload`).
 from __future__ import annotations
 
 from collections.abc import MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from backgammon.errors import BackgammonError
 from backgammon.rules.dice import Roll
 from backgammon.rules.position import Position
+from backgammon.rules.variant import Variant
 from backgammon.server.bots import engine_for
+
+if TYPE_CHECKING:
+    from backgammon.analysis import PlayOption
 
 __all__ = ["analyze_upload", "check_upload", "position_report", "read_position"]
 
@@ -104,11 +108,30 @@ def check_upload(text: str, name: str | None) -> int:
     return sum(len(game.entries) for game in record.games)
 
 
+def _steps(position: Position, roll: Roll, option: PlayOption, variant: Variant) -> list[list[int]]:
+    """A play's single-die steps ``[[from, to], ...]`` in the mover's numbering (25 the
+    bar, 0 off); a play known only by its notation is found among the legal plays."""
+    steps = option.steps
+    if not steps and option.play != "Ø":
+        found = next(
+            (play for play in position.legal_plays(roll, variant) if str(play) == option.play),
+            None,
+        )
+        if found is not None:
+            steps = tuple((step.source, step.destination) for step in found.steps)
+    return [[source, destination] for source, destination in steps]
+
+
 def analyze_upload(
     text: str, name: str | None, job: str, board: MutableMapping[str, tuple[int, int]]
 ) -> dict[str, Any]:
     """The 0-ply analysis of an uploaded match file (run in a worker), summarised for
-    the review page: each player's statistics and the marked decisions in move order.
+    the review page: each player's statistics and the marked decisions in move order,
+    each with the board before it seen from the player who erred (as
+    :func:`position_report` gives boards), the cube (its owner ``"player"``,
+    ``"opponent"`` or ``None``) and, for a checker play, the ``dice`` and the ``played``
+    and ``best`` plays as single-die steps ``[[from, to], ...]`` in that player's
+    numbering (25 the bar, 0 off).
     Progress goes to ``board[job]`` as ``(done, total)`` actions (a shared mapping).
 
     Raises:
@@ -153,25 +176,37 @@ def analyze_upload(
     for decision in analysis.decisions:
         if decision.mark is None:
             continue
+        position = analysis.position(decision)  # seen from the mover or the doubler
         if isinstance(decision, CheckerAnalysis):
             done = f"{decision.roll[0]}-{decision.roll[1]}: {decision.play}"
             right = decision.best.play
         else:
             done = decision.error or decision.action
             right = decision.best_action
-        errors.append(
-            {
-                "game": decision.game,
-                "move": decision.move_number,
-                "player": analysis.players[decision.player],
-                "kind": decision.kind,
-                "decision": done,
-                "right": right,
-                "loss": round(decision.equity_loss, 3),
-                "mark": decision.mark.value,
-                "position_id": decision.position_id,
-            }
-        )
+            if decision.player != decision.doubler:  # a take or pass: the taker's view
+                position = position.flip()
+        owner = decision.cube_owner
+        holder = None if owner is None else "player" if owner == decision.player else "opponent"
+        item: dict[str, Any] = {
+            "game": decision.game,
+            "move": decision.move_number,
+            "player": analysis.players[decision.player],
+            "kind": decision.kind,
+            "decision": done,
+            "right": right,
+            "loss": round(decision.equity_loss, 3),
+            "mark": decision.mark.value,
+            "position_id": decision.position_id,
+            # The board before the decision, seen from the player who erred.
+            "board": _board_json(position),
+            "cube": {"value": decision.cube, "owner": holder},
+        }
+        if isinstance(decision, CheckerAnalysis):
+            roll = Roll(*decision.roll)
+            item["dice"] = list(decision.roll)
+            item["played"] = _steps(position, roll, decision.played, record.info.variant)
+            item["best"] = _steps(position, roll, decision.best, record.info.variant)
+        errors.append(item)
     errors.sort(key=lambda error: (error["game"], error["move"]))
     return {
         "players": players,

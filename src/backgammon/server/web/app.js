@@ -823,7 +823,7 @@ function bindPosition() {
 
 // -- the review of an uploaded match file ----------------------------------------------
 
-const review = { job: null }; // the job being followed
+const review = { job: null, errors: [], shown: null }; // the job followed; the error drawn
 
 function showProgress(done, total, words) {
   $("#review-progress-row").hidden = false;
@@ -850,10 +850,10 @@ function renderReview(result) {
     ),
   );
   $("#review-errors tbody").replaceChildren(
-    ...result.errors.map((e) =>
-      el(
+    ...result.errors.map((e, index) => {
+      const row = el(
         "tr",
-        { class: "error-row" },
+        { class: "error-row", "data-index": String(index), tabindex: "0", onclick: () => showError(index) },
         el("td", { class: "number", text: String(e.game) }),
         el("td", { class: "number", text: String(e.move) }),
         el("td", { text: e.player }),
@@ -861,12 +861,42 @@ function renderReview(result) {
         el("td", { text: e.right }),
         el("td", { class: "number", text: e.loss.toFixed(3) }),
         el("td", { text: e.mark }),
-      ),
-    ),
+      );
+      row.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          showError(index);
+        }
+      });
+      return row;
+    }),
   );
+  review.errors = result.errors;
   $("#review-no-errors").hidden = result.errors.length > 0;
-  $("#review-errors").hidden = result.errors.length === 0;
+  $("#review-errors-view").hidden = result.errors.length === 0;
   $("#review-result").hidden = false;
+  showError(result.errors.length ? 0 : null);
+}
+
+// The selected error's position on the review board, with its plays as arrows.
+function showError(index) {
+  review.shown = index;
+  const error = index === null ? null : review.errors[index];
+  const svg = $("#review-board");
+  if (!error || !error.board) {
+    svg.innerHTML = "";
+    svg.removeAttribute("data-error");
+    $("#review-note").textContent = "";
+    $("#review-legend").hidden = true;
+  } else {
+    svg.innerHTML = boardMarkup(V.reviewModel(error));
+    svg.dataset.error = String(index);
+    $("#review-note").textContent = V.reviewCaption(error);
+    $("#review-legend").hidden = error.kind !== "checker";
+  }
+  for (const row of $("#review-errors tbody").children) {
+    row.setAttribute("aria-selected", String(Number(row.dataset.index) === index));
+  }
 }
 
 async function followReview(job) {

@@ -63,7 +63,9 @@ function cube(x, y, value, extra = "") {
  * The board's SVG markup. `model`: {points (pointsView), dice (diceView), diceSide
  * ("bottom"/"top"), cube (cubeView), seats {bottom, top} (seat numbers, for colours),
  * movable (Set of places a checker may be picked up from), selected (a place or
- * null), targets (Set of places the selected checker may go)}.
+ * null), targets (Set of places the selected checker may go), arrows (optional:
+ * [{x1, y1, x2, y2, kind}] in SVG units, kind "played" or "best", drawn as lines with
+ * arrowheads)}.
  */
 export function boardMarkup(model) {
   const parts = [];
@@ -146,6 +148,22 @@ export function boardMarkup(model) {
     if (model.cube.offered) {
       const ox = model.cube.offeredBy === "bottom" ? (right + boardEnd) / 2 : (left + bar) / 2;
       parts.push(cube(ox, middle, model.cube.offered, 'data-offered="true"'));
+    }
+  }
+
+  // Arrows (the review: the played play and the best one), above the checkers.
+  const arrows = model.arrows || [];
+  if (arrows.length) {
+    const kinds = [...new Set(arrows.map((a) => a.kind))];
+    const markers = kinds.map(
+      (kind) =>
+        `<marker id="arrowhead-${kind}" class="arrowhead ${kind}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker>`,
+    );
+    parts.push(`<defs>${markers.join("")}</defs>`);
+    for (const a of arrows) {
+      parts.push(
+        `<line class="arrow ${a.kind}" x1="${a.x1}" y1="${a.y1}" x2="${a.x2}" y2="${a.y2}" marker-end="url(#arrowhead-${a.kind})" pointer-events="none"/>`,
+      );
     }
   }
 

@@ -514,3 +514,70 @@ export function positionModel(board, dice) {
     targets: new Set(),
   };
 }
+
+/**
+ * Where a checker stands in an arrow of the review board: the top checker of the
+ * `count`-th checker on `place` (the bottom side's numbering: 25 its bar, 0 its tray).
+ */
+function arrowEnd(place, count) {
+  const n = Math.max(count, 1);
+  if (place === 25) return barCenters(n, true)[n - 1];
+  if (place === 0) {
+    const slab = Math.min(n, 15);
+    return { x: TRAY_X + G.TRAY / 2, y: BOTTOM - 4 - slab * 15 + 6 };
+  }
+  const [c] = checkerCenters(place, 1, n - 1);
+  return c;
+}
+
+/**
+ * A play's steps ([[from, to], ...] in the bottom side's numbering, 25 the bar, 0 off)
+ * as arrows on `board` ({player, opponent}, the mover at the bottom): [{x1, y1, x2,
+ * y2, kind}] from the checker that leaves to where it lands, the steps replayed one
+ * after another (so a checker moved twice gives two arrows end to end). `shift` moves
+ * the arrows sideways (to tell two plays apart where they share a step).
+ */
+export function playArrows(board, steps, kind, shift = 0) {
+  let mine = board.player;
+  let theirs = board.opponent;
+  const arrows = [];
+  for (const [from, to] of steps || []) {
+    if (!(mine[from] > 0)) break;
+    const start = arrowEnd(from, mine[from]);
+    const next = applyStep(mine, theirs, from, to);
+    const end = arrowEnd(to, next.mine[to]);
+    arrows.push({ x1: start.x + shift, y1: start.y, x2: end.x + shift, y2: end.y, kind });
+    mine = next.mine;
+    theirs = next.theirs;
+  }
+  return arrows;
+}
+
+/**
+ * The read-only board of an error in the review (POST /api/analysis's result): its
+ * position seen from the player who erred (at the bottom), the dice of a checker
+ * play, the cube, and the played and best plays as arrows ("played", "best").
+ */
+export function reviewModel(error) {
+  const model = positionModel(error.board, error.dice || null);
+  const cube = error.cube || { value: 1, owner: null };
+  const owner = cube.owner === "player" ? "bottom" : cube.owner === "opponent" ? "top" : null;
+  model.cube = { value: cube.value, owner, offered: null, offeredBy: null };
+  model.arrows =
+    error.kind === "checker"
+      ? [...playArrows(error.board, error.played, "played", -5), ...playArrows(error.board, error.best, "best", 5)]
+      : [];
+  return model;
+}
+
+/** The line under the review board for an error ("Game 1, move 4: Alice rolled 2-1 and …"). */
+export function reviewCaption(error) {
+  const head = `Game ${error.game}, move ${error.move}: ${error.player}`;
+  const cost = `(${error.mark}, −${error.loss.toFixed(3)})`;
+  if (error.kind === "checker") {
+    const dice = error.dice ? `${error.dice[0]}-${error.dice[1]}` : "";
+    const played = error.decision.includes(": ") ? error.decision.split(": ").slice(1).join(": ") : error.decision;
+    return `${head} rolled ${dice} and played ${played}; best ${error.right} ${cost}.`;
+  }
+  return `${head}, cube action: ${error.decision}; the right action: ${error.right} ${cost}.`;
+}

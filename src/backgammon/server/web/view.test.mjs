@@ -351,3 +351,78 @@ test("positionModel draws a position read-only, the side on roll at the bottom",
   assert.equal(model.movable.size + model.targets.size, 0);
   assert.deepEqual(V.positionModel({ player: START, opponent: START }, null).dice, []);
 });
+
+test("playArrows draws each step from the checker that leaves to where it lands", () => {
+  const mine = [...START];
+  mine[24] = 1;
+  mine[25] = 1; // one on the bar
+  const board = { player: mine, opponent: START };
+  const arrows = V.playArrows(board, [[25, 23], [23, 22]], "played");
+  assert.equal(arrows.length, 2);
+  const bar = V.barCenters(1, true)[0];
+  assert.deepEqual([arrows[0].x1, arrows[0].y1], [bar.x, bar.y]);
+  const [on23] = V.checkerCenters(23, 1, 0);
+  assert.deepEqual([arrows[0].x2, arrows[0].y2], [on23.x, on23.y]);
+  assert.deepEqual([arrows[1].x1, arrows[1].y1], [on23.x, on23.y]); // the same checker goes on
+  assert.equal(arrows[1].x2, V.pointPlace(22).x);
+  assert.ok(arrows.every((a) => a.kind === "played"));
+  // A checker on top of a stack of three leaves from the third place; shift moves sideways.
+  const [third] = V.checkerCenters(8, 1, 2);
+  const [shifted] = V.playArrows(board, [[8, 5]], "best", 5);
+  assert.deepEqual([shifted.x1, shifted.y1], [third.x + 5, third.y]);
+  assert.equal(shifted.kind, "best");
+  // Bearing off ends in the tray, bottom half.
+  const home = Array(26).fill(0);
+  home[2] = 2;
+  const [off] = V.playArrows({ player: home, opponent: START }, [[2, 0]], "best");
+  assert.ok(off.x2 > V.AREAS.tray && off.x2 < V.AREAS.tray + V.GEOMETRY.TRAY);
+  assert.ok(off.y2 > V.AREAS.middle && off.y2 < V.AREAS.bottom);
+  // A step from an empty point stops the arrows.
+  assert.deepEqual(V.playArrows(board, [[20, 18]], "played"), []);
+});
+
+test("reviewModel draws an error's position with its dice, cube and both plays", () => {
+  const mine = [...START];
+  mine[24] = 1;
+  mine[25] = 1;
+  const checker = {
+    kind: "checker",
+    game: 1,
+    move: 4,
+    player: "Alice",
+    decision: "2-1: bar/23 6/5",
+    right: "bar/22",
+    loss: 0.2,
+    mark: "very bad",
+    board: { player: mine, opponent: START, pips: [168, 167] },
+    dice: [2, 1],
+    cube: { value: 2, owner: "opponent" },
+    played: [[25, 23], [6, 5]],
+    best: [[25, 23], [23, 22]],
+  };
+  const model = V.reviewModel(checker);
+  assert.deepEqual(model.points.bar, { bottom: 1, top: 0 });
+  assert.deepEqual(model.dice.map((d) => d.value), [2, 1]);
+  assert.deepEqual([model.cube.value, model.cube.owner], [2, "top"]);
+  assert.deepEqual(model.arrows.map((a) => a.kind), ["played", "played", "best", "best"]);
+  assert.notEqual(model.arrows[0].x1, model.arrows[2].x1); // shared steps drawn apart
+  assert.equal(model.movable.size + model.targets.size, 0);
+  assert.equal(V.reviewCaption(checker), "Game 1, move 4: Alice rolled 2-1 and played bar/23 6/5; best bar/22 (very bad, −0.200).");
+  const cube = {
+    kind: "cube",
+    game: 1,
+    move: 5,
+    player: "Bob",
+    decision: "missed double",
+    right: "double",
+    loss: 0.086,
+    mark: "bad",
+    board: { player: START, opponent: START, pips: [167, 167] },
+    cube: { value: 1, owner: null },
+  };
+  const cubeModel = V.reviewModel(cube);
+  assert.deepEqual(cubeModel.arrows, []);
+  assert.deepEqual(cubeModel.dice, []);
+  assert.equal(cubeModel.cube.owner, null);
+  assert.match(V.reviewCaption(cube), /Bob, cube action: missed double; the right action: double/);
+});
