@@ -7,10 +7,12 @@ page, a request that failed or an HTTP error answer.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -467,3 +469,62 @@ def test_an_invitation_a_double_a_take_and_a_watcher(server_factory: Any, browse
     for page in pages:
         page.close()
     assert problems == [[], [], []]
+
+
+def test_a_player_page_shows_ratings_a_graph_and_downloads(
+    server_factory: Any, browser: Any
+) -> None:
+    """Two registered users play a rated 1-point match (the loser leaves at once);
+    the winner's page shows a rating other than 1500, the graph and the downloads."""
+    from backgammon.server.client import ServerClient
+
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def rated_match() -> str:
+        async with ServerClient(server.url) as alice, ServerClient(server.url) as bob:
+            await alice.register("alice_p", "password-alice")
+            await bob.register("bob_p", "password-bob")
+            created = await alice.create_match(length=1, rated=True)
+            match_id = str(created["id"])
+            await bob.join(match_id)
+            await bob.connect()
+            await bob.subscribe(match_id)
+            answer = await bob.act(match_id, "leave")
+            assert answer["type"] == "ack", answer
+            return match_id
+
+    # Playwright's sync API runs an event loop in this thread: use another one.
+    with ThreadPoolExecutor(1) as pool:
+        match_id = pool.submit(asyncio.run, rated_match()).result()
+    state = httpx.get(f"{server.url}/api/matches/{match_id}").json()
+    assert state["result"] is not None and state["result"]["winner"] == 0, state
+
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    problems = _watch(page)
+    page.goto(server.url + "/", wait_until="load")
+    page.locator("#login-form input[name=name]").fill("alice_p")
+    page.locator("#login-form input[name=password]").fill("password-alice")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_selector("#lobby-view:not([hidden])")
+    page.locator("#online a.player-link", has_text="alice_p").click()
+    page.wait_for_selector("#player-ratings tbody tr[data-variant='standard']")
+    assert page.evaluate("location.hash") == "#/player/alice_p"
+    assert page.locator("#player-name").text_content() == "alice_p"
+    rating = float(
+        page.locator("#player-ratings tr[data-variant='standard'] .rating").text_content()
+    )
+    assert rating != 1500.0 and rating > 1500.0, rating
+    points = page.locator("#player-graph polyline").get_attribute("points")
+    assert points is not None and len(points.split()) >= 2, points
+    row = page.locator(f"#player-matches tr[data-match='{match_id}']")
+    assert "bob_p" in row.text_content()
+    assert "won" in row.text_content()
+    mat = row.locator("a", has_text=".mat")
+    assert mat.get_attribute("href") == f"/api/matches/{match_id}/record.mat"
+    assert httpx.get(server.url + mat.get_attribute("href")).status_code == 200
+    # The opponent's page, from the history's link.
+    row.locator("a.player-link", has_text="bob_p").click()
+    page.wait_for_selector("#player-ratings tbody tr[data-variant='standard']")
+    assert page.locator("#player-name").text_content() == "bob_p"
+    page.close()
+    assert problems == []

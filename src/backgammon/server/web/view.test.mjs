@@ -426,3 +426,36 @@ test("reviewModel draws an error's position with its dice, cube and both plays",
   assert.equal(cubeModel.cube.owner, null);
   assert.match(V.reviewCaption(cube), /Bob, cube action: missed double; the right action: double/);
 });
+
+test("the rating graph's points fit the box, oldest first, the highest at the top", () => {
+  const history = [
+    { variant: "standard", match_id: "b", rating: 1490, experience: 2, at: 20 },
+    { variant: "nackgammon", match_id: "x", rating: 1600, experience: 1, at: 15 },
+    { variant: "standard", match_id: "a", rating: 1510, experience: 1, at: 10 },
+  ];
+  const { points, low, high } = V.ratingPoints(history, "standard", 200, 100, { pad: 10 });
+  assert.deepEqual([low, high], [1490, 1510]);
+  assert.deepEqual(points, [[10, 50], [100, 10], [190, 90]]);
+  for (const [x, y] of points) assert.ok(x >= 10 && x <= 190 && y >= 10 && y <= 90);
+  assert.deepEqual(V.ratingPoints(history, "tavla", 200, 100).points, []);
+  const flat = V.ratingPoints([{ variant: "standard", rating: 1500, at: 1 }], "standard", 100, 50, { pad: 0 });
+  assert.deepEqual(flat.points, [[0, 25], [100, 25]]);
+});
+
+test("a match summary becomes a history row from the player's side", () => {
+  const match = {
+    id: "m1",
+    status: "finished",
+    settings: { length: 1, variant: "standard" },
+    players: ["alice", "bob"],
+    result: { winner: 0, reason: "resigned", score: [1, 0] },
+    created_at: 0,
+  };
+  assert.deepEqual(V.historyRow(match, "bob"), {
+    id: "m1", opponent: "alice", length: "1", variant: "standard", result: "lost 0-1 (resigned)", date: "1970-01-01", finished: true,
+  });
+  const open = V.historyRow({ ...match, status: "playing", result: null, settings: { length: 0, variant: "tavla" } }, "alice");
+  assert.equal(open.result, "playing");
+  assert.equal(open.length, "money");
+  assert.equal(open.finished, false);
+});
