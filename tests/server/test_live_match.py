@@ -22,28 +22,13 @@ from backgammon.rules.dice import Roll
 from backgammon.rules.play import legal_plays, parse_play
 from backgammon.server import fair_dice
 from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
-from backgammon.server.protocol import ActionBody, ClockSettings, MatchSettings
+from backgammon.server.protocol import ACTION_KINDS, ActionBody, ClockSettings, MatchSettings
 from backgammon.variants import all_variants
 
 SEED = bytes(range(32))
 NONCES = ("alice-1", "bob_2")
 NAMES = ("alice", "bob")
-ALL_KINDS = (
-    "roll",
-    "play",
-    "double",
-    "take",
-    "drop",
-    "beaver",
-    "raccoon",
-    "resign",
-    "accept",
-    "reject",
-    "choose_double",
-    "explode",
-    "next_game",
-    "leave",
-)
+ALL_KINDS = ACTION_KINDS
 # A generous clock for the random matches: it runs, but nobody runs out of time.
 LOOSE_CLOCK = ClockSettings(delay=5, reserve_per_point=3600, money_reserve=36000)
 

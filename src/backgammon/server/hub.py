@@ -130,11 +130,6 @@ class Hub:
                 sent += 1
         return sent
 
-    def to_user(self, user_id: int, message: dict[str, Any]) -> None:
-        """Send ``message`` to every connection of one user."""
-        for connection in list(self._by_user.get(user_id, ())):
-            connection.send(message)
-
     def connections_of(self, user_id: int) -> Iterable[Connection]:
         """The user's connections here."""
         return tuple(self._by_user.get(user_id, ()))

@@ -222,8 +222,8 @@ class LiveMatch:
         deadline = self.deadline()
         if deadline is not None and now > deadline and self.waiting_for == seat:
             raise ActionRefusedError("time_up", f"{self.names[seat]} has run out of time")
-        entry = self._entry_for(seat, action, now)
-        self._apply(entry)
+        entry, checked = self._entry_for(seat, action, now)
+        self._apply(entry, checked)
         return self._advance([entry], now)
 
     def timeout(self, now: float) -> list[Entry]:
@@ -266,9 +266,10 @@ class LiveMatch:
 
     # -- internals -----------------------------------------------------------------
 
-    def _entry_for(self, seat: int, action: ActionBody, now: float) -> Entry:
-        """Check ``seat``'s action against the rules without changing anything and
-        return its log entry."""
+    def _entry_for(self, seat: int, action: ActionBody, now: float) -> tuple[Entry, Action | None]:
+        """Check ``seat``'s action against the rules without changing anything;
+        return its log entry and the checked rules' action (None for match-level
+        actions)."""
         kind = action.kind
         game = self.match.game
         base: Entry = {"kind": kind, "by": seat, "at": now}
@@ -278,7 +279,7 @@ class LiveMatch:
                     raise ActionRefusedError("bad_action", "next_game is for money sessions")
                 if game is not None and not game.is_over():
                     raise ActionRefusedError("bad_action", "the current game is not over")
-            return base
+            return base, None
         if game is None or game.is_over():
             raise ActionRefusedError("bad_action", "no game is in progress (send next_game)")
         if game.decider != seat:
@@ -291,7 +292,7 @@ class LiveMatch:
         except BackgammonError as error:
             raise ActionRefusedError("illegal", str(error)) from None
         game.pop()
-        return base
+        return base, rules_action
 
     def _rules_action(self, game: Game, entry: Entry, action: ActionBody) -> Action:
         """Fill ``entry`` with the action's fields and return the rules' action."""
@@ -342,10 +343,11 @@ class LiveMatch:
             if game.dice is None:
                 raise ValueError("a play before the dice")
             result = entry.get("result")
-            for play in game.legal_plays():
+            plays = game.legal_plays()
+            for play in plays:
                 if play.position.slots_text == result:
                     return play
-            if not game.legal_plays() and entry.get("move", "") == "":
+            if not plays and not entry.get("move"):
                 return Play.no_move(game.position)
             return parse_play(entry["move"], game.position, game.dice, game.variant)
         if kind == "resign":
@@ -354,8 +356,10 @@ class LiveMatch:
             return ChooseDouble(entry["number"])
         return _SIMPLE[kind]()
 
-    def _apply(self, entry: Entry) -> None:
-        """Apply one entry (already checked when it comes from :meth:`act`)."""
+    def _apply(self, entry: Entry, checked: Action | None = None) -> None:
+        """Apply one entry: a logged one is checked against the rules as it is
+        replayed; ``checked`` is its rules' action when that was already checked (an
+        action from :meth:`act`, or the server's own roll or empty play)."""
         kind, by, now = entry["kind"], entry["by"], float(entry["at"])
         if self.result is not None:
             raise ValueError(f"{kind} after the end of the match")
@@ -376,7 +380,10 @@ class LiveMatch:
             game = self.match.game
             if game is None:
                 raise ValueError(f"{kind} before the first game")
-            game.push(self._stored_action(game, entry))
+            if checked is None:
+                game.push(self._stored_action(game, entry))
+            else:
+                game.push_unchecked(checked)
             if kind in ("roll", "opening"):
                 self.throws += 1
             outcome = game.outcome
@@ -416,6 +423,7 @@ class LiveMatch:
         while self.result is None:
             game = self.match.game
             entry: Entry | None = None
+            action: Action | None = None
             if game is None or game.is_over():
                 if not self.settings.length and game is not None:
                     break  # a money session waits for next_game or leave
@@ -424,18 +432,21 @@ class LiveMatch:
                 dice = derive_throw(self._seed, self.nonces, self.throws)
                 entry = {"kind": "opening", "by": None, "at": now}
                 entry.update(dice=list(dice), index=self.throws)
+                action = OpeningRoll(*dice)
             elif game.pending is None or game.pending.kind == "beaver":
                 if game.dice is None and not self._has_choice_before_rolling(game):
                     dice = derive_throw(self._seed, self.nonces, self.throws)
                     entry = {"kind": "roll", "by": None, "at": now, "player": game.turn}
                     entry.update(dice=list(dice), index=self.throws)
+                    action = Roll(*dice)
                 elif game.dice is not None and not game.legal_plays():
                     entry = {"kind": "play", "by": None, "at": now, "player": game.turn}
                     entry.update(move="", steps=[])
                     entry["result"] = game.position.slots_text
+                    action = Play.no_move(game.position)
             if entry is None:
                 break
-            self._apply(entry)
+            self._apply(entry, action)
             applied.append(entry)
         return applied
 

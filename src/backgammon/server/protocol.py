@@ -19,7 +19,7 @@ backgammon.server.protocol.ProtocolError: bad message: type: 'shout' is not one 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
@@ -27,8 +27,10 @@ from backgammon import variants
 from backgammon.rules.dice import Roll
 
 __all__ = [
+    "ACTION_KINDS",
     "PROTOCOL_VERSION",
     "ActionBody",
+    "ActionKind",
     "ActionMessage",
     "AnalysisUpload",
     "ChatMessage",
@@ -185,6 +187,28 @@ class AnalysisUpload(_Strict):
     name: str | None = Field(default=None, max_length=200)
 
 
+ActionKind = Literal[
+    "roll",
+    "play",
+    "double",
+    "take",
+    "drop",
+    "beaver",
+    "raccoon",
+    "resign",
+    "accept",
+    "reject",
+    "choose_double",
+    "explode",
+    "next_game",
+    "leave",
+]
+"""Every kind of action a player may send."""
+
+ACTION_KINDS: tuple[str, ...] = get_args(ActionKind)
+"""The action kinds, in the protocol's order."""
+
+
 class ActionBody(_Strict):
     """One game action. ``kind`` is one of roll, play (with ``move`` in our
     notation, e.g. ``"13/7 8/7"``), double, take, drop, beaver, raccoon, resign (with
@@ -192,22 +216,7 @@ class ActionBody(_Strict):
     choose_double (acey-deucey, with ``number``), explode (atomic), next_game (money:
     start the next game), leave (concede the match or end the money session)."""
 
-    kind: Literal[
-        "roll",
-        "play",
-        "double",
-        "take",
-        "drop",
-        "beaver",
-        "raccoon",
-        "resign",
-        "accept",
-        "reject",
-        "choose_double",
-        "explode",
-        "next_game",
-        "leave",
-    ]
+    kind: ActionKind
     move: str | None = Field(default=None, max_length=200)
     level: int | None = Field(default=None, ge=1, le=3)
     number: int | None = Field(default=None, ge=1, le=6)

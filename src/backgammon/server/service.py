@@ -10,6 +10,7 @@ commit fails, the in-memory match is dropped and rebuilt from the log.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
@@ -33,7 +34,7 @@ from backgammon.server.accounts import (
 from backgammon.server.bots import BotPool
 from backgammon.server.database import Database
 from backgammon.server.events import EventBus, LocalBus, PostgresBus
-from backgammon.server.fair_dice import new_seed
+from backgammon.server.fair_dice import commitment, new_seed
 from backgammon.server.group_commit import GroupCommitter
 from backgammon.server.hub import Connection, Hub
 from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
@@ -404,8 +405,6 @@ class GameService:
         if not request.settings.length:
             rated = False
         seed = new_seed()
-        from backgammon.server.fair_dice import commitment
-
         match_id = _new_match_id()
         now = self.clock.now()
         async with self.db.transaction() as connection:
@@ -694,8 +693,6 @@ class GameService:
             ServiceError: ``not_found``; ``conflict`` before the match has started
                 (and, for dice, before it is over: the seed is still secret).
         """
-        import json
-
         async with self.db.transaction() as connection:
             row = await repo.match_row(connection, match_id)
         if row is None or row.status == "open":
@@ -964,10 +961,6 @@ class GameService:
         """``user``'s seat in a live match (None: not a player, or not loaded)."""
         seats = self._seats.get(match_id)
         return None if seats is None else seats.seat_of(user)
-
-    def bot_users(self) -> list[User]:
-        """The bot accounts this server offers."""
-        return list(self._bot_users.values())
 
     # -- administration --------------------------------------------------------------
 

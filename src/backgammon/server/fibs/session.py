@@ -562,21 +562,30 @@ class FibsSession:
         state = self._states.get(match_id) or await self.service.state(match_id)
         await self._board(state, match_id)
 
-    async def _cmd_watch(self, rest: str) -> None:
-        assert self.connection is not None
+    async def _match_of(self, rest: str, ask: str) -> tuple[User, dict[str, Any]] | None:
+        """The user named first in ``rest`` and the match they are playing, or None
+        after FIBS's error line (``ask`` when no name is given)."""
         if not rest:
-            await self.error("Watch whom?")
-            return
+            await self.error(ask)
+            return None
         target = await self._named(rest.split()[0])
         if target is None:
-            return
+            return None
         playing = await self.service.matches_of(target)
         if not playing:
             await self.error(f"{target.name} is not playing.")
+            return None
+        return target, playing[0]
+
+    async def _cmd_watch(self, rest: str) -> None:
+        assert self.connection is not None
+        found = await self._match_of(rest, "Watch whom?")
+        if found is None:
             return
-        match_id = playing[0]["id"]
+        target, match = found
+        match_id = match["id"]
         self.watching = match_id
-        self.watched_seat = playing[0]["players"].index(target.name)
+        self.watched_seat = match["players"].index(target.name)
         await self.service.subscribe(self.connection, match_id)
         await self.line(f"You're now watching {target.name}.")
 
@@ -590,17 +599,11 @@ class FibsSession:
         await self.line("You stop watching.")
 
     async def _cmd_look(self, rest: str) -> None:
-        if not rest:
-            await self.error("Look at whom?")
+        found = await self._match_of(rest, "Look at whom?")
+        if found is None:
             return
-        target = await self._named(rest.split()[0])
-        if target is None:
-            return
-        playing = await self.service.matches_of(target)
-        if not playing:
-            await self.error(f"{target.name} is not playing.")
-            return
-        state = await self.service.state(playing[0]["id"])
+        target, match = found
+        state = await self.service.state(match["id"])
         seat = state["players"].index(target.name)
         await self.line(board_line(state, seat, target.name))
 
@@ -634,22 +637,20 @@ class FibsSession:
         await self.line(f"17 {rest}" if self.clip else f"You shout: {rest}")
 
     async def _cmd_kibitz(self, rest: str) -> None:
-        assert self.user is not None
-        room = self.playing or self.watching
-        if room is None:
-            await self.error("You're not playing or watching.")
-            return
-        await self.service.chat(self.user, room, rest)
-        await self.line(f"19 {rest}" if self.clip else f"You kibitz: {rest}")
+        await self._match_chat(rest, "auto", "19", "kibitz")
 
     async def _cmd_whisper(self, rest: str) -> None:
+        await self._match_chat(rest, "spectators", "18", "whisper")
+
+    async def _match_chat(self, text: str, audience: str, code: str, verb: str) -> None:
+        """Kibitz (to everyone at the match) or whisper (to its watchers)."""
         assert self.user is not None
         room = self.playing or self.watching
         if room is None:
             await self.error("You're not playing or watching.")
             return
-        await self.service.chat(self.user, room, rest, audience="spectators")
-        await self.line(f"18 {rest}" if self.clip else f"You whisper: {rest}")
+        await self.service.chat(self.user, room, text, audience=audience)
+        await self.line(f"{code} {text}" if self.clip else f"You {verb}: {text}")
 
     async def _cmd_toggle(self, rest: str) -> None:
         if not rest:
