@@ -22,6 +22,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from .browser import CHROMIUM
+
 POSTGRESQL = os.environ.get("BACKGAMMON_TEST_POSTGRESQL", "")
 """A PostgreSQL URL whose user may create databases (``postgresql://user@host/db``)."""
 
@@ -140,3 +142,14 @@ def server_factory(tmp_path: Path, backend: str) -> Iterator[object]:
     yield make
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    """Debian's headless Chromium, through Playwright (tests mark themselves needs_chromium)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()

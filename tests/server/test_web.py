@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -19,22 +17,9 @@ from typing import Any
 import httpx
 import pytest
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+from .browser import READY, needs_chromium, play_to_the_end, start_bot_match, visible, watch
 
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"
-)
-
-# Something for the player to do: a button to press or a checker to move, or the end.
-READY = """() => {
-  if (!document.querySelector('#result').hidden) return true;
-  const usable = (id) => {
-    const button = document.querySelector(id);
-    return !button.hidden && !button.disabled;
-  };
-  if (['#do-roll', '#do-take', '#do-done', '#do-accept'].some(usable)) return true;
-  return document.querySelector('#board .place.movable, #board .place.target') !== null;
-}"""
+pytestmark = needs_chromium
 
 
 @pytest.fixture
@@ -43,89 +28,15 @@ def backend() -> str:
     return "sqlite"
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
-def _watch(page: Any) -> list[str]:
-    """Collect every console message, page error, failed request and error answer."""
-    problems: list[str] = []
-    page.on("console", lambda message: problems.append(f"{message.type}: {message.text}"))
-    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    page.on("requestfailed", lambda request: problems.append(f"failed: {request.url}"))
-    page.on(
-        "response",
-        lambda response: (
-            problems.append(f"{response.status}: {response.url}")
-            if response.status >= 400
-            else None
-        ),
-    )
-    return problems
-
-
-def _start_bot_match(page: Any, url: str) -> str:
-    """Open the app, play as a guest, start a 1-point match against the beginner bot;
-    returns the match id."""
-    page.goto(url + "/", wait_until="load")
-    page.get_by_role("button", name="Play as guest").click()
-    page.get_by_role("button", name="1", exact=True).click()
-    page.get_by_role("button", name="Beginner").click()
-    page.wait_for_selector("#board .place", state="attached")
-    match_id: str = page.evaluate("location.hash").removeprefix("#/match/")
-    assert match_id
-    return match_id
-
-
-def _visible(page: Any, selector: str) -> bool:
-    return bool(page.locator(selector).is_visible())
-
-
-def _play_to_the_end(page: Any, timeout: float = 90.0) -> dict[str, int]:
-    """Play with the mouse until the result is shown; returns what was clicked."""
-    clicks = {"roll": 0, "take": 0, "accept": 0, "checker": 0, "destination": 0, "done": 0}
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        page.wait_for_function(READY, timeout=30_000)
-        if _visible(page, "#result"):
-            return clicks
-        if _visible(page, "#do-take"):
-            page.locator("#do-take").click()
-            clicks["take"] += 1
-        elif _visible(page, "#do-accept"):
-            page.locator("#do-accept").click()
-            clicks["accept"] += 1
-        elif _visible(page, "#do-roll"):
-            page.locator("#do-roll").click()
-            clicks["roll"] += 1
-        elif _visible(page, "#do-done"):
-            page.locator("#do-done").click()
-            clicks["done"] += 1
-        elif page.locator("#board .place.target").count():
-            page.locator("#board .place.target").first.click()
-            clicks["destination"] += 1
-        else:
-            page.locator("#board .place.movable").first.click()
-            clicks["checker"] += 1
-            assert page.locator("#board .place.target").count() > 0, "no destination lit"
-    raise AssertionError(f"the match did not end in {timeout} s: {clicks}")
-
-
 def test_a_guest_plays_a_whole_match_against_a_bot_with_the_mouse(
     server_factory: Any, browser: Any
 ) -> None:
     server = server_factory("--no-warm-up", "--bot-processes", "1")
     page = browser.new_page(viewport={"width": 1200, "height": 900})
-    problems = _watch(page)
-    match_id = _start_bot_match(page, server.url)
+    problems = watch(page)
+    match_id = start_bot_match(page, server.url)
     assert page.locator("#player-top").text_content().startswith("bot_beginner")
-    clicks = _play_to_the_end(page)
+    clicks = play_to_the_end(page)
     result = page.locator("#result-text").text_content()
     assert "won the match" in result, result
     assert clicks["done"] > 0 and clicks["destination"] >= clicks["done"], clicks
@@ -144,12 +55,12 @@ def test_a_guest_plays_a_whole_match_against_a_bot_with_the_mouse(
 def test_a_checker_is_dragged_and_a_move_typed(server_factory: Any, browser: Any) -> None:
     server = server_factory("--no-warm-up", "--bot-processes", "1")
     page = browser.new_page(viewport={"width": 1000, "height": 800})
-    problems = _watch(page)
-    match_id = _start_bot_match(page, server.url)
+    problems = watch(page)
+    match_id = start_bot_match(page, server.url)
     # Wait for our move (rolling first if we may double).
     for _ in range(2):
         page.wait_for_function(READY, timeout=30_000)
-        if _visible(page, "#do-roll"):
+        if visible(page, "#do-roll"):
             page.locator("#do-roll").click()
             continue
         break
@@ -186,16 +97,16 @@ def test_a_checker_is_dragged_and_a_move_typed(server_factory: Any, browser: Any
     assert problems == []
 
 
-def test_the_play_page_fits_a_phone_and_spectators_only_watch(
+def test_the_play_page_fits_a_phone_and_spectators_onlywatch(
     server_factory: Any, browser: Any, tmp_path: Path
 ) -> None:
     server = server_factory("--no-warm-up", "--bot-processes", "1")
     context = browser.new_context(viewport={"width": 375, "height": 812}, has_touch=True)
     page = context.new_page()
-    problems = _watch(page)
-    match_id = _start_bot_match(page, server.url)
+    problems = watch(page)
+    match_id = start_bot_match(page, server.url)
     page.wait_for_function(READY, timeout=30_000)
-    if _visible(page, "#do-roll"):
+    if visible(page, "#do-roll"):
         page.locator("#do-roll").click()
         page.wait_for_function(READY, timeout=30_000)
     page.screenshot(path=str(tmp_path / "play-375.png"))
@@ -212,7 +123,7 @@ def test_the_play_page_fits_a_phone_and_spectators_only_watch(
         "#player-bottom",
         *[f"#controls button >> nth={i}" for i in range(page.locator("#controls button").count())],
     ]
-    if _visible(page, "#move-form"):
+    if visible(page, "#move-form"):
         controls += ["#move-input", "#move-form button"]
     shown = 0
     for selector in controls:
@@ -231,7 +142,7 @@ def test_the_play_page_fits_a_phone_and_spectators_only_watch(
     page.close()
     # Someone else watches: the board without buttons or movable checkers.
     watcher = browser.new_page(viewport={"width": 800, "height": 800})
-    watcher_problems = _watch(watcher)
+    watcher_problems = watch(watcher)
     watcher.goto(server.url + "/", wait_until="load")
     watcher.get_by_role("button", name="Play as guest").click()
     watcher.wait_for_selector("#bots button")
@@ -251,7 +162,7 @@ def test_two_guests_meet_in_the_lobby(server_factory: Any, browser: Any) -> None
     board, the opening roll's winner may move, and chat reaches the other."""
     server = server_factory("--no-warm-up", "--no-bots")
     pages = [browser.new_context().new_page() for _ in range(2)]
-    problems = [_watch(page) for page in pages]
+    problems = [watch(page) for page in pages]
     host, guest = pages
     for page in pages:
         page.goto(server.url + "/", wait_until="load")
@@ -314,7 +225,7 @@ def test_the_position_tool_ranks_the_plays_of_a_pasted_xgid(
     start = Position.from_position_id("4HPwATDgc/ABMA")
     server = server_factory("--no-warm-up", "--bot-processes", "1")
     page = browser.new_page(viewport={"width": 1200, "height": 900})
-    problems = _watch(page)
+    problems = watch(page)
     page.goto(server.url + "/", wait_until="load")
     page.get_by_role("link", name="Position").click()  # no login needed
     page.locator("#position-text").fill(start.xgid)
@@ -344,7 +255,7 @@ def test_an_uploaded_match_is_reviewed_with_a_progress_bar(
 
     server = server_factory("--no-warm-up", "--bot-processes", "1")
     page = browser.new_page(viewport={"width": 1200, "height": 900})
-    problems = _watch(page)
+    problems = watch(page)
     page.goto(server.url + "/", wait_until="load")
     page.get_by_role("link", name="Review").click()  # no login needed
     page.locator("#review-file").set_input_files(
@@ -408,7 +319,7 @@ def test_an_invitation_a_double_a_take_and_a_watcher(server_factory: Any, browse
     turn; a double is taken; then the inviter concedes and all three see the result."""
     server = server_factory("--no-warm-up", "--no-bots")
     pages = [browser.new_context().new_page() for _ in range(3)]
-    problems = [_watch(page) for page in pages]
+    problems = [watch(page) for page in pages]
     host, guest, watcher = pages
     for page in pages:
         page.on("dialog", lambda dialog: dialog.accept())
@@ -500,7 +411,7 @@ def test_a_player_page_shows_ratings_a_graph_and_downloads(
     assert state["result"] is not None and state["result"]["winner"] == 0, state
 
     page = browser.new_page(viewport={"width": 1200, "height": 900})
-    problems = _watch(page)
+    problems = watch(page)
     page.goto(server.url + "/", wait_until="load")
     page.locator("#login-form input[name=name]").fill("alice_p")
     page.locator("#login-form input[name=password]").fill("password-alice")

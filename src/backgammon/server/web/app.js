@@ -5,12 +5,14 @@
 // comes from view.js (pure, unit-tested); board.js turns it into SVG.
 
 import { boardMarkup, dragMarkup } from "./board.js";
+import { $, UNAUTHORIZED, api, el, say } from "./common.js";
+import { openPlayer, playerLink } from "./player.js";
+import { bindPosition, drawPosition } from "./position.js";
+import { bindReview } from "./review.js";
 import * as V from "./view.js";
 
 const HINT = "backgammon.session"; // "we logged in here before" (the cookie is HttpOnly)
 const BOT_NAMES = { beginner: "Beginner", intermediate: "Intermediate", expert: "Expert", worldclass: "World class" };
-
-const $ = (selector) => document.querySelector(selector);
 
 /** Everything the page knows. */
 const app = {
@@ -32,52 +34,6 @@ const app = {
   press: null, // a pointer pressed on the board
   length: 5, // chosen match length in the lobby
 };
-
-// -- small helpers ---------------------------------------------------------------------
-
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key === "onclick") node.addEventListener("click", value);
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
-
-function say(text, error = false) {
-  const status = $("#status");
-  status.textContent = text;
-  status.classList.toggle("error", error);
-}
-
-function messageOf(data, response) {
-  if (data && typeof data.message === "string") return data.message;
-  if (data && Array.isArray(data.detail)) {
-    return data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
-  }
-  if (data && typeof data.detail === "string") return data.detail;
-  return `${response.status} ${response.statusText}`;
-}
-
-async function api(method, path, body) {
-  const options = { method, credentials: "same-origin", headers: {} };
-  if (body !== undefined) {
-    options.headers["content-type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  const response = await fetch(path, options);
-  let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = null;
-  }
-  if (response.status === 401 && !path.startsWith("/api/login")) loggedOut();
-  if (!response.ok) throw new Error(messageOf(data, response));
-  return data;
-}
 
 function nonce() {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
@@ -120,6 +76,7 @@ async function start() {
   bindPosition();
   bindReview();
   window.addEventListener("hashchange", route);
+  window.addEventListener(UNAUTHORIZED, () => loggedOut());
   setInterval(updateClocks, 250);
   if (!localStorage.getItem(HINT)) {
     route();
@@ -132,11 +89,22 @@ async function start() {
   }
 }
 
+function openTool(view) {
+  if (app.match) unsubscribe(app.match);
+  app.match = null;
+  app.state = null;
+  show(view);
+  if (view === "position") drawPosition();
+}
+
 function route() {
   if (location.hash === "#/position") return openTool("position");
   if (location.hash === "#/review") return openTool("review");
   const player = /^#\/player\/([A-Za-z0-9_]+)$/.exec(location.hash);
-  if (player) return openPlayer(player[1]);
+  if (player) {
+    openTool("player");
+    return openPlayer(player[1]);
+  }
   if (!app.me) return show("login");
   const found = /^#\/match\/([A-Za-z0-9_-]+)$/.exec(location.hash);
   if (found) openMatch(found[1]);
@@ -728,299 +696,6 @@ function makeStep(step) {
   app.chosen.push(step);
   app.selected = null;
   renderMatch();
-}
-
-// -- the position tool -----------------------------------------------------------------
-
-const tool = { report: null, shown: null }; // the last answer; the play drawn (null: the position)
-
-function openTool(view) {
-  if (app.match) unsubscribe(app.match);
-  app.match = null;
-  app.state = null;
-  show(view);
-  if (view === "position") drawPosition();
-}
-
-function drawPosition() {
-  const svg = $("#position-board");
-  const report = tool.report;
-  if (!report) {
-    svg.innerHTML = "";
-    return;
-  }
-  const shown = tool.shown === null ? null : report.plays[tool.shown];
-  const board = shown ? shown.board : report.board;
-  svg.innerHTML = boardMarkup(V.positionModel(board, shown ? null : report.dice));
-  $("#position-ids").textContent = `Position ID ${report.position_id} · ${report.xgid}`;
-  for (const row of $("#position-plays tbody").children) {
-    row.setAttribute("aria-selected", String(Number(row.dataset.index) === tool.shown));
-  }
-}
-
-function showPlay(index) {
-  tool.shown = tool.shown === index ? null : index;
-  drawPosition();
-}
-
-function renderReport(report) {
-  tool.report = report;
-  tool.shown = null;
-  const [win, winGammon, winBackgammon, loseGammon, loseBackgammon] = report.evaluation.probabilities;
-  const percent = (p) => `${(100 * p).toFixed(1)}%`;
-  $("#position-evaluation").textContent =
-    `${report.ply}-ply, cubeless, for the side on roll: equity ${signed(report.evaluation.equity)}; ` +
-    `win ${percent(win)} (gammon ${percent(winGammon)}, backgammon ${percent(winBackgammon)}), ` +
-    `lose ${percent(1 - win)} (gammon ${percent(loseGammon)}, backgammon ${percent(loseBackgammon)})`;
-  const body = $("#position-plays tbody");
-  body.replaceChildren(
-    ...report.plays.map((play, index) => {
-      const row = el(
-        "tr",
-        { "data-index": String(index), tabindex: "0", onclick: () => showPlay(index) },
-        el("td", { class: "number", text: String(index + 1) }),
-        el("td", { class: "play", text: play.play }),
-        el("td", { class: "number", text: signed(play.equity) }),
-        el("td", { class: "number", text: index === 0 ? "" : signed(play.difference) }),
-      );
-      row.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          showPlay(index);
-        }
-      });
-      return row;
-    }),
-  );
-  $("#position-plays").hidden = report.plays.length === 0;
-  drawPosition();
-}
-
-function signed(x) {
-  return `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
-}
-
-function bindPosition() {
-  $("#position-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = $("#position-hint");
-    const dice = $("#position-dice").value.trim();
-    button.disabled = true;
-    say("Thinking…");
-    try {
-      const report = await api("POST", "/api/position", {
-        position: $("#position-text").value.trim(),
-        dice: dice || null,
-        ply: Number($("#position-ply").value),
-      });
-      say("");
-      renderReport(report);
-    } catch (error) {
-      say(error.message, true);
-    } finally {
-      button.disabled = false;
-    }
-  });
-}
-
-// -- the player page (#/player/NAME) ----------------------------------------------------
-
-function playerLink(name) {
-  return el("a", { href: `#/player/${encodeURIComponent(name)}`, class: "player-link", text: name });
-}
-
-let playerShown = null; // the name whose page was asked for last
-
-async function openPlayer(name) {
-  openTool("player");
-  playerShown = name;
-  $("#player-name").textContent = name;
-  $("#player-kind").textContent = "";
-  for (const id of ["#player-ratings tbody", "#player-matches tbody", "#player-graph", "#player-graph-range"]) {
-    $(id).replaceChildren();
-  }
-  try {
-    const profile = await api("GET", `/api/users/${encodeURIComponent(name)}`);
-    if (playerShown === name) renderPlayer(profile);
-  } catch (error) {
-    say(error.message, true);
-  }
-}
-
-function renderPlayer(profile) {
-  $("#player-name").textContent = profile.name;
-  $("#player-kind").textContent = profile.bot_level ? `${profile.kind} (${profile.bot_level})` : profile.kind;
-  const ratings = Object.entries(profile.ratings);
-  $("#player-ratings tbody").replaceChildren(
-    ...ratings.map(([variant, r]) =>
-      el(
-        "tr",
-        { "data-variant": variant },
-        el("td", { text: variant }),
-        el("td", { class: "number rating", text: r.rating.toFixed(1) }),
-        el("td", { class: "number", text: String(r.experience) }),
-      ),
-    ),
-  );
-  $("#player-ratings").hidden = ratings.length === 0;
-  $("#player-no-ratings").hidden = ratings.length > 0;
-
-  const svg = $("#player-graph");
-  const { points, low, high } = V.ratingPoints(profile.rating_history, "standard", 600, 200, { pad: 12 });
-  if (points.length) {
-    const ns = "http://www.w3.org/2000/svg";
-    const line = document.createElementNS(ns, "polyline");
-    line.setAttribute("points", points.map(([x, y]) => `${x},${y}`).join(" "));
-    line.setAttribute("class", "rating-line");
-    svg.replaceChildren(line);
-    $("#player-graph-range").textContent = `from ${low.toFixed(0)} to ${high.toFixed(0)}, over ${points.length - 1} rated match${points.length === 2 ? "" : "es"}`;
-  } else {
-    svg.replaceChildren();
-    $("#player-graph-range").textContent = "No rated standard matches yet.";
-  }
-
-  $("#player-matches tbody").replaceChildren(
-    ...profile.matches.map((match) => {
-      const row = V.historyRow(match, profile.name);
-      const downloads = el("td", {});
-      if (row.finished) {
-        downloads.append(
-          el("a", { href: `/api/matches/${row.id}/record.mat`, download: "", text: ".mat" }),
-          " · ",
-          el("a", { href: `/api/matches/${row.id}/record.sgf`, download: "", text: "SGF" }),
-        );
-      }
-      return el(
-        "tr",
-        { "data-match": row.id },
-        el("td", {}, row.opponent ? playerLink(row.opponent) : ""),
-        el("td", { class: "number", text: row.length }),
-        el("td", { text: row.variant }),
-        el("td", { text: row.result }),
-        el("td", { text: row.date }),
-        downloads,
-      );
-    }),
-  );
-}
-
-// -- the review of an uploaded match file ----------------------------------------------
-
-const review = { job: null, errors: [], shown: null }; // the job followed; the error drawn
-
-function showProgress(done, total, words) {
-  $("#review-progress-row").hidden = false;
-  const bar = $("#review-progress");
-  bar.max = Math.max(total, 1);
-  bar.value = done;
-  $("#review-progress-text").textContent = words ?? `${done} of ${total} actions analysed`;
-}
-
-function renderReview(result) {
-  const marksText = (marks) => Object.values(marks).join(" / ");
-  $("#review-players tbody").replaceChildren(
-    ...result.players.map((p) =>
-      el(
-        "tr",
-        {},
-        el("td", { text: p.name }),
-        el("td", { class: "number", text: p.error_rate.toFixed(1) }),
-        el("td", { class: "number", text: p.pr.toFixed(2) }),
-        el("td", { text: p.rating }),
-        el("td", { text: marksText(p.marks) }),
-        el("td", { text: `${signed(p.luck_rate)} (${p.luck_rating})` }),
-      ),
-    ),
-  );
-  $("#review-errors tbody").replaceChildren(
-    ...result.errors.map((e, index) => {
-      const row = el(
-        "tr",
-        { class: "error-row", "data-index": String(index), tabindex: "0", onclick: () => showError(index) },
-        el("td", { class: "number", text: String(e.game) }),
-        el("td", { class: "number", text: String(e.move) }),
-        el("td", { text: e.player }),
-        el("td", { text: e.decision }),
-        el("td", { text: e.right }),
-        el("td", { class: "number", text: e.loss.toFixed(3) }),
-        el("td", { text: e.mark }),
-      );
-      row.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          showError(index);
-        }
-      });
-      return row;
-    }),
-  );
-  review.errors = result.errors;
-  $("#review-no-errors").hidden = result.errors.length > 0;
-  $("#review-errors-view").hidden = result.errors.length === 0;
-  $("#review-result").hidden = false;
-  showError(result.errors.length ? 0 : null);
-}
-
-// The selected error's position on the review board, with its plays as arrows.
-function showError(index) {
-  review.shown = index;
-  const error = index === null ? null : review.errors[index];
-  const svg = $("#review-board");
-  if (!error || !error.board) {
-    svg.innerHTML = "";
-    svg.removeAttribute("data-error");
-    $("#review-note").textContent = "";
-    $("#review-legend").hidden = true;
-  } else {
-    svg.innerHTML = boardMarkup(V.reviewModel(error));
-    svg.dataset.error = String(index);
-    $("#review-note").textContent = V.reviewCaption(error);
-    $("#review-legend").hidden = error.kind !== "checker";
-  }
-  for (const row of $("#review-errors tbody").children) {
-    row.setAttribute("aria-selected", String(Number(row.dataset.index) === index));
-  }
-}
-
-async function followReview(job) {
-  while (review.job === job) {
-    const status = await api("GET", `/api/analysis/${job}`);
-    if (review.job !== job) return;
-    if (status.state === "failed") throw new Error(status.message);
-    if (status.state === "done") {
-      showProgress(status.total, status.total, `all ${status.total} actions analysed`);
-      renderReview(status.result);
-      return;
-    }
-    showProgress(status.done, status.total);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
-
-function bindReview() {
-  $("#review-form").addEventListener("submit", (event) => event.preventDefault());
-  $("#review-file").addEventListener("change", async (event) => {
-    const file = event.target.files[0];
-    if (!file) return;
-    review.job = null;
-    $("#review-result").hidden = true;
-    if (file.size > 1_000_000) {
-      say(`${file.name} is larger than 1 MB`, true);
-      return;
-    }
-    say(`Analysing ${file.name}…`);
-    try {
-      const text = await file.text();
-      const started = await api("POST", "/api/analysis", { text, name: file.name });
-      review.job = started.id;
-      showProgress(0, started.total);
-      await followReview(started.id);
-      say("");
-    } catch (error) {
-      $("#review-progress-row").hidden = true;
-      say(error.message, true);
-    }
-  });
 }
 
 start();

@@ -1,0 +1,57 @@
+// What every page of the web client shares: building elements, the status line, and
+// calls to the HTTP API (a 401 answer raises UNAUTHORIZED on the window: app.js logs out).
+
+export const $ = (selector) => document.querySelector(selector);
+
+/** The event raised when the server no longer knows our session. */
+export const UNAUTHORIZED = "backgammon:unauthorized";
+
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "onclick") node.addEventListener("click", value);
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+export function say(text, error = false) {
+  const status = $("#status");
+  status.textContent = text;
+  status.classList.toggle("error", error);
+}
+
+function messageOf(data, response) {
+  if (data && typeof data.message === "string") return data.message;
+  if (data && Array.isArray(data.detail)) {
+    return data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
+  }
+  if (data && typeof data.detail === "string") return data.detail;
+  return `${response.status} ${response.statusText}`;
+}
+
+export async function api(method, path, body) {
+  const options = { method, credentials: "same-origin", headers: {} };
+  if (body !== undefined) {
+    options.headers["content-type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (response.status === 401 && !path.startsWith("/api/login")) window.dispatchEvent(new Event(UNAUTHORIZED));
+  if (!response.ok) throw new Error(messageOf(data, response));
+  return data;
+}
+
+
+/** An equity with its sign, three decimals. */
+export function signed(x) {
+  return `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
+}

@@ -1,0 +1,95 @@
+"""What the browser tests share: Debian's Chromium, a watch on everything that goes
+wrong in a page, and a person's ways through the app (start a bot match, play it out
+with the mouse). The ``browser`` fixture lives in conftest.py.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+needs_chromium = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"
+)
+"""Mark a browser test module with ``pytestmark = needs_chromium``."""
+
+# Something for the player to do: a button to press or a checker to move, or the end.
+READY = """() => {
+  if (!document.querySelector('#result').hidden) return true;
+  const usable = (id) => {
+    const button = document.querySelector(id);
+    return !button.hidden && !button.disabled;
+  };
+  if (['#do-roll', '#do-take', '#do-done', '#do-accept'].some(usable)) return true;
+  return document.querySelector('#board .place.movable, #board .place.target') !== null;
+}"""
+
+
+def watch(page: Any) -> list[str]:
+    """Collect every console message, page error, failed request and error answer."""
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(f"{message.type}: {message.text}"))
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("requestfailed", lambda request: problems.append(f"failed: {request.url}"))
+    page.on(
+        "response",
+        lambda response: (
+            problems.append(f"{response.status}: {response.url}")
+            if response.status >= 400
+            else None
+        ),
+    )
+    return problems
+
+
+def start_bot_match(page: Any, url: str) -> str:
+    """Open the app, play as a guest, start a 1-point match against the beginner bot;
+    returns the match id."""
+    page.goto(url + "/", wait_until="load")
+    page.get_by_role("button", name="Play as guest").click()
+    page.get_by_role("button", name="1", exact=True).click()
+    page.get_by_role("button", name="Beginner").click()
+    page.wait_for_selector("#board .place", state="attached")
+    match_id: str = page.evaluate("location.hash").removeprefix("#/match/")
+    assert match_id
+    return match_id
+
+
+def visible(page: Any, selector: str) -> bool:
+    return bool(page.locator(selector).is_visible())
+
+
+def play_to_the_end(page: Any, timeout: float = 90.0) -> dict[str, int]:
+    """Play with the mouse until the result is shown; returns what was clicked."""
+    clicks = {"roll": 0, "take": 0, "accept": 0, "checker": 0, "destination": 0, "done": 0}
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        page.wait_for_function(READY, timeout=30_000)
+        if visible(page, "#result"):
+            return clicks
+        if visible(page, "#do-take"):
+            page.locator("#do-take").click()
+            clicks["take"] += 1
+        elif visible(page, "#do-accept"):
+            page.locator("#do-accept").click()
+            clicks["accept"] += 1
+        elif visible(page, "#do-roll"):
+            page.locator("#do-roll").click()
+            clicks["roll"] += 1
+        elif visible(page, "#do-done"):
+            page.locator("#do-done").click()
+            clicks["done"] += 1
+        elif page.locator("#board .place.target").count():
+            page.locator("#board .place.target").first.click()
+            clicks["destination"] += 1
+        else:
+            page.locator("#board .place.movable").first.click()
+            clicks["checker"] += 1
+            assert page.locator("#board .place.target").count() > 0, "no destination lit"
+    raise AssertionError(f"the match did not end in {timeout} s: {clicks}")
