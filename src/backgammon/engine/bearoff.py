@@ -1257,6 +1257,25 @@ class BearoffDatabase:
         )
         return result
 
+    def cube_equity_rows(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
+        """Exact cubeful money equities of 52-slot boards for their side on roll, per
+        unit of cube, as ``float64[n, 3]``: no double with a centred cube, no double
+        with its own cube, and the opponent owning the cube (see
+        :class:`BearoffCubeEquities`); rows that :meth:`solved` does not cover are NaN.
+        """
+        array = np.ascontiguousarray(boards, dtype=np.uint8).reshape(-1, 52)
+        out = np.full((array.shape[0], 3), np.nan)
+        two = self.two_sided
+        for row in np.flatnonzero(self.solved(array)):
+            mine = _index(tuple(int(v) for v in array[row, 1:7]))
+            theirs = _index(tuple(int(v) for v in array[row, 27:33]))
+            out[row] = (
+                two._nd_centred[mine, theirs],
+                two._nd_owned[mine, theirs],
+                two._opponent_owns[mine, theirs],
+            )
+        return out
+
     def evaluate_boards(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
         """:meth:`evaluate` for many 52-slot boards, all covered (see :meth:`covers`).
 

@@ -54,6 +54,7 @@ __all__ = [
     "live_take_point",
     "match_cube_decision",
     "match_cubeful_mwc",
+    "match_no_double_mwc",
     "money_cube_decision",
     "money_cubeful_equity",
     "money_cubeful_value",
@@ -310,7 +311,7 @@ def live_take_point(
     return min(1.0, max(0.0, (drop - lose) / (win - lose) * cash))
 
 
-def _match_values(
+def match_no_double_mwc(
     probabilities: Sequence[float],
     met: MatchEquityTable,
     away: tuple[int, int],
@@ -319,8 +320,9 @@ def _match_values(
     efficiency: float,
     cube_alive: bool,
 ) -> float:
-    """Cubeful match winning chance of the side on roll at ``cube`` (before its cube
-    decision), as ``x·live + (1 − x)·dead``."""
+    """Cubeful match winning chance of the side on roll at ``cube`` if it does not
+    double now (its value before its cube decision), as ``x·live + (1 − x)·dead``;
+    with ``cube_alive`` false the dead-cube value. The cubeful search's leaves."""
     win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = probabilities
     me, them = away
     outcomes = (
@@ -367,10 +369,10 @@ def _match_choices(
     the side on roll, which has access to the cube."""
     me, them = away
     # A cube that already covers both away scores is dead: nobody can redouble usefully.
-    no_double = _match_values(
+    no_double = match_no_double_mwc(
         probabilities, met, away, cube, owner, efficiency, cube < max(me, them)
     )
-    double_take = _match_values(
+    double_take = match_no_double_mwc(
         probabilities, met, away, 2 * cube, CubeOwner.OPPONENT, efficiency, 2 * cube < max(me, them)
     )
     return no_double, double_take, met.after_game(me, them, cube)
@@ -438,9 +440,9 @@ def match_cubeful_mwc(
     """
     me, them = away
     if not cube_alive:
-        return _match_values(probabilities, met, away, cube, owner, efficiency, False)
+        return match_no_double_mwc(probabilities, met, away, cube, owner, efficiency, False)
     if owner is CubeOwner.OPPONENT or cube >= me:
-        return _match_values(
+        return match_no_double_mwc(
             probabilities, met, away, cube, owner, efficiency, cube < max(me, them)
         )
     choices = _match_choices(probabilities, met, away, cube, owner, efficiency)

@@ -45,8 +45,11 @@ __all__ = [
     "ExactBoards",
     "MoveFilter",
     "Pruning",
+    "best_children",
+    "distinct_boards",
     "equities",
     "evaluate_plies",
+    "finished_boards",
     "invert",
     "rank_children",
     "roll_values",
@@ -594,6 +597,47 @@ def search_plays(
     # Deeper results rank above shallower ones, then by equity.
     key = np.lexsort((-equities(mover), -depth))
     return packed[key], mover[key], depth[key]
+
+
+def distinct_boards(
+    boards: npt.NDArray[np.uint8],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The distinct rows of ``boards`` (``uint8[n, 52]``): ``(first, inverse)`` with
+    ``boards[first]`` each distinct board once, in order of first appearance, and
+    ``boards[first][inverse]`` equal to ``boards``."""
+    return _distinct_rows(np.ascontiguousarray(boards, dtype=np.uint8))
+
+
+def finished_boards(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """Which boards are finished games (a side has no checker left)."""
+    return _settled(np.ascontiguousarray(boards, dtype=np.uint8), None)
+
+
+def best_children(
+    evaluator: BoardEvaluator,
+    boards: npt.NDArray[np.uint8],
+    pruning: Pruning | None = None,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The result of the best play of every board and roll, as a search's inner nodes
+    choose it: the best 0-ply cubeless equity for the mover (among the pruning
+    network's best few, with ``pruning``). Returns ``(children, board, roll)``: the
+    resulting boards (the opponent on roll; a roll with no play passes the turn) and,
+    for each, the index of its board and of its roll in :func:`weighted_rolls`.
+    Finished boards have no children.
+
+    Raises:
+        ValueError: for a malformed board array.
+    """
+    array = np.ascontiguousarray(boards, dtype=np.uint8)
+    if array.ndim != 2 or array.shape[1] != BOARD_SLOTS:
+        raise ValueError(f"boards must be shaped (n, {BOARD_SLOTS}), got {array.shape}")
+    estimate, keep = _NO_PRUNING, 0
+    if pruning is not None:
+        estimate, keep = pruning.network.weights, pruning.keep
+    children, spans = _children_of(array, _settled(array, None), _ROLL_ARRAY, estimate, keep)
+    shallow = evaluate_plies(evaluator, children, 0)
+    best = _best_in_spans(-equities(shallow), spans)
+    return children[best], spans[:, 0].copy(), spans[:, 1].copy()
 
 
 def weighted_rolls() -> Sequence[tuple[int, int, float]]:
