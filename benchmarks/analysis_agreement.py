@@ -185,13 +185,17 @@ def _label(action: str) -> str:
     return action
 
 
-def agreement(path: Path, ply: int, engine: Engine | None = None) -> dict[str, Any]:
+def agreement(
+    path: Path, ply: int, engine: Engine | None = None, cubeful_search: bool = True
+) -> dict[str, Any]:
     """Compare our analysis of ``path`` (by ``engine``, default the shipped one) with
-    the gnubg analysis it contains."""
+    the gnubg analysis it contains. ``cubeful_search`` false: cube decisions from the
+    cubeless search made cubeful at the root (the method before the cubeful search)."""
     record = read_match(path)
     theirs = [[dict(entry.annotations) for entry in game.entries] for game in record.games]
     began = time.perf_counter()
-    analysis = analyze_match(record, settings=AnalysisSettings(ply=ply), store=False, engine=engine)
+    settings = AnalysisSettings(ply=ply, cubeful_search=cubeful_search)
+    analysis = analyze_match(record, settings=settings, store=False, engine=engine)
     seconds = time.perf_counter() - began
     plays = same = listed = close = ties = marked = same_mark = 0
     cost = 0.0
@@ -446,6 +450,57 @@ def speed(length: int, seeds: list[int], ply: int) -> list[dict[str, Any]]:
     return results
 
 
+def every_match(
+    ply: int, gnubg_ply: int, cache: Path, engine: Engine, cubeful_search: bool
+) -> list[dict[str, Any]]:
+    """Our analysis at ``ply`` against GNU Backgammon's at ``gnubg_ply`` on every match
+    of ``../shared/reference/formats/`` (gnubg's analyses kept in ``cache``)."""
+    cache.mkdir(parents=True, exist_ok=True)
+    reports = []
+    for match in sorted(REFERENCE.parent.glob("match*.sgf")):
+        if "_analysed" in match.name:
+            continue
+        analysed = cache / f"{match.stem}_gnubg{gnubg_ply}.sgf"
+        if not analysed.exists() and gnubg_analysis(match, gnubg_ply, analysed) is None:
+            raise SystemExit("GNU Backgammon is not installed")
+        reports.append(agreement(analysed, ply, engine, cubeful_search))
+    return reports
+
+
+def _report_every_match(reports: list[dict[str, Any]], ply: int, gnubg_ply: int) -> None:
+    totals = {key: 0 for key in ("plays", "same", "close", "cubes", "same_cube", "takes", "take")}
+    for report in reports:
+        print(
+            f"{Path(report['file']).name}: ours at {ply}-ply against gnubg's {gnubg_ply}-ply: "
+            f"best play {report['same_best_play']}/{report['checker_plays']}, "
+            f"within {CLOSE} {report['our_best_within_close_of_gnubg_best']}, "
+            f"cube action {report['same_cube_action']}/{report['cube_decisions']}, "
+            f"take/pass {report['same_take_decision']}/{report['take_decisions']} "
+            f"({report['analysis_seconds']:.1f} s)"
+        )
+        for item in report["cube_disagreements"]:
+            print(
+                f"  game {item['game']} move {item['move']}: ours {item['ours']!r}, "
+                f"gnubg {item['gnubg']!r} ({item['position_id']})"
+            )
+        totals["plays"] += report["checker_plays"]
+        totals["same"] += report["same_best_play"]
+        totals["close"] += report["our_best_within_close_of_gnubg_best"]
+        totals["cubes"] += report["cube_decisions"]
+        totals["same_cube"] += report["same_cube_action"]
+        totals["takes"] += report["take_decisions"]
+        totals["take"] += report["same_take_decision"]
+    print(
+        f"pooled: best play {totals['same']}/{totals['plays']} "
+        f"({100 * totals['same'] / max(totals['plays'], 1):.1f}%), its best or within {CLOSE} "
+        f"{totals['close']}/{totals['plays']} "
+        f"({100 * totals['close'] / max(totals['plays'], 1):.1f}%), cube action "
+        f"{totals['same_cube']}/{totals['cubes']} "
+        f"({100 * totals['same_cube'] / max(totals['cubes'], 1):.1f}%), take/pass "
+        f"{totals['take']}/{totals['takes']}"
+    )
+
+
 def main(
     argv: list[str] | None = None, make_engine: Callable[[str | None], Engine] = Engine
 ) -> None:
@@ -467,13 +522,39 @@ def main(
     parser.add_argument(
         "--weights", default=None, help="other networks (searched with the shipped pruning net)"
     )
+    parser.add_argument(
+        "--every-match",
+        action="store_true",
+        help="compare with gnubg's --gnubg-ply analysis of every match in the reference "
+        "folder (pooled and per match), instead of the analysed file",
+    )
+    parser.add_argument(
+        "--gnubg-cache",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "backgammon-gnubg-analyses",
+        help="where --every-match keeps gnubg's analyses between runs",
+    )
+    parser.add_argument(
+        "--root-cube",
+        action="store_true",
+        help="cube decisions from the cubeless search made cubeful at the root (the "
+        "method before the cubeful search)",
+    )
     args = parser.parse_args(argv)
     engine = make_engine(args.weights)
     pruning_network = default_pruning_network()
     if args.weights is not None and pruning_network is not None:
         engine.pruning = Pruning(pruning_network, keep=PRUNING_KEEP)
     engine.rank_plays(Position.initial(), (3, 1))  # compile / load once, outside timings
-    report = agreement(args.file, args.ply, engine)
+    if args.every_match:
+        reports = every_match(
+            args.ply, args.gnubg_ply, args.gnubg_cache, engine, not args.root_cube
+        )
+        _report_every_match(reports, args.ply, args.gnubg_ply)
+        if args.json is not None:
+            args.json.write_text(json.dumps(reports, indent=2))
+        return
+    report = agreement(args.file, args.ply, engine, not args.root_cube)
     timings = speed(args.length, args.seeds, args.ply)
     print(f"{report['file']} ({report['games']} games), analysed at {args.ply}-ply")
     print(

@@ -598,3 +598,50 @@ def test_worker_processes_analyse_as_the_engine_given(pruned: bool) -> None:
     here = analyze_match(record, engine, settings=settings, store=False)
     workers = analyze_match(record, engine, settings=settings, processes=2, store=False)
     assert analysis_to_json(workers) == analysis_to_json(here)
+
+
+def test_cube_decisions_at_one_ply_come_from_the_cubeful_search() -> None:
+    """At ply > 0 a cube decision is the cubeful search's (the cube carried through
+    the lookahead); with ``cubeful_search=False``, the cubeless search made cubeful at
+    the root. The two differ somewhere in a whole match."""
+    from backgammon.engine import Engine
+    from backgammon.engine.cube import CubeOwner
+    from backgammon.engine.cubeful import CubeContext, cube_decision_at
+    from backgammon.engine.met import kazaross_xg2
+
+    record = read_match(FORMATS / "match01_3pt.sgf")
+    engine = Engine()
+    searched = analyze_match(record, engine, settings=AnalysisSettings(ply=1), store=False)
+    rooted = analyze_match(
+        record, engine, settings=AnalysisSettings(ply=1, cubeful_search=False), store=False
+    )
+    checked = differ = 0
+    for game, other in zip(searched.games, rooted.games, strict=True):
+        score = record.games[game.number - 1].score_before
+        for decision, before in zip(game.cube_decisions, other.cube_decisions, strict=True):
+            doubler = decision.doubler
+            owner = (
+                CubeOwner.CENTRED
+                if decision.cube_owner is None
+                else CubeOwner.PLAYER
+                if decision.cube_owner == doubler
+                else CubeOwner.OPPONENT
+            )
+            away = (record.length - score[doubler], record.length - score[1 - doubler])
+            context = CubeContext(
+                cube=decision.cube,
+                owner=owner,
+                away=away,
+                met=kazaross_xg2(),
+                crawford=game.crawford,
+            )
+            position = searched.position(decision)
+            expected = cube_decision_at(
+                engine.evaluate_boards, position.to_array(), 1, context, engine.pruning
+            )
+            assert decision.no_double == pytest.approx(expected.no_double, abs=1e-9)
+            assert decision.double_take == pytest.approx(expected.double_take, abs=1e-9)
+            assert decision.cube_action == expected.action.value
+            checked += 1
+            differ += abs(decision.no_double - before.no_double) > 1e-6
+    assert checked > 10 and differ > 0, (checked, differ)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from backgammon import ALL_ROLLS, Position
@@ -264,3 +265,54 @@ def test_two_sided_bearoffs_match_the_exact_cubeful_equities(engine: Engine) -> 
                 abs(decision.double_take - exact.double_take),
             )
     assert worst < 0.005, worst
+
+
+def _random_rows(count: int, seed: int) -> npt.NDArray[np.float64]:
+    """Probability rows, some at the edges (certain wins and losses, no gammons)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for k in range(count):
+        win = [0.0, 1.0, 0.5][k] if k < 3 else float(rng.random())
+        wg = win * float(rng.random()) * (k % 4 != 0)
+        lg = (1 - win) * float(rng.random()) * (k % 5 != 0)
+        rows.append((win, wg, wg * float(rng.random()) * 0.3, lg, lg * float(rng.random()) * 0.3))
+    return np.array(rows)
+
+
+def test_the_array_models_equal_the_scalar_ones() -> None:
+    """The leaves' vectorised Janowski and match models give the scalar functions'
+    figures, row by row."""
+    from backgammon.engine.cube import (
+        match_no_double_mwc,
+        match_no_double_mwcs,
+        money_cubeful_equity,
+        money_no_double_equities,
+    )
+
+    rows = _random_rows(60, seed=23)
+    efficiency = np.linspace(0.0, 0.7, len(rows))
+    for owner in CubeOwner:
+        for jacoby in (False, True):
+            got = money_no_double_equities(rows, owner, efficiency, jacoby=jacoby)
+            expected = [
+                money_cubeful_equity(tuple(row), owner, float(x), jacoby=jacoby)
+                for row, x in zip(rows, efficiency, strict=True)
+            ]
+            assert got == pytest.approx(expected, abs=1e-12)
+    met = default_met()
+    for away, cube in [
+        ((7, 7), 1),
+        ((2, 9), 1),
+        ((9, 2), 2),
+        ((4, 3), 2),
+        ((11, 5), 4),
+        ((1, 3), 1),
+    ]:
+        for owner in CubeOwner:
+            for alive in (True, False):
+                got = match_no_double_mwcs(rows, met, away, cube, owner, efficiency, alive)
+                expected = [
+                    match_no_double_mwc(tuple(row), met, away, cube, owner, float(x), alive)
+                    for row, x in zip(rows, efficiency, strict=True)
+                ]
+                assert got == pytest.approx(expected, abs=1e-12), (away, cube, owner, alive)

@@ -83,6 +83,7 @@ from backgammon.engine.cube import (
     money_cube_decision,
     money_cubeful_value,
 )
+from backgammon.engine.cubeful import CubeContext, cube_decision_at, cubeful_play_values
 from backgammon.engine.evaluator import Engine, PlayEvaluation
 from backgammon.engine.met import MatchEquityTable, kazaross_xg2
 from backgammon.engine.network import Networks
@@ -185,6 +186,11 @@ class AnalysisSettings:
         cubeful: value checker plays by cubeful equity (the opponent's right cube
             action in the position left to it, Janowski's model at the score), as GNU
             Backgammon does; ``False``: cubeless equity at the score.
+        cubeful_search: at ``ply`` > 0, carry the cube through the search
+            (:mod:`backgammon.engine.cubeful`: each node valued for its cube state,
+            each side's cube action before each roll, the model only at the leaves)
+            for cube decisions and, with ``cubeful``, checker plays; ``False``: search
+            cubeless probabilities and apply the model once, at the root.
     """
 
     ply: int = 0
@@ -194,6 +200,7 @@ class AnalysisSettings:
     met: MatchEquityTable | None = None
     exact_bearoff: bool = True
     cubeful: bool = True
+    cubeful_search: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.ply, bool) or not isinstance(self.ply, int) or self.ply < 0:
@@ -743,7 +750,24 @@ class Analyzer:
             for k in candidates:
                 searched = self.engine.evaluate_at(ranked[k].play.position.flip(), ply)
                 probabilities[k] = searched.flip().probabilities
-        if self.settings.cubeful:
+        searched_cubefully = (
+            self.settings.cubeful and ply > 0 and self._cube_context(game, player) is not None
+        )
+        if searched_cubefully:
+            context = self._cube_context(game, player)
+            assert context is not None
+            equities = np.full(len(ranked), -np.inf)
+            children = np.stack([ranked[k].play.position.flip().to_array() for k in candidates])
+            values = cubeful_play_values(
+                self.engine.evaluate_boards,
+                children,
+                ply,
+                context,
+                self.engine.pruning,
+                self._exact_rows(game),
+            )
+            equities[candidates] = [context.normalised(float(v)) for v in values]
+        elif self.settings.cubeful:
             equities = np.full(len(ranked), -np.inf)
             exact = (
                 self._exact_equities
@@ -860,20 +884,37 @@ class Analyzer:
         probabilities = self.engine.evaluate_at(position, self.settings.ply).probabilities
         efficiency = cube_efficiency(position)
         exact = False
+        searched = self._cube_context(game, doubler) if self.settings.ply > 0 else None
         try:
-            if context.is_money:
-                decision = None
+            if searched is not None:
+                rows = self._exact_rows(game)
+                exact = rows is not None and bool(
+                    np.isfinite(rows(position.to_array()[None, :])).all()
+                )
+                decision = cube_decision_at(
+                    self.engine.evaluate_boards,
+                    position.to_array(),
+                    self.settings.ply,
+                    searched,
+                    self.engine.pruning,
+                    rows,
+                )
+            elif context.is_money:
+                found = None
                 if self.settings.exact_bearoff and game.variant.plain_movement:
-                    decision = self._exact_money(position, owner, game.rules.beavers)
-                exact = decision is not None
-                if decision is None:
-                    decision = money_cube_decision(
+                    found = self._exact_money(position, owner, game.rules.beavers)
+                exact = found is not None
+                decision = (
+                    found
+                    if found is not None
+                    else money_cube_decision(
                         probabilities,
                         owner,
                         efficiency,
                         jacoby=game.rules.jacoby,
                         beavers=game.rules.beavers,
                     )
+                )
             else:
                 away = (context.away(doubler), context.away(1 - doubler))
                 decision = match_cube_decision(
@@ -891,6 +932,55 @@ class Analyzer:
         return _CubeEval(
             doubler, position, cube, probabilities, decision, exact, cubeless.equity(probabilities)
         )
+
+    def _cube_context(self, game: Game, player: int) -> CubeContext | None:
+        """The cube as ``player`` (on roll) sees it, for a cubeful search; ``None``
+        where the search does not apply (it is off, the variant's movement is not one
+        the search follows, or the scores are beyond the table)."""
+        if not self.settings.cubeful_search or not game.variant.plain_movement:
+            return None
+        cube, context = game.cube, game.context
+        owner = (
+            CubeOwner.CENTRED
+            if cube.owner is None
+            else CubeOwner.PLAYER
+            if cube.owner == player
+            else CubeOwner.OPPONENT
+        )
+        alive = game.rules.cube and game.variant.cube
+        if context.is_money:
+            return CubeContext(
+                cube=cube.value,
+                owner=owner,
+                jacoby=game.rules.jacoby,
+                beavers=game.rules.beavers,
+                alive=alive,
+            )
+        away = (context.away(player), context.away(1 - player))
+        if max(away) > self._met.size:
+            return None
+        return CubeContext(
+            cube=cube.value,
+            owner=owner,
+            away=away,
+            met=self._met,
+            crawford=context.crawford,
+            alive=alive,
+        )
+
+    def _exact_rows(self, game: Game) -> Any:
+        """The two-sided bear-off database's exact cubeful money equities for a
+        cubeful search (:data:`~backgammon.engine.cubeful.ExactCubeEquities`), where
+        they apply (money play, plain movement, ``exact_bearoff``), else ``None``."""
+        if not (
+            game.context.is_money and self.settings.exact_bearoff and game.variant.plain_movement
+        ):
+            return None
+        if self._bearoff is None:
+            self._bearoff = _LazyBearoff()
+        database = self._bearoff
+        opened = database.open() if isinstance(database, _LazyBearoff) else database
+        return getattr(opened, "cube_equity_rows", None)
 
     def _exact_equities(self, position: Position) -> Any:
         """The exact cubeful money equities of a two-sided bear-off (the side on roll

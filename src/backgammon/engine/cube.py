@@ -42,6 +42,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+import numpy as np
+import numpy.typing as npt
+
 from backgammon.engine.met import MatchEquityTable
 from backgammon.rules.position import Position
 
@@ -55,9 +58,11 @@ __all__ = [
     "match_cube_decision",
     "match_cubeful_mwc",
     "match_no_double_mwc",
+    "match_no_double_mwcs",
     "money_cube_decision",
     "money_cubeful_equity",
     "money_cubeful_value",
+    "money_no_double_equities",
     "race_cube_efficiency",
 ]
 
@@ -447,3 +452,158 @@ def match_cubeful_mwc(
         )
     choices = _match_choices(probabilities, met, away, cube, owner, efficiency)
     return classify_cube_decision(*choices).best_equity
+
+
+# -- many positions at once (the cubeful search's leaves) -----------------------------------
+
+_FloatArray = npt.NDArray[np.float64]
+
+
+def _values_array(probabilities: _FloatArray) -> tuple[_FloatArray, _FloatArray, _FloatArray]:
+    """:func:`_values` for rows of five probabilities."""
+    win = probabilities[:, 0]
+    lose = 1.0 - win
+    gammons = probabilities[:, 1] + probabilities[:, 2]
+    losses = probabilities[:, 3] + probabilities[:, 4]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        average_win = np.where(win > 1e-9, 1.0 + gammons / win, 1.0)
+        average_loss = np.where(lose > 1e-9, 1.0 + losses / lose, 1.0)
+    return win, average_win, average_loss
+
+
+def _live_equities(
+    p: _FloatArray, w: _FloatArray, l_: _FloatArray, owner: CubeOwner
+) -> _FloatArray:
+    """:func:`_live_equity` for arrays."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        take = (l_ - 0.5) / (w + l_ + 0.5)
+        cash = (l_ + 1.0) / (w + l_ + 0.5)
+        low = np.where(take > 0, -l_ + (l_ - 1.0) * p / take, -1.0)
+        high = np.where(cash < 1, 1.0 + (w - 1.0) * (p - cash) / (1.0 - cash), 1.0)
+        if owner is CubeOwner.CENTRED:
+            middle = -1.0 + 2.0 * (p - take) / (cash - take)
+            return np.where(p <= take, low, np.where(p >= cash, high, middle))
+        if owner is CubeOwner.PLAYER:
+            return np.where(p >= cash, high, -l_ + (l_ + 1.0) * p / cash)
+        return np.where(p <= take, low, -1.0 + (w + 1.0) * (p - take) / (1.0 - take))
+
+
+def money_no_double_equities(
+    probabilities: npt.ArrayLike,
+    owner: CubeOwner,
+    efficiency: npt.ArrayLike,
+    *,
+    jacoby: bool = False,
+) -> _FloatArray:
+    """:func:`money_cubeful_equity` for many positions at once: rows of five
+    probabilities and each row's cube efficiency (equal to the scalar function's
+    results)."""
+    rows = np.asarray(probabilities, dtype=np.float64).reshape(-1, 5)
+    x = np.broadcast_to(np.asarray(efficiency, dtype=np.float64), rows.shape[:1])
+    p, w, l_ = _values_array(rows)
+    if jacoby and owner is CubeOwner.CENTRED:
+        w = l_ = np.ones_like(p)
+    dead = p * w - (1.0 - p) * l_
+    result: _FloatArray = x * _live_equities(p, w, l_, owner) + (1.0 - x) * dead
+    return result
+
+
+def _live_take_points(
+    met: MatchEquityTable,
+    away_self: int,
+    away_opponent: int,
+    cube: int,
+    gain: _FloatArray,
+    loss: _FloatArray,
+) -> _FloatArray:
+    """:func:`live_take_point` for arrays of gammon shares."""
+    doubled = 2 * cube
+
+    def after(points: int) -> float:
+        return met.after_game(away_self, away_opponent, points)
+
+    drop = after(-cube)
+    lose = (1.0 - loss) * after(-doubled) + loss * after(-2 * doubled)
+    if away_self <= doubled:
+        win = (1.0 - gain) * after(doubled) + gain * after(2 * doubled)
+        cash: _FloatArray | float = 1.0
+    else:
+        win = np.full_like(gain, after(doubled))
+        cash = 1.0 - _live_take_points(met, away_opponent, away_self, doubled, loss, gain)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        point = np.clip((drop - lose) / (win - lose) * cash, 0.0, 1.0)
+    result: _FloatArray = np.where(win <= lose, 0.0, point)
+    return result
+
+
+def _interpolate_rows(
+    p: _FloatArray, points: Sequence[tuple[_FloatArray, _FloatArray]]
+) -> _FloatArray:
+    """:func:`_interpolate` row by row (the same segments, in the same order)."""
+    result = np.asarray(points[-1][1], dtype=np.float64).copy()
+    done = np.zeros(p.shape, dtype=np.bool_)
+    for (p0, v0), (p1, v1) in itertools.pairwise(points):
+        here = ~done & (p <= p1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = np.where(p1 - p0 < 1e-12, v1, v0 + (v1 - v0) * (p - p0) / (p1 - p0))
+        result = np.where(here, value, result)
+        done |= here
+    return result
+
+
+def match_no_double_mwcs(
+    probabilities: npt.ArrayLike,
+    met: MatchEquityTable,
+    away: tuple[int, int],
+    cube: int,
+    owner: CubeOwner,
+    efficiency: npt.ArrayLike,
+    cube_alive: bool,
+) -> _FloatArray:
+    """:func:`match_no_double_mwc` for many positions at once: rows of five
+    probabilities and each row's cube efficiency (equal to the scalar function's
+    results)."""
+    rows = np.asarray(probabilities, dtype=np.float64).reshape(-1, 5)
+    x = np.broadcast_to(np.asarray(efficiency, dtype=np.float64), rows.shape[:1])
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = rows.T
+    me, them = away
+    chances = np.stack(
+        (
+            win - win_gammon,
+            win_gammon - win_backgammon,
+            win_backgammon,
+            1.0 - win - lose_gammon,
+            lose_gammon - lose_backgammon,
+            lose_backgammon,
+        ),
+        axis=1,
+    )
+    values = np.array([met.after_game(me, them, k * cube) for k in (1, 2, 3, -1, -2, -3)])
+    dead: _FloatArray = chances @ values
+    if not cube_alive:
+        return dead
+    won = chances[:, :3] @ values[:3]
+    lost = chances[:, 3:] @ values[3:]
+    we_cash = met.after_game(me, them, cube)
+    they_cash = met.after_game(me, them, -cube)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        win_value = np.where(win > 1e-9, won / win, we_cash)
+        lose_value = np.where(win < 1 - 1e-9, lost / (1.0 - win), they_cash)
+        gammon_win = np.where(win > 1e-9, win_gammon / win, 0.0)
+        gammon_loss = np.where(win < 1 - 1e-9, lose_gammon / (1.0 - win), 0.0)
+    take = _live_take_points(met, me, them, cube, gammon_win, gammon_loss)
+    cash = 1.0 - _live_take_points(met, them, me, cube, gammon_loss, gammon_win)
+    zero, one = np.zeros_like(win), np.ones_like(win)
+    we = np.full_like(win, we_cash)
+    they = np.full_like(win, they_cash)
+    if owner is CubeOwner.CENTRED:
+        points = [(zero, lose_value), (take, they), (cash, we), (one, win_value)]
+    elif owner is CubeOwner.PLAYER:
+        points = [(zero, lose_value), (cash, we), (one, win_value)]
+    else:
+        points = [(zero, lose_value), (take, they), (one, win_value)]
+    live = _interpolate_rows(win, points)
+    if not np.all(x > 0.0):
+        live = np.where(x > 0.0, live, dead)
+    result: _FloatArray = x * live + (1.0 - x) * dead
+    return result

@@ -43,8 +43,8 @@ from backgammon.engine.cube import (
     CubeDecision,
     CubeOwner,
     classify_cube_decision,
-    match_no_double_mwc,
-    money_cubeful_equity,
+    match_no_double_mwcs,
+    money_no_double_equities,
     race_cube_efficiency,
 )
 from backgammon.engine.evaluator import PositionClass, classify_boards
@@ -154,28 +154,34 @@ class CubeContext:
         array = np.asarray(value, dtype=np.float64)
         return -array if self.away is None else 1.0 - array
 
-    def no_double(self, probabilities: Sequence[float], efficiency: float) -> float:
-        """The 0-ply value of rolling with the cube as it is (Janowski's model)."""
+    def no_double(
+        self, probabilities: npt.NDArray[np.float64], efficiency: npt.NDArray[np.float64]
+    ) -> npt.NDArray[np.float64]:
+        """The 0-ply values of rolling with the cube as it is (Janowski's model), for
+        rows of five cubeless probabilities and each row's cube efficiency."""
         if self.away is None:
-            x = efficiency if self.alive else 0.0
-            return self.cube * money_cubeful_equity(
+            x = efficiency if self.alive else np.zeros_like(efficiency)
+            return self.cube * money_no_double_equities(
                 probabilities, self.owner, x, jacoby=self.jacoby
             )
         assert self.met is not None
         live = self.alive and not self.crawford and self.cube < max(self.away)
-        return match_no_double_mwc(
+        return match_no_double_mwcs(
             probabilities, self.met, self.away, self.cube, self.owner, efficiency, live
         )
 
-    def decide(self, no_double: float, double_take: float) -> float:
-        """The side on roll's value with its best cube action, given its values of not
+    def decide(
+        self, no_double: npt.NDArray[np.float64], double_take: npt.NDArray[np.float64]
+    ) -> npt.NDArray[np.float64]:
+        """The side on roll's values with its best cube action, given its values of not
         doubling and of doubling and being taken (the taker's best answer included)."""
         if not self.may_double():
             return no_double
-        doubled = min(double_take, self.pass_value())
-        if self.beavers and self.away is None and double_take < 0.0:
-            doubled = min(doubled, 2.0 * double_take)  # the taker beavers
-        return max(no_double, doubled)
+        doubled = np.minimum(double_take, self.pass_value())
+        if self.beavers and self.away is None:
+            # The taker beavers when the take is worth more to it than nothing.
+            doubled = np.where(double_take < 0.0, np.minimum(doubled, 2.0 * double_take), doubled)
+        return np.maximum(no_double, doubled)
 
     def normalised(self, value: float) -> float:
         """A value as an equity per unit of the current cube (match winning chances
@@ -205,14 +211,13 @@ def _leaf_values(
     probabilities = evaluate_plies(evaluator, boards, 0)
     efficiency = board_efficiencies(boards)
     out = np.empty((boards.shape[0], len(contexts)))
-    for i in range(boards.shape[0]):
-        row, x = probabilities[i], float(efficiency[i])
-        for j, context in enumerate(contexts):
-            no_double = context.no_double(row, x)
-            if context.may_double():
-                out[i, j] = context.decide(no_double, context.doubled().no_double(row, x))
-            else:
-                out[i, j] = no_double
+    for j, context in enumerate(contexts):
+        no_double = context.no_double(probabilities, efficiency)
+        if context.may_double():
+            double_take = context.doubled().no_double(probabilities, efficiency)
+            out[:, j] = context.decide(no_double, double_take)
+        else:
+            out[:, j] = no_double
     return out
 
 
@@ -225,14 +230,7 @@ def _exact_values(
     out = np.empty((rows.shape[0], len(contexts)))
     for j, context in enumerate(contexts):
         no_double = context.cube * rows[:, column[context.owner]]
-        if context.may_double():
-            double_take = 2 * context.cube * rows[:, 2]
-            out[:, j] = [
-                context.decide(float(nd), float(dt))
-                for nd, dt in zip(no_double, double_take, strict=True)
-            ]
-        else:
-            out[:, j] = no_double
+        out[:, j] = context.decide(no_double, 2 * context.cube * rows[:, 2])
     return out
 
 
@@ -301,11 +299,7 @@ def cubeful_values(
         for j, context in enumerate(contexts):
             no_double = values[:, where[context]]
             if context.may_double():
-                double_take = values[:, where[context.doubled()]]
-                out[live, j] = [
-                    context.decide(float(nd), float(dt))
-                    for nd, dt in zip(no_double, double_take, strict=True)
-                ]
+                out[live, j] = context.decide(no_double, values[:, where[context.doubled()]])
             else:
                 out[live, j] = no_double
     return out[inverse]
@@ -364,10 +358,8 @@ def cube_choices(
     if leaf.any():
         probabilities = evaluate_plies(evaluator, array[leaf], 0)
         efficiency = board_efficiencies(array[leaf])
-        values[leaf] = [
-            [c.no_double(row, float(x)) for c in both]
-            for row, x in zip(probabilities, efficiency, strict=True)
-        ]
+        for k, context_k in enumerate(both):
+            values[leaf, k] = context_k.no_double(probabilities, efficiency)
     live = ~known & ~leaf
     if live.any():
         values[live] = _rolled(evaluator, array[live], plies, both, pruning, exact)
