@@ -52,3 +52,51 @@ def test_bad_input_exits_with_an_error() -> None:
     assert result.exit_code == 2
     result = CliRunner().invoke(app, ["hint", START, "--roll", "7-1"])
     assert result.exit_code == 2
+
+
+def test_cube_hint_and_eval_search_cubefully() -> None:
+    """At ply > 0 the cube command, ``hint --cubeful`` and ``eval --cubeful`` carry the
+    cube through the search, with an XGID's own cube and score."""
+    import numpy as np
+
+    from backgammon import Position
+    from backgammon.engine import Engine
+    from backgammon.engine.cubeful import (
+        cube_context_from_xgid,
+        cube_decision_at,
+        cubeful_play_values,
+        cubeful_values,
+    )
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:1:0:7:10"  # 2-cube, ours, 4-6 away
+    position = Position.from_xgid(xgid)
+    context = cube_context_from_xgid(xgid)
+    assert context.away == (4, 6) and context.cube == 2
+    engine = Engine()
+    board = position.to_array()
+
+    decision = run("cube", xgid, "--ply", "1", "--json")
+    expected = cube_decision_at(engine.evaluate_boards, board, 1, context, engine.pruning)
+    assert decision["no_double"] == expected.no_double
+    assert decision["double_take"] == expected.double_take
+    assert decision["action"] == expected.action.value
+
+    evaluation = run("eval", xgid, "--ply", "1", "--cubeful", "--json")
+    value = cubeful_values(engine.evaluate_boards, board[None, :], 1, [context], engine.pruning)
+    assert evaluation["cubeful_equity"] == context.normalised(float(value[0, 0]))
+
+    hint = run("hint", xgid, "--roll", "6-4", "--ply", "1", "--cubeful", "--json", "--top", "3")
+    plays = hint["plays"]
+    assert isinstance(plays, list) and len(plays) == 3
+    equities = [row["equity"] for row in plays]
+    assert equities == sorted(equities, reverse=True)
+    best = next(p for p in position.legal_plays((6, 4)) if p.notation() == plays[0]["play"])
+    mine = cubeful_play_values(
+        engine.evaluate_boards,
+        best.position.flip().to_array()[None, :],
+        1,
+        context,
+        engine.pruning,
+    )
+    assert plays[0]["equity"] == round(context.normalised(float(mine[0])), 4)
+    assert np.isfinite(equities).all()

@@ -316,3 +316,19 @@ def test_the_array_models_equal_the_scalar_ones() -> None:
                     for row, x in zip(rows, efficiency, strict=True)
                 ]
                 assert got == pytest.approx(expected, abs=1e-12), (away, cube, owner, alive)
+
+
+def test_an_xgid_gives_its_cube_context() -> None:
+    from backgammon.engine.cubeful import cube_context_from_xgid
+
+    money = cube_context_from_xgid("XGID=-b----E-C---eE---c-e----B-:1:1:1:00:0:0:3:0:10")
+    assert money == CubeContext(cube=2, owner=CubeOwner.PLAYER, jacoby=True, beavers=True)
+    # The top player on roll, owning a 4-cube, at 2-4 in a 7-point match (it has 4).
+    match = cube_context_from_xgid("XGID=-b----E-C---eE---c-e----B-:2:-1:-1:00:2:4:0:7:10")
+    assert match.cube == 4 and match.owner is CubeOwner.PLAYER
+    assert match.away == (3, 5) and not match.crawford
+    crawford = cube_context_from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:3:1:7:10")
+    assert crawford.crawford and crawford.away == (1, 4) and not crawford.may_double()
+    assert not cube_context_from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:0").alive
+    with pytest.raises(ValueError, match="ends a 7-point match"):
+        cube_context_from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:7:3:0:7:10")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from backgammon.analysis import MatchAnalysis
+    from backgammon.engine.cubeful import CubeContext
 
 __all__ = ["app", "main"]
 
@@ -922,6 +924,33 @@ def _engine_position(text: str) -> Position:
         raise typer.Exit(2) from None
 
 
+def _is_xgid(text: str) -> bool:
+    stripped = text.strip()
+    return stripped.upper().startswith("XGID=") or (
+        ":" in stripped and not stripped.lower().startswith("slots:")
+    )
+
+
+def _xgid_cube(text: str) -> CubeContext:
+    """The cube context an XGID records (money centred for any other text)."""
+    from backgammon.engine.cubeful import CubeContext, cube_context_from_xgid
+
+    if not _is_xgid(text):
+        return CubeContext()
+    try:
+        return cube_context_from_xgid(text)
+    except (BackgammonError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _exact_cube_rows() -> Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.float64]]:
+    """The two-sided bear-off database's exact cubeful money equities."""
+    from backgammon.engine.bearoff import BearoffDatabase
+
+    return BearoffDatabase.open().cube_equity_rows
+
+
 def _probabilities_line(probabilities: tuple[float, ...]) -> str:
     win, wg, wbg, lg, lbg = probabilities
     return (
@@ -937,26 +966,56 @@ def hint(
     top: Annotated[int, typer.Option(help="How many plays to show.")] = 10,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    cubeful: Annotated[
+        bool,
+        typer.Option(
+            help="Rank by cubeful equity (the cube carried through the search), with an "
+            "XGID's cube and score (money, centred cube otherwise)."
+        ),
+    ] = False,
 ) -> None:
-    """Rank the plays of a roll with equities and probabilities (cubeless)."""
+    """Rank the plays of a roll with equities and probabilities (cubeless, or cubeful
+    with --cubeful)."""
+    import numpy as np
+
     from backgammon.engine import Engine
+    from backgammon.engine.cubeful import cubeful_play_values
 
     board = _engine_position(position)
     _say_while_compiling(ply)
+    engine = Engine(weights)
     try:
         dice = Roll.parse(roll)
-        ranked = Engine(weights).rank_plays(board, dice, ply=ply)
+        ranked = engine.rank_plays(board, dice, ply=ply)
     except (BackgammonError, ValueError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
+    equities = [item.equity for item in ranked]
+    if cubeful:
+        context = _xgid_cube(position)
+        # At ply > 0 the plays the cubeless search ranked best (its move filter's
+        # share) are searched again cubefully; at 0-ply every play is.
+        ranked = ranked[: max(top, engine.move_filter.keep)] if ply > 0 else ranked
+        children = np.stack([item.play.position.flip().to_array() for item in ranked])
+        values = cubeful_play_values(
+            engine.evaluate_boards,
+            children,
+            ply,
+            context,
+            engine.pruning,
+            _exact_cube_rows() if context.is_money else None,
+        )
+        equities = [context.normalised(float(v)) for v in values]
+        order = sorted(range(len(ranked)), key=lambda k: -equities[k])
+        ranked, equities = [ranked[k] for k in order], [equities[k] for k in order]
     rows = [
         {
             "play": item.play.notation(),
-            "equity": round(item.equity, 4),
-            "difference": round(item.equity - ranked[0].equity, 4),
+            "equity": round(equity, 4),
+            "difference": round(equity - equities[0], 4),
             "probabilities": [round(p, 4) for p in item.evaluation.probabilities],
         }
-        for item in ranked[:top]
+        for item, equity in list(zip(ranked, equities, strict=True))[:top]
     ]
     if json_output:
         typer.echo(
@@ -966,7 +1025,7 @@ def hint(
             )
         )
         return
-    typer.echo(f"{dice} at {ply}-ply, cubeless equity for the mover:")
+    typer.echo(f"{dice} at {ply}-ply, {'cubeful' if cubeful else 'cubeless'} equity for the mover:")
     for index, (row, item) in enumerate(zip(rows, ranked, strict=False), 1):
         typer.echo(
             f"{index:3}. {row['play']:28} {row['equity']:+.3f} ({row['difference']:+.3f})"
@@ -980,9 +1039,19 @@ def evaluate(
     ply: Annotated[int, typer.Option(help="Lookahead (0 = the network alone).")] = 0,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    cubeful: Annotated[
+        bool,
+        typer.Option(
+            help="Also the cubeful equity (the side on roll's best cube action, the cube "
+            "carried through the search), with an XGID's cube and score (money, centred "
+            "cube otherwise)."
+        ),
+    ] = False,
 ) -> None:
-    """Evaluate a position for the side on roll, before it rolls (cubeless)."""
+    """Evaluate a position for the side on roll, before it rolls (cubeless; with
+    --cubeful also cubeful)."""
     from backgammon.engine import Engine
+    from backgammon.engine.cubeful import cubeful_values
 
     board = _engine_position(position)
     _say_while_compiling(ply)
@@ -992,25 +1061,37 @@ def evaluate(
     except ValueError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
-    if json_output:
-        typer.echo(
-            json.dumps(
-                {
-                    "position_id": board.position_id,
-                    "ply": ply,
-                    "class": engine.classify(board).name.lower(),
-                    "probabilities": list(result.probabilities),
-                    "equity": result.equity,
-                },
-                indent=2,
-            )
+    cubeful_equity = None
+    if cubeful:
+        context = _xgid_cube(position)
+        value = cubeful_values(
+            engine.evaluate_boards,
+            board.to_array()[None, :],
+            ply,
+            [context],
+            engine.pruning,
+            _exact_cube_rows() if context.is_money else None,
         )
+        cubeful_equity = context.normalised(float(value[0, 0]))
+    if json_output:
+        summary = {
+            "position_id": board.position_id,
+            "ply": ply,
+            "class": engine.classify(board).name.lower(),
+            "probabilities": list(result.probabilities),
+            "equity": result.equity,
+        }
+        if cubeful_equity is not None:
+            summary["cubeful_equity"] = cubeful_equity
+        typer.echo(json.dumps(summary, indent=2))
         return
     typer.echo(str(board))
     typer.echo(
         f"{engine.classify(board).name.lower()}, {ply}-ply: "
         f"{_probabilities_line(result.probabilities)}  equity {result.equity:+.3f}"
     )
+    if cubeful_equity is not None:
+        typer.echo(f"cubeful equity (best cube action): {cubeful_equity:+.3f}")
 
 
 @app.command()
@@ -1024,30 +1105,36 @@ def cube(
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The cube decision for the side on roll: no double / double, take / double,
-    pass / too good, with cubeful equities (Janowski; money or match)."""
+    pass / too good, with cubeful equities (money or match). At ply > 0 the cube is
+    carried through the search (each side's cube action before each roll; Janowski's
+    model at the leaves). An XGID's own cube, score and rules are used unless
+    --owner / --match-length say otherwise."""
     from backgammon.engine import Engine
-    from backgammon.engine.cube import (
-        CubeOwner,
-        cube_efficiency,
-        match_cube_decision,
-        money_cube_decision,
-    )
+    from backgammon.engine.cube import CubeOwner
+    from backgammon.engine.cubeful import CubeContext, cube_decision_at
     from backgammon.engine.met import kazaross_xg2
 
     board = _engine_position(position)
     _say_while_compiling(ply)
     engine = Engine(weights)
-    probabilities = engine.evaluate_at(board, ply).probabilities
-    efficiency = cube_efficiency(board)
     try:
-        holder = CubeOwner(owner)
         if match_length:
             mine, theirs = (int(part) for part in away.split(","))
-            decision = match_cube_decision(
-                probabilities, kazaross_xg2(), (mine, theirs), owner=holder, efficiency=efficiency
-            )
+            context = CubeContext(owner=CubeOwner(owner), away=(mine, theirs), met=kazaross_xg2())
+        elif owner != "centred" or not _is_xgid(position):
+            context = CubeContext(owner=CubeOwner(owner))
         else:
-            decision = money_cube_decision(probabilities, holder, efficiency)
+            context = _xgid_cube(position)
+        engine.evaluate_at(board, 0)  # a bad ply or variant is reported before the search
+        probabilities = engine.evaluate_at(board, ply).probabilities
+        decision = cube_decision_at(
+            engine.evaluate_boards,
+            board.to_array(),
+            ply,
+            context,
+            engine.pruning,
+            _exact_cube_rows() if context.is_money else None,
+        )
     except ValueError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None

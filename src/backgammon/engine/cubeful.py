@@ -48,7 +48,7 @@ from backgammon.engine.cube import (
     race_cube_efficiency,
 )
 from backgammon.engine.evaluator import PositionClass, classify_boards
-from backgammon.engine.met import MatchEquityTable
+from backgammon.engine.met import MatchEquityTable, kazaross_xg2
 from backgammon.engine.search import (
     BoardEvaluator,
     Pruning,
@@ -58,6 +58,7 @@ from backgammon.engine.search import (
     finished_boards,
     weighted_rolls,
 )
+from backgammon.notation.xgid import decode_xgid
 from backgammon.rules.movegen import BOARD_SLOTS
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "ExactCubeEquities",
     "board_efficiencies",
     "cube_choices",
+    "cube_context_from_xgid",
     "cube_decision_at",
     "cubeful_play_values",
     "cubeful_values",
@@ -190,6 +192,49 @@ class CubeContext:
             return value / self.cube
         assert self.met is not None
         return self.met.mwc_to_equity(value, self.away[0], self.away[1], self.cube)
+
+
+def cube_context_from_xgid(text: str, met: MatchEquityTable | None = None) -> CubeContext:
+    """The cube context an XGID records, for its side on roll: the cube's value and
+    owner, and in a match the away scores and the Crawford flag (``met``, default
+    Kazaross-XG2), in money the Jacoby and beaver bits; a maximum cube of 0 (cubeless)
+    or a cube at its maximum is not alive.
+
+    Raises:
+        NotationError: for a malformed XGID.
+        ValueError: for a match score at or past the match length.
+    """
+    fields = decode_xgid(text)
+    cube = 2**fields.cube_log2
+    owner = (
+        CubeOwner.CENTRED
+        if fields.cube_position == 0
+        else CubeOwner.PLAYER
+        if fields.cube_position == fields.turn
+        else CubeOwner.OPPONENT
+    )
+    alive = fields.max_cube > 0 and fields.cube_log2 < fields.max_cube
+    if fields.match_length == 0:
+        return CubeContext(
+            cube=cube,
+            owner=owner,
+            jacoby=bool(fields.crawford_jacoby & 1),
+            beavers=bool(fields.crawford_jacoby & 2),
+            alive=alive,
+        )
+    scores = (fields.score_bottom, fields.score_top)
+    mine, theirs = scores if fields.turn == 1 else scores[::-1]
+    length = fields.match_length
+    if max(mine, theirs) >= length:
+        raise ValueError(f"a score of {max(mine, theirs)} ends a {length}-point match")
+    return CubeContext(
+        cube=cube,
+        owner=owner,
+        away=(length - mine, length - theirs),
+        met=kazaross_xg2() if met is None else met,
+        crawford=bool(fields.crawford_jacoby),
+        alive=alive,
+    )
 
 
 def board_efficiencies(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
