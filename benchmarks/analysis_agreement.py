@@ -180,8 +180,10 @@ def _label(action: str) -> str:
         return "too good"
     if action.startswith("no double"):
         return "no double"
-    if action == "double, beaver":
+    if action in ("double, beaver", "optional double, take"):
         return "double, take"
+    if action == "optional double, pass":
+        return "double, pass"
     return action
 
 

@@ -24,6 +24,7 @@ import pytest
 from backgammon.analysis import (
     AnalysisSettings,
     Analyzer,
+    CubeAnalysis,
     GameAnalysis,
     Mark,
     MatchAnalysis,
@@ -645,3 +646,43 @@ def test_cube_decisions_at_one_ply_come_from_the_cubeful_search() -> None:
             checked += 1
             differ += abs(decision.no_double - before.no_double) > 1e-6
     assert checked > 10 and differ > 0, (checked, differ)
+
+
+_BEAVER_MATCH = """; [Beaver "On"]
+; [Raccoon "On"]
+
+ 0 point match
+
+ Game 1
+ alice : 0                      bob : 0
+  1) 31: 8/5 6/5                  Doubles => 2
+  2)  Beavers => 4               {answer}
+  3)                             64: 24/18 18/14
+  4) 21: 13/11 6/5                21: 25/23 6/5
+"""
+
+
+@pytest.mark.parametrize("raccoon", [True, False])
+def test_beavers_and_raccoons_are_judged(raccoon: bool) -> None:
+    """Money with beavers and raccoons: the doubled side's best answer among take,
+    pass and beaver (a beaver doubles the take's stakes), and the doubler's raccoon
+    (doubling them again) or its absence, each with its cost."""
+    from backgammon.formats import read_match_text
+
+    text = _BEAVER_MATCH.format(answer=" Raccoons => 8" if raccoon else "")
+    analysis = analyze_match(read_match_text(text, "mat"), store=False)
+    cubes = [d for d in analysis.decisions if isinstance(d, CubeAnalysis)]
+    double, beaver, after = cubes[0], cubes[1], cubes[2]
+    assert (double.action, beaver.action) == ("double", "beaver")
+    dt, dp = beaver.double_take, beaver.double_pass
+    answers = {"take": dt, "pass": dp, "beaver": 2 * dt}
+    best = min(answers, key=lambda name: answers[name])
+    assert beaver.best_action == best
+    assert beaver.equity_loss == pytest.approx(answers["beaver"] - answers[best])
+    assert after.action == ("raccoon" if raccoon else "no raccoon")
+    assert after.player == 1 and after.doubler == 1
+    choices = {"raccoon": 4 * dt, "no raccoon": 2 * dt}
+    right = max(choices, key=lambda name: choices[name])
+    assert after.best_action == right
+    assert after.equity_loss == pytest.approx(choices[right] - choices[after.action])
+    assert (after.error is not None) == (after.equity_loss > 0)

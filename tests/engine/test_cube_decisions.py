@@ -199,3 +199,30 @@ def test_match_value_before_rolling() -> None:
     assert owned < met.after_game(5, 5, 2)
     # Money-like scores give the same ordering as money: more wins, more value.
     assert match_cubeful_mwc(plain(0.5), met, (7, 7)) < match_cubeful_mwc(plain(0.6), met, (7, 7))
+
+
+@pytest.mark.parametrize(
+    ("no_double", "double_take", "double_pass", "beavers", "action"),
+    [
+        (0.30, 0.10, 1.0, False, CubeAction.NO_DOUBLE),
+        (0.30, -0.10, 1.0, True, CubeAction.NO_DOUBLE_BEAVER),
+        (0.50, 0.70, 1.0, False, CubeAction.DOUBLE_TAKE),
+        (0.50, 1.20, 1.0, False, CubeAction.DOUBLE_PASS),
+        (1.10, 1.30, 1.0, False, CubeAction.TOO_GOOD),
+        (1.10, 0.90, 1.0, False, CubeAction.TOO_GOOD_TAKE),
+        (0.70, 0.70, 1.0, False, CubeAction.OPTIONAL_DOUBLE_TAKE),
+        (1.00, 1.20, 1.0, False, CubeAction.OPTIONAL_DOUBLE_PASS),
+        (-0.50, -0.20, 1.0, True, CubeAction.DOUBLE_BEAVER),
+    ],
+)
+def test_every_cube_action_is_named(
+    no_double: float, double_take: float, double_pass: float, beavers: bool, action: CubeAction
+) -> None:
+    """GNU Backgammon's and XG's action set: too good (take or pass) apart, optional
+    doubles (doubling changes nothing), beavers."""
+    from backgammon.engine.cube import classify_cube_decision
+
+    decision = classify_cube_decision(no_double, double_take, double_pass, beavers=beavers)
+    assert decision.action is action
+    assert decision.should_double == action.value.startswith(("double", "optional"))
+    assert decision.take == (double_take <= double_pass)

@@ -89,7 +89,7 @@ from backgammon.engine.met import MatchEquityTable, kazaross_xg2
 from backgammon.engine.network import Networks
 from backgammon.engine.search import MoveFilter, Pruning, invert, rank_children
 from backgammon.formats.record import GameRecord, MatchInfo, MatchRecord
-from backgammon.rules.cube import Beaver, CubeState, Double, Drop, MatchContext, Take
+from backgammon.rules.cube import Beaver, CubeState, Double, Drop, MatchContext, Raccoon, Take
 from backgammon.rules.dice import ALL_ROLLS, Roll
 from backgammon.rules.game import Game, OpeningRoll
 from backgammon.rules.play import Play
@@ -308,7 +308,9 @@ class CubeAnalysis:
         move_number: the turn number the decision precedes.
         player: who decided (the doubler, or the doubled player for take/pass).
         doubler: the player on roll.
-        action: ``"no double"``, ``"double"``, ``"take"``, ``"pass"`` or ``"beaver"``.
+        action: ``"no double"``, ``"double"``, ``"take"``, ``"pass"``, ``"beaver"``,
+            ``"raccoon"`` or ``"no raccoon"`` (after a beaver, where raccoons are
+            allowed).
         position_id: the position before the roll, seen from the doubler.
         cube: the cube value before the double; ``cube_owner`` who owned it.
         probabilities: the doubler's cubeless outcome probabilities.
@@ -317,11 +319,13 @@ class CubeAnalysis:
         cube_action: the right action (e.g. ``"double, take"``).
         should_double: whether doubling is right; ``should_take`` whether taking is.
         best_action: the right choice of the player who decided (``"double"``,
-            ``"no double"``, ``"take"`` or ``"pass"``).
+            ``"no double"``, ``"take"``, ``"pass"``, ``"beaver"`` where beavers are
+            allowed, ``"raccoon"`` or ``"no raccoon"``).
         equity_loss: what the action cost (>= 0).
         mark: the mark of the loss.
         error: ``"missed double"``, ``"wrong double"``, ``"wrong take"``,
-            ``"wrong pass"`` or ``None``.
+            ``"wrong pass"``, ``"wrong beaver"``, ``"missed beaver"``, ``"wrong
+            raccoon"``, ``"missed raccoon"`` or ``None``.
         close: whether the decision is close (see :attr:`AnalysisSettings.close_cube`).
         exact: whether the equities come from the exact bearoff database.
     """
@@ -356,6 +360,8 @@ class CubeAnalysis:
     def counted(self) -> bool:
         """Whether the decision counts in error rates: an actual double, take or pass,
         or a close (or wrongly missed) "no double"."""
+        if self.action == "no raccoon":  # implicit, like "no double": counted when wrong
+            return self.equity_loss > 0.0
         return self.action != "no double" or self.close
 
 
@@ -605,6 +611,7 @@ class _CubeEval:
     decision: CubeDecision
     exact: bool
     cubeless: float
+    beavers: bool = False
 
 
 # -- the analyzer ------------------------------------------------------------------------
@@ -664,10 +671,22 @@ class Analyzer:
         opening = False
         doubled: _CubeEval | None = None
         implicit: _CubeEval | None = None
+        beavered: _CubeEval | None = None  # a beaver the doubler may raccoon
         for index, entry in enumerate(record.entries):
             action = entry.action
+            if beavered is not None and not isinstance(action, Raccoon):
+                decisions.append(
+                    self._cube_record(beavered, record.number, index, turns + 1, "no raccoon")
+                )
+                beavered = None
             if isinstance(action, OpeningRoll):
                 opening = action.starter is not None and not game.variant.opening_reroll
+            elif isinstance(action, Raccoon):
+                if beavered is not None:
+                    decisions.append(
+                        self._cube_record(beavered, record.number, index, turns + 1, "raccoon")
+                    )
+                beavered = None
             elif isinstance(action, Roll):
                 opening = False
                 implicit = self._cube_eval(game) if self._cube_open(game) else None
@@ -687,6 +706,8 @@ class Analyzer:
                             doubled, record.number, index, turns + 1, word, entry.player
                         )
                     )
+                    if isinstance(action, Beaver) and game.rules.raccoons:
+                        beavered = doubled
                 doubled = None
             elif isinstance(action, Play):
                 turns += 1
@@ -930,7 +951,14 @@ class Analyzer:
             return None
         cubeless = _Stakes(context, doubler, cube, self._met, jacoby=game.rules.jacoby)
         return _CubeEval(
-            doubler, position, cube, probabilities, decision, exact, cubeless.equity(probabilities)
+            doubler,
+            position,
+            cube,
+            probabilities,
+            decision,
+            exact,
+            cubeless.equity(probabilities),
+            beavers=context.is_money and game.rules.beavers,
         )
 
     def _cube_context(self, game: Game, player: int) -> CubeContext | None:
@@ -1026,14 +1054,25 @@ class Analyzer:
             loss = 0.0 if should_double else max(0.0, nd - doubled)
             best_action = "double" if should_double else "no double"
             error = "wrong double" if loss > 0.0 else None
-        elif action in ("take", "beaver"):
-            loss = max(0.0, dt - dp)
-            best_action = "take" if decision.take else "pass"
-            error = "wrong take" if loss > 0.0 else None
+        elif action in ("take", "pass", "beaver"):
+            # The doubled side picks the answer worth least to the doubler; a beaver
+            # doubles the take's stakes (money with beavers only).
+            answers = {"take": dt, "pass": dp}
+            if evaluation.beavers:
+                answers["beaver"] = 2.0 * dt
+            best_action = min(answers, key=lambda name: answers[name])
+            loss = max(0.0, answers[action] - answers[best_action])
+            error = None
+            if loss > 0.0:
+                error = "missed beaver" if best_action == "beaver" else f"wrong {action}"
         else:
-            loss = max(0.0, dp - dt)
-            best_action = "take" if decision.take else "pass"
-            error = "wrong pass" if loss > 0.0 else None
+            # After a beaver the doubler may raccoon: the stakes double again.
+            choices = {"no raccoon": 2.0 * dt, "raccoon": 4.0 * dt}
+            best_action = "raccoon" if dt > 0.0 else "no raccoon"
+            loss = max(0.0, choices[best_action] - choices[action])
+            error = None
+            if loss > 0.0:
+                error = "missed raccoon" if action == "no raccoon" else "wrong raccoon"
         optimal = decision.best_equity if should_double else nd
         close = optimal - doubled < self.settings.close_cube
         doubler = evaluation.doubler

@@ -93,12 +93,22 @@ class CubeOwner(Enum):
 
 
 class CubeAction(Enum):
-    """The right cube action for the side on roll and its opponent's answer."""
+    """The right cube action for the side on roll and its opponent's answer, named as
+    GNU Backgammon and eXtreme Gammon name them.
+
+    "Too good" is playing on for more than a cashed double is worth; the answer says
+    what the opponent should do if doubled all the same. An "optional" double is one
+    that neither gains nor loses (doubling and not doubling are worth the same, as
+    with a cube that is dead for the doubler).
+    """
 
     NO_DOUBLE = "no double"
     DOUBLE_TAKE = "double, take"
     DOUBLE_PASS = "double, pass"
     TOO_GOOD = "too good to double, pass"
+    TOO_GOOD_TAKE = "too good to double, take"
+    OPTIONAL_DOUBLE_TAKE = "optional double, take"
+    OPTIONAL_DOUBLE_PASS = "optional double, pass"
     DOUBLE_BEAVER = "double, beaver"
     NO_DOUBLE_BEAVER = "no double, beaver"
 
@@ -126,11 +136,14 @@ class CubeDecision:
 
     @property
     def should_double(self) -> bool:
-        """Whether the side on roll should double now."""
+        """Whether the side on roll should double now (an optional double counts:
+        doubling loses nothing)."""
         return self.action in (
             CubeAction.DOUBLE_TAKE,
             CubeAction.DOUBLE_PASS,
             CubeAction.DOUBLE_BEAVER,
+            CubeAction.OPTIONAL_DOUBLE_TAKE,
+            CubeAction.OPTIONAL_DOUBLE_PASS,
         )
 
     @property
@@ -245,22 +258,37 @@ def money_cubeful_value(
     return money_cube_decision(probabilities, owner, efficiency, jacoby=jacoby).best_equity
 
 
+OPTIONAL_MARGIN = 1e-5
+"""Doubling is "optional" when it changes the equity by no more than this."""
+
+
 def classify_cube_decision(
     no_double: float, double_take: float, double_pass: float, *, beavers: bool = False
 ) -> CubeDecision:
-    """The cube action from the three cubeful equities of the side on roll: double
-    when both "double, take" and "double, pass" beat "no double"; the opponent takes
-    when "double, take" is at most "double, pass"; "too good" when playing on beats
-    cashing; a beaver (if allowed) when the take is worth more than no double at all
-    to the taker (``double_take < 0``)."""
+    """The cube action from the three cubeful equities of the side on roll.
+
+    The opponent takes when "double, take" is at most "double, pass", and beavers (if
+    allowed) when taking is worth more to it than nothing (``double_take < 0``). The
+    side on roll doubles when the answer's equity, ``min(double_take,
+    double_pass)``, is at least "no double": an *optional* double when the two are
+    within :data:`OPTIONAL_MARGIN`. Otherwise it does not double: "too good" when "no
+    double" beats a pass (it plays on for the gammons), with the answer the opponent
+    would give ("too good to double, take" or "..., pass"); "no double, beaver" when
+    a double would be beavered; "no double" else.
+    """
     take = double_take <= double_pass
     beaver = beavers and take and double_take < 0.0
-    if double_take > no_double and double_pass > no_double:
-        action = CubeAction.DOUBLE_TAKE if take else CubeAction.DOUBLE_PASS
+    doubled = min(double_take, double_pass)
+    if doubled >= no_double:
+        optional = doubled - no_double <= OPTIONAL_MARGIN
         if beaver:
             action = CubeAction.DOUBLE_BEAVER
-    elif not take and no_double > double_pass:
-        action = CubeAction.TOO_GOOD
+        elif take:
+            action = CubeAction.OPTIONAL_DOUBLE_TAKE if optional else CubeAction.DOUBLE_TAKE
+        else:
+            action = CubeAction.OPTIONAL_DOUBLE_PASS if optional else CubeAction.DOUBLE_PASS
+    elif no_double > double_pass:
+        action = CubeAction.TOO_GOOD_TAKE if take else CubeAction.TOO_GOOD
     else:
         action = CubeAction.NO_DOUBLE_BEAVER if beaver else CubeAction.NO_DOUBLE
     return CubeDecision(no_double, double_take, double_pass, action, take, beaver)
