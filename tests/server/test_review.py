@@ -1,13 +1,20 @@
-"""Analysis of uploaded match files over HTTP: ``POST /api/analysis`` and polling
-``GET /api/analysis/{id}`` against a real server process."""
+"""Analysis of match files over HTTP (uploaded, or played on the server):
+``POST /api/analysis``, polling ``GET /api/analysis/{id}`` and the report at
+``GET /api/analysis/{id}/report.html``, against a real server process."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import time
 from typing import Any
 
 import httpx
 import pytest
+
+from backgammon.server.client import ServerClient
+
+from .players import Policy, play_seat
 
 # Two blunders by the engine's measure: Alice's bar/23 6/5, Bob's 13/7(2) 8/2*(2).
 SHORT_MATCH = """ 3 point match
@@ -30,6 +37,34 @@ def backend() -> str:
 def url(server_factory: Any) -> str:
     server = server_factory("--no-warm-up", "--bot-processes", "1")
     return str(server.url)
+
+
+async def _played_match(url: str, entries: int, finish: bool) -> str:
+    async with ServerClient(url) as alice, ServerClient(url) as bob:
+        await alice.guest()
+        await bob.guest()
+        created = await alice.create_match(length=3, rated=False)
+        match_id = str(created["id"])
+        await bob.join(match_id)
+        for client in (alice, bob):
+            await client.connect()
+            await client.subscribe(match_id)
+        await asyncio.gather(
+            play_seat(alice, match_id, 0, Policy(1, stop_at_seq=entries)),
+            play_seat(bob, match_id, 1, Policy(2, stop_at_seq=entries)),
+        )
+        if finish and bob.states[match_id]["result"] is None:
+            answer = await bob.act(match_id, "leave")
+            assert answer["type"] == "ack", answer
+        return match_id
+
+
+def played_match(url: str, entries: int = 30, *, finish: bool = True) -> str:
+    """A 3-point match between two guests on the server at ``url``: random plays (the
+    first player to roll in a game doubles, the other takes) until its log has
+    ``entries`` entries, then (``finish``) the second player leaves; returns its id.
+    Runs its own event loop (in a thread of its own where one is running)."""
+    return asyncio.run(_played_match(url, entries, finish))
 
 
 def _wait(url: str, job: str, timeout: float = 120.0) -> dict[str, Any]:
@@ -97,3 +132,75 @@ def test_too_large_and_unknown_jobs(url: str) -> None:
     big = {"text": "x" * 1_200_000, "name": "big.mat"}
     assert httpx.post(f"{url}/api/analysis", json=big, timeout=60).status_code == 413
     assert httpx.get(f"{url}/api/analysis/nope", timeout=30).status_code == 404
+
+
+def test_a_finished_match_is_reviewed_move_by_move_with_a_report(url: str) -> None:
+    match_id = played_match(url)
+    answer = httpx.post(f"{url}/api/analysis", json={"match": match_id, "ply": 1}, timeout=60)
+    assert answer.status_code == 202, answer.text
+    started = answer.json()
+    assert started["ply"] == 1 and started["total"] > 0
+    # The same match at the same ply is the same job; another ply is another one.
+    again = httpx.post(f"{url}/api/analysis", json={"match": match_id, "ply": 1}, timeout=60)
+    assert again.status_code == 202 and again.json()["id"] == started["id"]
+    status = _wait(url, started["id"])
+    assert status["state"] == "done" and status["ply"] == 1, status
+    result = status["result"]
+    assert result["ply"] == 1 and len(result["names"]) == 2
+    assert result["game_results"][0]["game"] == 1
+    moves = result["moves"]
+    assert [move["index"] for move in moves] == list(range(len(moves)))
+    plays = [move for move in moves if move["kind"] == "checker"]
+    assert len(plays) >= 8  # every play, not only the errors
+    assert [(m["game"], m["move"]) for m in moves] == sorted((m["game"], m["move"]) for m in moves)
+    for move in plays:
+        options = move["options"]
+        assert options[0]["difference"] == 0.0
+        assert all(b["equity"] <= a["equity"] + 1e-9 for a, b in itertools.pairwise(options))
+        assert sum(option["played"] for option in options) == 1
+        assert move["played"] or move["play"] == "Ø"
+        assert 0.0 <= move["before"]["win"] <= 1.0
+        assert len(move["board"]["player"]) == 26 and len(move["dice"]) == 2
+    cubes = [move for move in moves if move["kind"] == "cube"]
+    assert any(move["action"] == "double" for move in cubes), cubes  # Policy doubles
+    for move in cubes:
+        assert set(move["equities"]) == {"no_double", "double_take", "double_pass"}
+        assert move["cube_action"] and move["right"]
+    errors = result["errors"]
+    assert errors == [move for move in moves if move["mark"] is not None]
+    # The report, as the CLI writes it.
+    report = httpx.get(f"{url}/api/analysis/{started['id']}/report.html", timeout=30)
+    assert report.status_code == 200, report.text
+    assert report.headers["content-type"].startswith("text/html")
+    assert "attachment" in report.headers["content-disposition"]
+    assert report.text.startswith("<!DOCTYPE html>") and "<svg" in report.text
+    assert "analysed at 1-ply" in report.text
+    other = httpx.post(f"{url}/api/analysis", json={"match": match_id}, timeout=60)
+    assert other.status_code == 202 and other.json()["id"] != started["id"]
+    assert other.json()["ply"] == 0
+
+
+def test_bad_review_requests_are_refused_and_start_nothing(url: str) -> None:
+    going_on = played_match(url, 6, finish=False)
+    refused = [
+        ({"match": "no_such_match"}, 404, "match:"),
+        ({"match": going_on}, 409, "match:"),
+        ({"match": "bad id!"}, 400, "match:"),
+        ({"text": SHORT_MATCH, "match": going_on}, 400, "text:"),
+        ({"text": SHORT_MATCH, "ply": 3}, 422, "ply:"),
+        ({"text": SHORT_MATCH, "ply": -1}, 422, "ply:"),
+        ({"text": SHORT_MATCH, "ply": "1"}, 422, "ply:"),
+        ({"text": SHORT_MATCH, "ply": 1.5}, 422, "ply:"),
+    ]
+    for body, code, named in refused:
+        answer = httpx.post(f"{url}/api/analysis", json=body, timeout=60)
+        assert answer.status_code == code, (body, answer.text)
+        assert answer.json()["message"].startswith(named), (body, answer.json())
+    # Nothing started: the first good upload is a new job with nothing done.
+    answer = httpx.post(f"{url}/api/analysis", json={"text": SHORT_MATCH}, timeout=60)
+    assert answer.status_code == 202
+    job = answer.json()["id"]
+    assert httpx.get(f"{url}/api/analysis/nope/report.html", timeout=30).status_code == 404
+    status = _wait(url, job)
+    assert status["state"] == "done"
+    assert httpx.get(f"{url}/api/analysis/{job}/report.html", timeout=30).status_code == 200

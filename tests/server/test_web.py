@@ -439,3 +439,49 @@ def test_a_player_page_shows_ratings_a_graph_and_downloads(
     assert page.locator("#player-name").text_content() == "bob_p"
     page.close()
     assert problems == []
+
+
+def test_an_invitation_link_is_joined_by_whoever_opens_it(
+    server_factory: Any, browser: Any
+) -> None:
+    """The host makes an unlisted match and copies its link; it is not in the lobby
+    (nor a lobby event); a guest who opens the link logs in and joins; both get the board."""
+    server = server_factory("--no-warm-up", "--no-bots")
+    host_context = browser.new_context()
+    host_context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    host = host_context.new_page()
+    guest = browser.new_context().new_page()
+    problems = [watch(host), watch(guest)]
+    host.goto(server.url + "/", wait_until="load")
+    host.get_by_role("button", name="Play as guest").click()
+    host.get_by_role("button", name="Invite by link").click()
+    link = host.locator("#invite-link")
+    link.wait_for()
+    host.wait_for_function(
+        "() => document.querySelector('#invite-link').value.includes('#/match/')"
+    )
+    url = link.input_value()
+    match_id = url.rsplit("/", 1)[1]
+    assert url == f"{server.url}/#/match/{match_id}"
+    assert not host.locator("#do-join").is_visible()
+    host.get_by_role("button", name="Copy link").click()
+    assert host.evaluate("navigator.clipboard.readText()") == url
+
+    with httpx.Client(base_url=server.url) as client:
+        client.post("/api/guest").raise_for_status()
+        lobby = client.get("/api/lobby").json()
+    assert match_id not in [m["id"] for m in lobby["open"]], "an unlisted match is not listed"
+
+    guest.goto(url, wait_until="load")
+    guest.get_by_role("button", name="Play as guest").click()
+    join = guest.get_by_role("button", name="Join this match")
+    join.wait_for()
+    assert "waits for an opponent" in guest.locator("#match-status").text_content()
+    join.click()
+    for page in (host, guest):
+        page.wait_for_selector("#board .place", state="attached")
+        assert page.locator("#open-panel").is_hidden()
+    assert guest.evaluate("location.hash") == f"#/match/{match_id}"
+    host.close()
+    guest.close()
+    assert problems == [[], []]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request, Response, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -48,6 +48,7 @@ from backgammon.server.protocol import (
 )
 from backgammon.server.repository import User
 from backgammon.server.review import ReviewJobs
+from backgammon.server.rollouts import RolloutJobs, RolloutQuery
 from backgammon.server.service import Clock, GameService, ServiceError
 from backgammon.server.settings import Settings
 
@@ -162,6 +163,8 @@ def create_app(
         say("stopping: finishing writes")
         for jobs in reviews:
             jobs.close()
+        for rollout_jobs in rollouts:
+            rollout_jobs.close()
         if fibs is not None:
             await fibs.stop()
         await service.stop()
@@ -325,16 +328,26 @@ def create_app(
             )
         try:
             upload = parse_body(AnalysisUpload, body)
-        except ProtocolError as error:
-            raise ServiceError("bad_request", str(error)) from None
+        except ProtocolError as error:  # a ply out of 0-2 is a 422, the rest a 400
+            status = 422 if str(error).startswith("ply:") else 400
+            raise ServiceError("bad_request", str(error), status) from None
+        if (upload.text is None) == (upload.match is None):
+            raise ServiceError("bad_request", "text: a match file's text, or a match id in match")
+        text, name = upload.text, upload.name
+        if upload.match is not None:  # a finished match played here, as a .mat file
+            text, name = await service.finished_record(upload.match), f"{upload.match}.mat"
+        assert text is not None
         jobs = _reviews()
-        if jobs.running() >= jobs.running_limit:
-            raise ServiceError("throttled", "the server is busy analysing: try again soon", 429)
-        try:
-            job = await jobs.start(upload.text, upload.name)
-        except ValueError as error:
-            raise ServiceError("bad_request", f"text: {error}") from None
-        return JSONResponse({"id": job.id, "done": 0, "total": job.total}, status_code=202)
+        job = jobs.find(text, name, upload.ply)
+        if job is None:
+            if jobs.running() >= jobs.running_limit:
+                raise ServiceError("throttled", "the server is busy analysing: try again soon", 429)
+            try:
+                job = await jobs.start(text, name, upload.ply)
+            except ValueError as error:
+                raise ServiceError("bad_request", f"text: {error}") from None
+        answer = {"id": job.id, "ply": job.ply, "done": 0, "total": job.total}
+        return JSONResponse(answer, status_code=202)
 
     @tools.get("/analysis/{job_id}")
     async def analysis_status(job_id: str) -> dict[str, Any]:
@@ -342,6 +355,67 @@ def create_app(
         if status is None:
             raise ServiceError("not_found", f"no analysis {job_id!r} (they are kept a while)", 404)
         return status
+
+    @tools.get("/analysis/{job_id}/report.html")
+    async def analysis_report(job_id: str) -> HTMLResponse:
+        jobs = _reviews()
+        if jobs.status(job_id) is None:
+            raise ServiceError("not_found", f"no analysis {job_id!r} (they are kept a while)", 404)
+        report = jobs.report(job_id)
+        if report is None:
+            raise ServiceError("conflict", f"the analysis {job_id!r} is not done", 409)
+        return HTMLResponse(
+            report,
+            headers={"content-disposition": f'attachment; filename="analysis-{job_id}.html"'},
+        )
+
+    rollouts: list[RolloutJobs] = []  # made on first use (it needs the pool)
+
+    def _rollouts() -> RolloutJobs:
+        if not rollouts:
+            rollouts.append(RolloutJobs(service.pool))
+        return rollouts[0]
+
+    @tools.post(
+        "/rollout",
+        status_code=202,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": RolloutQuery.model_json_schema()}},
+            }
+        },
+    )
+    async def start_rollout(request: Request) -> JSONResponse:
+        body = await request.body()
+        if len(body) > 4096:
+            raise ServiceError("bad_request", "body: at most 4096 bytes")
+        try:
+            query = parse_body(RolloutQuery, body)
+            read_position(query.position)
+        except (ProtocolError, ValueError) as error:
+            raise ServiceError("bad_request", str(error)) from None
+        jobs = _rollouts()
+        if jobs.running() >= jobs.running_limit:
+            raise ServiceError("throttled", "the server is busy rolling out: try again soon", 429)
+        try:
+            job = await jobs.start(query)
+        except ValueError as error:
+            raise ServiceError("bad_request", str(error)) from None
+        return JSONResponse({"id": job.id, "done": 0, "total": job.total}, status_code=202)
+
+    @tools.get("/rollout/{job_id}")
+    async def rollout_status(job_id: str) -> dict[str, Any]:
+        status = _rollouts().status(job_id)
+        if status is None:
+            raise ServiceError("not_found", f"no rollout {job_id!r} (they are kept a while)", 404)
+        return status
+
+    @tools.delete("/rollout/{job_id}")
+    async def cancel_rollout(job_id: str) -> dict[str, bool]:
+        if not _rollouts().cancel(job_id):
+            raise ServiceError("not_found", f"no rollout {job_id!r} (they are kept a while)", 404)
+        return {"ok": True}
 
     operations = APIRouter(tags=["operations"])
 

@@ -1,17 +1,20 @@
-"""Analysis of uploaded match files: jobs that run in the bots' pool, with progress.
+"""Analysis of match files (uploaded, or played here): jobs that run in the bots'
+pool, with progress.
 
 ``POST /api/analysis`` starts a :class:`ReviewJobs` job; ``GET /api/analysis/{id}``
-polls it. The analysis (:func:`~backgammon.server.engine_tools.analyze_upload`) runs in a
-worker, never in the event loop; the worker writes its progress to a mapping shared
-with the server. Jobs live in memory (a restart forgets them); the newest
-:attr:`ReviewJobs.kept` are kept, and at most :attr:`ReviewJobs.running_limit` run
-at once.
+polls it and ``GET /api/analysis/{id}/report.html`` gives its HTML report. The analysis
+(:func:`~backgammon.server.engine_tools.analyze_upload`) runs in a worker, never in the
+event loop; the worker writes its progress to a mapping shared with the server. Jobs
+live in memory (a restart forgets them); the newest :attr:`ReviewJobs.kept` are kept,
+at most :attr:`ReviewJobs.running_limit` run at once, and the same file (or match) at
+the same ply is one job while it is kept and has not failed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -27,11 +30,15 @@ log = logging.getLogger("backgammon.server")
 
 @dataclass
 class ReviewJob:
-    """One uploaded file's analysis: ``total`` actions, then the result or an error."""
+    """One match file's analysis at ``ply``: ``total`` actions, then the result (and
+    the HTML ``report``) or an error."""
 
     id: str
     total: int
+    ply: int = 0
+    key: str = ""
     result: dict[str, Any] | None = None
+    report: str | None = field(default=None, repr=False)
     error: str | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
@@ -58,16 +65,33 @@ class ReviewJobs:
         """How many analyses are running."""
         return sum(not job.finished for job in self._jobs.values())
 
-    async def start(self, text: str, name: str | None) -> ReviewJob:
-        """Check the file (in the pool) and start analysing it.
+    def find(self, text: str, name: str | None, ply: int) -> ReviewJob | None:
+        """The kept job of the same file at the same ply, unless it failed."""
+        key = self._key(text, name, ply)
+        for job in self._jobs.values():
+            if job.key == key and job.error is None:
+                return job
+        return None
+
+    @staticmethod
+    def _key(text: str, name: str | None, ply: int) -> str:
+        digest = hashlib.sha256(f"{ply}\n{name or ''}\n{text}".encode()).hexdigest()
+        return digest[:32]
+
+    async def start(self, text: str, name: str | None, ply: int = 0) -> ReviewJob:
+        """Check the file (in the pool) and start analysing it at ``ply`` (or the same
+        file's kept job at that ply, see :meth:`find`).
 
         Raises:
             ValueError: naming what is wrong with the file.
         """
+        found = self.find(text, name, ply)
+        if found is not None:
+            return found
         total = await self._pool.run(check_upload, text, name)
         if self._progress is None:  # a manager process for a process pool: start it aside
             self._progress = await asyncio.to_thread(self._pool.shared_mapping)
-        job = ReviewJob(secrets.token_urlsafe(9), total)
+        job = ReviewJob(secrets.token_urlsafe(9), total, ply, self._key(text, name, ply))
         self._jobs[job.id] = job
         self._forget_old()
         job.task = asyncio.create_task(self._run(job, text, name))
@@ -75,7 +99,9 @@ class ReviewJobs:
 
     async def _run(self, job: ReviewJob, text: str, name: str | None) -> None:
         try:
-            job.result = await self._pool.run(analyze_upload, text, name, job.id, self._progress)
+            job.result, job.report = await self._pool.run(
+                analyze_upload, text, name, job.id, self._progress, job.ply
+            )
         except ValueError as error:
             job.error = str(error)
         except Exception as error:  # a worker that died, an engine error: say so
@@ -94,6 +120,7 @@ class ReviewJobs:
             return {
                 "id": job.id,
                 "state": "done",
+                "ply": job.ply,
                 "done": job.total,
                 "total": job.total,
                 "result": job.result,
@@ -102,12 +129,24 @@ class ReviewJobs:
             return {
                 "id": job.id,
                 "state": "failed",
+                "ply": job.ply,
                 "done": 0,
                 "total": job.total,
                 "message": job.error,
             }
         done, _total = self._progress.get(job.id, (0, job.total))
-        return {"id": job.id, "state": "running", "done": done, "total": job.total}
+        return {
+            "id": job.id,
+            "state": "running",
+            "ply": job.ply,
+            "done": done,
+            "total": job.total,
+        }
+
+    def report(self, job_id: str) -> str | None:
+        """The HTML report of a finished job, or ``None`` (unknown, or not done)."""
+        job = self._jobs.get(job_id)
+        return None if job is None else job.report
 
     def _forget_old(self) -> None:
         for job_id in list(self._jobs):

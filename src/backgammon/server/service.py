@@ -364,7 +364,10 @@ class GameService:
                 for variant, (rating, experience) in ratings.items()
             },
             "rating_history": history,
-            "matches": [await self._summary(row) for row in rows],
+            # an unlisted open match's id is its invitation link: not shown
+            "matches": [
+                await self._summary(row) for row in rows if row.public or row.status != "open"
+            ],
         }
 
     # -- matches -------------------------------------------------------------------
@@ -428,7 +431,8 @@ class GameService:
         if opponent is not None:
             await self._begin(match_id)
         else:
-            self._lobby_event({"event": "match_open", "match": match_id})
+            if request.public:  # an unlisted match's id is its invitation link: not told
+                self._lobby_event({"event": "match_open", "match": match_id})
             if invitee is not None:
                 self._to_user(
                     invitee.id,
@@ -703,6 +707,22 @@ class GameService:
         if kind in ("mat", "sgf"):
             return write_match_text(live.record(), kind)
         raise ServiceError("bad_request", f"unknown download {kind!r}: mat, sgf or dice")
+
+    async def finished_record(self, match_id: str) -> str:
+        """A finished match's .mat text (what the review analyses).
+
+        Raises:
+            ServiceError: ``not_found``; ``conflict`` while the match is open or going on.
+        """
+        async with self.db.transaction() as connection:
+            row = await repo.match_row(connection, match_id)
+        if row is None:
+            raise ServiceError("not_found", f"match: no match {match_id[:16]!r}", 404)
+        if row.status != "finished":
+            raise ServiceError(
+                "conflict", f"match: {match_id[:16]!r} is not over: only finished matches", 409
+            )
+        return write_match_text((await self._load(match_id)).record(), "mat")
 
     async def _summary(self, row: MatchRow) -> dict[str, Any]:
         names: list[str | None] = []

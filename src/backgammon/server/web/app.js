@@ -6,9 +6,13 @@
 
 import { boardMarkup, dragMarkup } from "./board.js";
 import { $, UNAUTHORIZED, api, el, say } from "./common.js";
+import { bindKeys, keyFocus } from "./keys.js";
+import { animateBoard, skipNextAnimation } from "./motion.js";
 import { openPlayer, playerLink } from "./player.js";
 import { bindPosition, drawPosition } from "./position.js";
-import { bindReview } from "./review.js";
+import { bindReview, openReview } from "./review.js";
+import { reviewRoute } from "./reviewview.js";
+import { bindSound, playMoveSound, playTurnSound } from "./sound.js";
 import * as V from "./view.js";
 
 const HINT = "backgammon.session"; // "we logged in here before" (the cookie is HttpOnly)
@@ -73,6 +77,8 @@ async function start() {
   bindLogin();
   bindLobby();
   bindMatch();
+  bindBoardKeys();
+  bindSound($("#sound-toggle"));
   bindPosition();
   bindReview();
   window.addEventListener("hashchange", route);
@@ -99,7 +105,11 @@ function openTool(view) {
 
 function route() {
   if (location.hash === "#/position") return openTool("position");
-  if (location.hash === "#/review") return openTool("review");
+  const reviewed = reviewRoute(location.hash);
+  if (reviewed) {
+    openTool("review");
+    return openReview(reviewed.match);
+  }
   const player = /^#\/player\/([A-Za-z0-9_]+)$/.exec(location.hash);
   if (player) {
     openTool("player");
@@ -279,9 +289,12 @@ function matchSettings() {
   return settings;
 }
 
-async function createMatch(opponent) {
+// opponent: a user to invite, "bot:LEVEL", or null (an open match: listed in the lobby,
+// or, with byLink, unlisted and joined through its link).
+async function createMatch(opponent, byLink = false) {
   const body = { settings: matchSettings(), rated: $("#rated").checked, nonce: nonce() };
   if (opponent) body.opponent = opponent;
+  if (byLink) body.public = false;
   try {
     const created = await api("POST", "/api/matches", body);
     location.hash = `#/match/${created.id}`;
@@ -310,6 +323,7 @@ function bindLobby() {
     });
   }
   $("#open-match").addEventListener("click", () => createMatch(null));
+  $("#link-match").addEventListener("click", () => createMatch(null, true));
   $("#invite-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("#invite-name").value.trim();
@@ -415,6 +429,8 @@ function onState(message) {
     app.selected = null;
     app.plan = V.planner(state, app.seat);
   }
+  const ourTurn = (s) => s && !s.result && app.seat !== null && s.waiting_for === app.seat;
+  if (before && before.match === state.match && ourTurn(state) && !ourTurn(before)) playTurnSound();
   renderMatch();
 }
 
@@ -442,6 +458,17 @@ const BUTTONS = [
 
 function bindMatch() {
   for (const [name, handler] of BUTTONS) $(`#do-${name}`).addEventListener("click", handler);
+  $("#do-join").addEventListener("click", () => joinMatch(app.match));
+  $("#copy-link").addEventListener("click", async () => {
+    const link = $("#invite-link");
+    try {
+      await navigator.clipboard.writeText(link.value);
+      say("Link copied: send it to your opponent.");
+    } catch {
+      link.select(); // no clipboard (an insecure page): the link is selected for copying by hand
+      say("Copy the selected link and send it to your opponent.");
+    }
+  });
   $("#do-undo").addEventListener("click", () => {
     app.chosen.pop();
     app.selected = null;
@@ -525,9 +552,14 @@ function renderMatch() {
   const state = app.state;
   if (!state) return;
   const seat = app.seat;
+  $("#open-panel").hidden = !state.open;
   if (state.open) {
+    const host = state.open.players[0];
     $("#match-title").textContent = `Open match: ${describeSettings(state.open.settings)}`;
-    $("#match-status").textContent = V.describe(state, seat);
+    $("#match-status").textContent = host === app.me.name ? V.describe(state, seat) : `${host} waits for an opponent.`;
+    $("#invite-link-row").hidden = host !== app.me.name;
+    $("#invite-link").value = `${location.origin}/#/match/${state.open.id}`;
+    $("#do-join").hidden = host === app.me.name;
     $("#board").innerHTML = "";
     for (const id of ["#player-top", "#player-bottom"]) $(id).replaceChildren();
     setControls({});
@@ -549,8 +581,9 @@ function renderMatch() {
     const mover = app.plan !== null && !app.busy;
     const movable = new Set(mover ? V.sources(app.plan, app.chosen) : []);
     const targets = new Set(mover && app.selected !== null ? V.destinations(app.plan, app.chosen, app.selected) : []);
+    const points = V.pointsView(view);
     $("#board").innerHTML = boardMarkup({
-      points: V.pointsView(view),
+      points,
       dice: V.diceView(state, app.plan, app.chosen),
       diceSide: game.turn === bottom ? "bottom" : "top",
       cube: V.cubeView(state, seat),
@@ -558,8 +591,11 @@ function renderMatch() {
       movable,
       selected: mover ? app.selected : null,
       targets,
+      focus: keyFocus(mover ? V.keyPlaces(app.plan, app.chosen, app.selected) : []),
     });
     $("#board").dataset.seq = String(state.seq);
+    // The board is right at once; the checkers that moved then slide in (motion.js).
+    if (animateBoard($("#board"), V.checkerSpots(points), `${state.match}:${game.number}:${bottom}`)) playMoveSound();
   }
   $("#player-top").replaceChildren(...playerLine(state, 1 - bottom, pips.top));
   $("#player-bottom").replaceChildren(...playerLine(state, bottom, pips.bottom));
@@ -575,6 +611,7 @@ function renderMatch() {
   if (state.result) {
     $("#result-text").textContent = V.describe(state, seat);
     for (const kind of ["mat", "sgf", "dice"]) $(`#download-${kind}`).href = `/api/matches/${state.match}/record.${kind}`;
+    $("#review-match").href = `#/review/${state.match}`;
   }
   let line = V.describe(state, seat);
   if (app.note && !state.result) line = `${app.note}. ${line}`;
@@ -666,7 +703,10 @@ function onPointerUp(event) {
   if (!canMove() || !at) return;
   if (press.dragging) {
     const step = V.stepTo(app.plan, app.chosen, press.place, at.place);
-    if (step) makeStep(step);
+    if (step) {
+      skipNextAnimation();
+      makeStep(step);
+    }
     else renderMatch();
     return;
   }
@@ -690,6 +730,17 @@ function clickPlace(place) {
   const sources = V.sources(app.plan, app.chosen);
   app.selected = sources.includes(place) && app.selected !== place ? place : null;
   renderMatch();
+}
+
+function bindBoardKeys() {
+  bindKeys({
+    board: $("#board"),
+    active: () => document.body.dataset.view === "match" && app.state !== null,
+    places: () => (canMove() ? V.keyPlaces(app.plan, app.chosen, app.selected) : []),
+    activate: (place) => clickPlace(place),
+    render: () => renderMatch(),
+    help: $("#key-help"),
+  });
 }
 
 function makeStep(step) {

@@ -2,7 +2,7 @@
 // <svg id="board">. Every clickable place carries data-place: 1-24 a point (in the
 // bottom side's numbering), 25 the bar, 0 the tray.
 
-import { AREAS, GEOMETRY as G, barCenters, checkerCenters, pointPlace } from "./view.js";
+import { AREAS, GEOMETRY as G, checkerCenters, checkerSpots, pointPlace } from "./view.js";
 
 const COLOURS = [
   { fill: "#f4f1e8", stroke: "#333", ink: "#222" }, // seat 0
@@ -63,7 +63,8 @@ function cube(x, y, value, extra = "") {
  * The board's SVG markup. `model`: {points (pointsView), dice (diceView), diceSide
  * ("bottom"/"top"), cube (cubeView), seats {bottom, top} (seat numbers, for colours),
  * movable (Set of places a checker may be picked up from), selected (a place or
- * null), targets (Set of places the selected checker may go), arrows (optional:
+ * null), targets (Set of places the selected checker may go), focus (optional: the
+ * place the keyboard's cursor is on, ringed), arrows (optional:
  * [{x1, y1, x2, y2, kind}] in SVG units, kind "played" or "best", drawn as lines with
  * arrowheads)}.
  */
@@ -77,50 +78,37 @@ export function boardMarkup(model) {
   parts.push(`<rect x="${tray}" y="${top}" width="${G.TRAY}" height="${bottom - top}" fill="#24170c"/>`);
   for (let p = 1; p <= 24; p += 1) parts.push(triangle(p), label(p));
 
-  // Borne-off checkers: slabs in the tray, the bottom side's from the bottom edge.
-  for (const side of ["bottom", "top"]) {
-    const count = model.points.off[side];
-    const colour = colourOf(side);
-    for (let i = 0; i < count; i += 1) {
-      const y = side === "bottom" ? bottom - 4 - (i + 1) * 15 : top + 4 + i * 15;
-      parts.push(`<rect class="off" x="${tray + 6}" y="${y}" width="${G.TRAY - 12}" height="13" rx="3" fill="${colour.fill}" stroke="${colour.stroke}"/>`);
+  // The checkers: borne off (slabs in the tray, the bottom side's from the bottom
+  // edge), on the points (a pinned one under the pinner's stack, marked), on the bar.
+  // Each carries data-key (checkerSpots), by which the page animates moves.
+  for (const spot of checkerSpots(model.points)) {
+    const colour = colourOf(spot.side);
+    const key = `data-key="${spot.key}"`;
+    if (spot.shape === "slab") {
+      const y = spot.y - 6.5;
+      parts.push(`<rect class="off" ${key} x="${tray + 6}" y="${y}" width="${G.TRAY - 12}" height="13" rx="3" fill="${colour.fill}" stroke="${colour.stroke}"/>`);
+      continue;
     }
-  }
-
-  // Checkers on the points, then on the bar.
-  for (const { point, bottom: b, top: t } of model.points.points) {
-    const stacks = [];
-    if (b) stacks.push(["bottom", b]);
-    if (t) stacks.push(["top", t]);
-    let skip = 0;
-    const total = b + t;
-    for (const [side, count] of stacks) {
-      const centres = checkerCenters(point, count, skip);
-      skip += count;
-      const colour = colourOf(side);
-      centres.forEach((c, i) => {
-        const last = skip === total && i === centres.length - 1;
-        let cls = `checker ${side}`;
-        if (last && model.selected === point) cls += " selected";
-        else if (last && model.movable.has(point)) cls += " movable";
-        parts.push(circle(c.x, c.y, colour, `class="${cls}"`));
-        if (last && total > 5) {
-          parts.push(`<text x="${c.x}" y="${c.y + 6}" class="count" fill="${colour.ink}">${total}</text>`);
-        }
-      });
+    let cls = `checker ${spot.side}`;
+    if (spot.place === 25) cls += " on-bar";
+    const mine = spot.place !== 25 || spot.side === "bottom";
+    if (spot.last && mine && model.selected === spot.place) cls += " selected";
+    else if (spot.last && mine && model.movable.has(spot.place)) cls += " movable";
+    if (spot.pinned) {
+      // The pinned checker peeks out under the stack, ringed in the pinner's colour.
+      const pinner = colourOf(spot.side === "bottom" ? "top" : "bottom");
+      parts.push(
+        `<g class="pinned" ${key}>${circle(spot.x, spot.y, colour, `class="${cls} pinned"`)}` +
+          `<circle cx="${spot.x}" cy="${spot.y}" r="${G.RADIUS - 9}" fill="none" stroke="${pinner.fill}" stroke-width="4" stroke-dasharray="6 4"/>` +
+          `<title>pinned</title></g>`,
+      );
+      continue;
     }
-  }
-  for (const side of ["bottom", "top"]) {
-    const count = model.points.bar[side];
-    const colour = colourOf(side);
-    barCenters(count, side === "bottom").forEach((c, i) => {
-      let cls = `checker ${side} on-bar`;
-      if (side === "bottom" && i === count - 1) {
-        if (model.selected === 25) cls += " selected";
-        else if (model.movable.has(25)) cls += " movable";
-      }
-      parts.push(circle(c.x, c.y, colour, `class="${cls}"`));
-    });
+    parts.push(circle(spot.x, spot.y, colour, `class="${cls}" ${key}`));
+    const crowded = spot.place === 25 ? spot.total > 4 : spot.total > 5;
+    if (spot.last && crowded) {
+      parts.push(`<text x="${spot.x}" y="${spot.y + 6}" class="count" fill="${colour.ink}">${spot.total}</text>`);
+    }
   }
 
   // Where the selected checker may go.
@@ -132,6 +120,18 @@ export function boardMarkup(model) {
     const info = model.points.points[place - 1];
     const [c] = checkerCenters(place, 1, Math.min(info.bottom + info.top, 5));
     parts.push(`<circle class="target-mark" cx="${c.x}" cy="${c.y}" r="${G.RADIUS - 3}"/>`);
+  }
+
+  // The keyboard's cursor (keys.js): a ring round the place it is on.
+  if (model.focus !== null && model.focus !== undefined) {
+    const f = model.focus;
+    const box =
+      f === 25
+        ? { x: bar, y: top, width: G.BAR, height: bottom - top }
+        : f === 0
+          ? { x: tray, y: top, width: G.TRAY, height: bottom - top }
+          : hitArea(f);
+    parts.push(`<rect class="key-focus" data-focus="${f}" x="${box.x + 2}" y="${box.y + 2}" width="${box.width - 4}" height="${box.height - 4}" rx="8" pointer-events="none"/>`);
   }
 
   // The dice, in the half of the side to move; the cube at the left.

@@ -67,6 +67,8 @@ function renderPlayer(profile) {
           el("a", { href: `/api/matches/${row.id}/record.mat`, download: "", text: ".mat" }),
           " · ",
           el("a", { href: `/api/matches/${row.id}/record.sgf`, download: "", text: "SGF" }),
+          " · ",
+          el("a", { href: `#/review/${row.id}`, class: "review-link", text: "Review" }),
         );
       }
       return el(

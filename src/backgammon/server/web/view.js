@@ -5,7 +5,10 @@
 // Numbering: `state.game.board.player0` / `player1` are each side's checkers by point
 // in that side's own numbering (0 borne off, 1-24 the points, 25 the bar). The board
 // is drawn in the numbering of the side at the bottom (the viewer's own seat, seat 0
-// for a spectator): a top-side checker on its own point q stands on drawn point 25 - q.
+// for a spectator): a top-side checker on its own point q stands on the drawn point
+// `opposing(q, topology)`: 25 - q on the usual board, q in Russian backgammon (both
+// sides move the same way round), (q + 11) % 24 + 1 in long nardy (the heads
+// diagonally across).
 
 /** Board geometry in SVG user units (the SVG's viewBox is 0 0 WIDTH HEIGHT). */
 export const GEOMETRY = Object.freeze({
@@ -41,6 +44,66 @@ export const AREAS = Object.freeze({
   middle: G.HEIGHT / 2,
 });
 
+/**
+ * What the page must know of a variant's board (the server's `Variant`, see
+ * docs/variants.md; tests/server/test_web_view.py checks this table against the
+ * registry): `topology` "mirror" | "same-way" | "crosswise" (where the opponent's
+ * points lie), `contact` "hit" | "pin" | "block" (what landing on a lone opposing
+ * checker does: hits it, pins it (plakoto), or cannot be done (long nardy)),
+ * `enterFirst` (checkers on the bar must enter before any other moves) and `cube`.
+ */
+export const STANDARD_BOARD = Object.freeze({ topology: "mirror", contact: "hit", enterFirst: true, cube: true });
+
+const ACEY_DEUCEY = Object.freeze({ ...STANDARD_BOARD, enterFirst: false });
+const PLAKOTO = Object.freeze({ ...STANDARD_BOARD, contact: "pin", cube: false });
+
+export const VARIANT_BOARDS = Object.freeze({
+  "acey-deucey": ACEY_DEUCEY,
+  "acey-deucey-1-2": ACEY_DEUCEY,
+  "acey-deucey-european": ACEY_DEUCEY,
+  "long-nardy": Object.freeze({ topology: "crosswise", contact: "block", enterFirst: true, cube: false }),
+  plakoto: PLAKOTO,
+  "plakoto-prison": PLAKOTO,
+  russian: Object.freeze({ ...STANDARD_BOARD, topology: "same-way" }),
+  tavla: Object.freeze({ ...STANDARD_BOARD, cube: false }),
+});
+
+/** The board facts of the variant called `name` (standard's for any other name). */
+export function variantBoard(name) {
+  return VARIANT_BOARDS[name] || STANDARD_BOARD;
+}
+
+/** The board facts of a match state's variant. */
+function boardOf(state) {
+  return variantBoard(state && state.settings ? state.settings.variant : null);
+}
+
+/**
+ * The other side's number for point `point` (1-24) of ours, on a board of
+ * `topology` (the map is its own inverse); the bar (25) and off (0) are kept.
+ */
+export function opposing(point, topology = "mirror") {
+  if (point < 1 || point > 24) return point;
+  if (topology === "same-way") return point;
+  if (topology === "crosswise") return ((point + 11) % 24) + 1;
+  return 25 - point;
+}
+
+/**
+ * The pinned checkers (plakoto) of a state's board, from its slots text (`*` marks
+ * a single checker pinned under the opponent): [player0's, player1's], each a Set
+ * of points in that side's own numbering.
+ */
+export function pinnedPoints(slots) {
+  const sides = [new Set(), new Set()];
+  const match = /^slots:([^/]*)\/(.*)$/.exec(slots || "");
+  if (!match) return sides;
+  [match[1], match[2]].forEach((text, side) => {
+    for (let p = 0; p < text.length; p += 1) if (text[p] === "*") sides[side].add(p);
+  });
+  return sides;
+}
+
 /** The seat `name` plays in `state` (0 or 1), or null for a spectator. */
 export function seatOf(state, name) {
   if (!state || !Array.isArray(state.players) || name == null) return null;
@@ -62,18 +125,20 @@ export function diceList(dice) {
 
 /**
  * One checker moved from `from` to `to` (the mover's numbering: 25 the bar, 0 off) on
- * copies of the boards: `mine` the mover's, `theirs` the other side's. A lone
- * opposing checker where it lands is hit (sent to the other side's bar).
+ * copies of the boards: `mine` the mover's, `theirs` the other side's, on the board
+ * `rules` (variantBoard's). Where a variant hits, a lone opposing checker where it
+ * lands is hit (sent to the other side's bar); a pinned one (plakoto) stays.
  * Returns {mine, theirs, hit}.
  */
-export function applyStep(mine, theirs, from, to) {
+export function applyStep(mine, theirs, from, to, rules = STANDARD_BOARD) {
   const m = mine.slice();
   const t = theirs.slice();
   m[from] -= 1;
   m[to] += 1;
   let hit = false;
-  if (to >= 1 && to <= 24 && t[25 - to] === 1) {
-    t[25 - to] = 0;
+  const there = opposing(to, rules.topology);
+  if (rules.contact === "hit" && to >= 1 && to <= 24 && t[there] === 1) {
+    t[there] = 0;
     t[25] += 1;
     hit = true;
   }
@@ -95,13 +160,14 @@ export function planner(state, seat) {
   if (!game || seat == null || state.waiting_for !== seat || state.result) return null;
   if (!game.dice || game.pending || !game.legal_plays || !game.legal_steps) return null;
   const board = game.board;
+  const rules = boardOf(state);
   const mine = board[`player${seat}`];
   const theirs = board[`player${1 - seat}`];
   const finals = new Map();
   game.legal_plays.forEach((notation, index) => {
     let position = { mine, theirs };
     for (const [from, to] of game.legal_steps[index] || []) {
-      position = applyStep(position.mine, position.theirs, from, to);
+      position = applyStep(position.mine, position.theirs, from, to, rules);
     }
     const key = boardKey(position.mine, position.theirs);
     if (!finals.has(key)) finals.set(key, notation);
@@ -111,6 +177,7 @@ export function planner(state, seat) {
     theirs,
     dice: diceList(game.dice),
     toMove: game.to_move,
+    rules,
     finals,
     memo: new Map(),
   };
@@ -118,13 +185,14 @@ export function planner(state, seat) {
 
 // The single steps one die could make (loosely: blocked points are skipped, a die
 // larger than needed bears off; whether it leads anywhere is decided by the finals).
-function candidates(mine, theirs, die) {
-  const froms = mine[25] > 0 ? [25] : [];
-  if (!froms.length) for (let p = 24; p >= 1; p -= 1) if (mine[p] > 0) froms.push(p);
+function candidates(mine, theirs, die, rules) {
+  const froms = rules.enterFirst && mine[25] > 0 ? [25] : [];
+  if (!froms.length) for (let p = 25; p >= 1; p -= 1) if (mine[p] > 0) froms.push(p);
+  const blocking = rules.contact === "block" ? 1 : 2;
   const steps = [];
   for (const from of froms) {
     const to = Math.max(0, from - die);
-    if (to >= 1 && theirs[25 - to] >= 2) continue;
+    if (to >= 1 && theirs[opposing(to, rules.topology)] >= blocking) continue;
     steps.push([from, to]);
   }
   return steps;
@@ -144,8 +212,8 @@ function completes(plan, mine, theirs, dice, left) {
   if (known !== undefined) return known;
   let found = false;
   for (const die of new Set(dice)) {
-    for (const [from, to] of candidates(mine, theirs, die)) {
-      const next = applyStep(mine, theirs, from, to);
+    for (const [from, to] of candidates(mine, theirs, die, plan.rules)) {
+      const next = applyStep(mine, theirs, from, to, plan.rules);
       if (completes(plan, next.mine, next.theirs, remove(dice, die), left - 1)) {
         found = true;
         break;
@@ -169,7 +237,7 @@ export function replay(plan, chosen) {
   const hits = [];
   for (const step of chosen) {
     if (!dice.includes(step.die) || !(mine[step.from] > 0)) return null;
-    const next = applyStep(mine, theirs, step.from, step.to);
+    const next = applyStep(mine, theirs, step.from, step.to, plan.rules);
     if (next.hit) hits.push(step);
     mine = next.mine;
     theirs = next.theirs;
@@ -190,10 +258,10 @@ export function nextSteps(plan, chosen) {
   const offered = new Map();
   const dice = [...new Set(now.dice)].sort((a, b) => a - b);
   for (const die of dice) {
-    for (const [from, to] of candidates(now.mine, now.theirs, die)) {
+    for (const [from, to] of candidates(now.mine, now.theirs, die, plan.rules)) {
       const key = `${from}/${to}`;
       if (offered.has(key)) continue;
-      const next = applyStep(now.mine, now.theirs, from, to);
+      const next = applyStep(now.mine, now.theirs, from, to, plan.rules);
       if (completes(plan, next.mine, next.theirs, remove(now.dice, die), left - 1)) {
         offered.set(key, { from, to, die });
       }
@@ -234,11 +302,15 @@ export function completedPlay(plan, chosen) {
 /**
  * The board as drawn for the side at the bottom, with the chosen steps of the mover
  * (`seat`, who is at the bottom) applied. Returns {bottom, top} (each side's 26
- * counts in its own numbering), the bottom seat, and both sides' pip counts.
+ * counts in its own numbering), the bottom seat, both sides' pip counts (each in its
+ * own numbering), the board's `topology` and, where checkers are pinned (plakoto),
+ * `pinned` {bottom, top}: Sets of the points (each side's own numbering) on which
+ * that side has a checker pinned.
  */
 export function boardView(state, seat, chosen = [], plan = null) {
   const bottom = bottomSeat(seat);
   const board = state.game.board;
+  const rules = boardOf(state);
   let mine = board[`player${bottom}`];
   let theirs = board[`player${1 - bottom}`];
   const pips = [board.pips[bottom], board.pips[1 - bottom]];
@@ -248,25 +320,41 @@ export function boardView(state, seat, chosen = [], plan = null) {
       mine = now.mine;
       theirs = now.theirs;
       for (const step of chosen) pips[0] -= step.from - step.to;
-      for (const step of now.hits) pips[1] += step.to;
+      for (const step of now.hits) pips[1] += 25 - opposing(step.to, rules.topology);
     }
   }
-  return { bottomSeat: bottom, bottom: mine, top: theirs, pips: { bottom: pips[0], top: pips[1] } };
+  const view = { bottomSeat: bottom, bottom: mine, top: theirs, pips: { bottom: pips[0], top: pips[1] } };
+  view.topology = rules.topology;
+  if (rules.contact === "pin") {
+    const pins = pinnedPoints(board.slots);
+    view.pinned = { bottom: pins[bottom], top: pins[1 - bottom] };
+  }
+  return view;
 }
 
 /**
  * Which checkers stand on each drawn point: [{point, bottom, top}] for points 1-24 (in
- * the bottom side's numbering), plus the bars and the borne-off counts.
+ * the bottom side's numbering), plus the bars and the borne-off counts. `view` is
+ * boardView's (or {bottom, top} of the usual board). Where both sides stand on a
+ * point (a pin, in plakoto), `under` says whose checker is pinned under the other's
+ * stack: "bottom" or "top".
  */
 export function pointsView(view) {
+  const topology = view.topology || "mirror";
   const points = [];
   for (let p = 1; p <= 24; p += 1) {
-    points.push({ point: p, bottom: view.bottom[p], top: view.top[25 - p] });
+    const entry = { point: p, bottom: view.bottom[p], top: view.top[opposing(p, topology)] };
+    if (view.pinned && entry.bottom && entry.top) {
+      // A pin the state does not list was made by the mover's chosen steps.
+      entry.under = view.pinned.bottom.has(p) ? "bottom" : "top";
+    }
+    points.push(entry);
   }
   return {
     points,
     bar: { bottom: view.bottom[25], top: view.top[25] },
     off: { bottom: view.bottom[0], top: view.top[0] },
+    topology,
   };
 }
 
@@ -321,6 +409,126 @@ export function placeAt(x, y) {
   else if (x >= RIGHT && x < BOARD_END) column = 6 + Math.floor((x - RIGHT) / G.POINT); // 6-11
   if (column === null || y < TOP || y > BOTTOM) return null;
   return top ? 13 + column : 12 - column;
+}
+
+/** The centre of the `index`-th borne-off slab (from the edge) of a side in the tray. */
+export function slabCenter(index, bottomSide) {
+  const y = bottomSide ? BOTTOM - 4 - (index + 1) * 15 : TOP + 4 + index * 15;
+  return { x: TRAY_X + G.TRAY / 2, y: y + 6.5 };
+}
+
+/**
+ * Every checker of a pointsView as drawn: [{key, side, place, own, index, x, y,
+ * shape, last, pinned, total}]. `key` ("bottom:13:0") names the checker by side,
+ * drawn place (25 the bar, 0 the tray) and height in its side's stack there;
+ * `own` is the place in that side's own numbering; `shape` "checker" or "slab" (a
+ * borne-off one); `last` marks the top checker of a point's stack (or of the
+ * side's bar), `total` the number of checkers on its point; `pinned` a checker
+ * pinned under the other side's (plakoto). board.js draws these; the animation
+ * compares two of them (moveTransitions).
+ */
+export function checkerSpots(points) {
+  const topology = points.topology || "mirror";
+  const spots = [];
+  const own = (side, place) => (side === "bottom" ? place : opposing(place, topology));
+  for (const entry of points.points) {
+    const { point, bottom, top } = entry;
+    const order = entry.under === "top" ? ["top", "bottom"] : ["bottom", "top"];
+    const total = bottom + top;
+    let skip = 0;
+    for (const side of order) {
+      const count = entry[side];
+      if (!count) continue;
+      checkerCenters(point, count, skip).forEach((c, index) => {
+        spots.push({
+          key: `${side}:${point}:${index}`,
+          side,
+          place: point,
+          own: own(side, point),
+          index,
+          x: c.x,
+          y: c.y,
+          shape: "checker",
+          last: skip + index === total - 1,
+          pinned: entry.under === side,
+          total,
+        });
+      });
+      skip += count;
+    }
+  }
+  for (const side of ["bottom", "top"]) {
+    const count = points.bar[side];
+    barCenters(count, side === "bottom").forEach((c, index) => {
+      spots.push({ key: `${side}:25:${index}`, side, place: 25, own: 25, index, x: c.x, y: c.y,
+        shape: "checker", last: index === count - 1, pinned: false, total: count });
+    });
+    const off = points.off[side];
+    for (let index = 0; index < off; index += 1) {
+      const c = slabCenter(index, side === "bottom");
+      spots.push({ key: `${side}:0:${index}`, side, place: 0, own: 0, index, x: c.x, y: c.y,
+        shape: "slab", last: index === off - 1, pinned: false, total: off });
+    }
+  }
+  return spots;
+}
+
+/**
+ * How the checkers of `after` (checkerSpots) came from `before`, for an animation:
+ * {moves, items: [{key, dx, dy}]}, each item a checker of `after` to be shown
+ * starting (dx, dy) away from where it now stands and sliding in. For each side,
+ * the checkers that left places are paired with those that arrived, both in the
+ * side's own order (highest point first: 24/18 13/8 pairs 24 with 18, 13 with 8); a
+ * checker that stays but is drawn elsewhere (a stack closing up) slides too.
+ * `moves` counts the pairs. Nothing (moves 0, no items) when a side's numbers of
+ * leaving and arriving checkers differ or more than `limit` moved: a new game, not
+ * a move.
+ */
+export function moveTransitions(before, after, limit = 8) {
+  const none = { moves: 0, items: [] };
+  if (!before || !after) return none;
+  const old = new Map(before.map((spot) => [spot.key, spot]));
+  const now = new Set(after.map((spot) => spot.key));
+  const items = [];
+  let moves = 0;
+  for (const side of ["bottom", "top"]) {
+    const order = (a, b) => b.own - a.own || b.index - a.index;
+    const left = before.filter((spot) => spot.side === side && !now.has(spot.key)).sort(order);
+    const arrived = after.filter((spot) => spot.side === side && !old.has(spot.key)).sort(order);
+    if (left.length !== arrived.length) return none;
+    arrived.forEach((spot, i) => {
+      items.push({ key: spot.key, dx: left[i].x - spot.x, dy: left[i].y - spot.y });
+    });
+    moves += arrived.length;
+  }
+  if (moves > limit) return none;
+  for (const spot of after) {
+    const was = old.get(spot.key);
+    if (was && (was.x !== spot.x || was.y !== spot.y)) {
+      items.push({ key: spot.key, dx: was.x - spot.x, dy: was.y - spot.y });
+    }
+  }
+  return { moves, items };
+}
+
+/**
+ * The places the keyboard cursor goes through on the board (app.js, keys.js):
+ * nothing to pick up: the places a checker may be picked up from (the mover's
+ * order, the bar first); one picked up on `selected`: where it may go, then
+ * `selected` itself (to put it back).
+ */
+export function keyPlaces(plan, chosen, selected) {
+  if (!plan) return [];
+  if (selected === null || selected === undefined) return sources(plan, chosen);
+  return [...destinations(plan, chosen, selected), selected];
+}
+
+/** The place `step` places after `current` in `places` (round), or the first one. */
+export function cyclePlace(places, current, step) {
+  if (!places.length) return null;
+  const at = places.indexOf(current);
+  if (at < 0) return places[0];
+  return places[(at + step + places.length) % places.length];
 }
 
 /** The dice to draw: [{value, used}], in the order rolled (four for doubles). */
@@ -385,6 +593,7 @@ export function controls(state, seat) {
 export function cubeView(state, seat) {
   const game = state.game;
   if (!game || !game.cube || (state.settings && state.settings.cube === false)) return null;
+  if (!boardOf(state).cube) return null;
   const bottom = bottomSeat(seat);
   const owner = game.cube.owner;
   const pending = game.pending;

@@ -303,6 +303,274 @@ test("what the opponent just did", () => {
   assert.equal(V.describeEntries([{ kind: "play", by: null, player: 1, move: "" }], OPENING, 0), "bob cannot move");
 });
 
+// -- every variant drawn its own way ------------------------------------------------------
+
+/** Checkers as drawn: {bottom: {place: count}, top: {place: count}} (25 the bar, 0 off). */
+function drawn(points) {
+  const out = { bottom: {}, top: {} };
+  for (const spot of V.checkerSpots(points)) out[spot.side][spot.place] = (out[spot.side][spot.place] || 0) + 1;
+  return out;
+}
+
+/** A board's slots text (docs/variants.md), `pins0`/`pins1` each side's pinned points. */
+function slotsText(player0, player1, pins0, pins1) {
+  const side = (counts, pins) => counts.map((n, p) => (pins.includes(p) ? "*" : n.toString(36))).join("");
+  return `slots:${side(player0, pins0)}/${side(player1, pins1)}`;
+}
+
+/** The quarter of the screen a drawn point is in: "top-right", "bottom-left", ... */
+function quarter(p) {
+  const { x, top } = V.pointPlace(p);
+  return `${top ? "top" : "bottom"}-${x > V.AREAS.bar ? "right" : "left"}`;
+}
+
+test("the variants' boards: where the other side's points lie", () => {
+  assert.equal(V.variantBoard("standard").topology, "mirror");
+  assert.equal(V.variantBoard("no such variant"), V.STANDARD_BOARD);
+  assert.equal(V.variantBoard("russian").topology, "same-way");
+  assert.equal(V.variantBoard("long-nardy").topology, "crosswise");
+  for (const topology of ["mirror", "same-way", "crosswise"]) {
+    for (let p = 1; p <= 24; p += 1) assert.equal(V.opposing(V.opposing(p, topology), topology), p);
+    assert.equal(V.opposing(25, topology), 25);
+    assert.equal(V.opposing(0, topology), 0);
+  }
+  assert.equal(V.opposing(24, "mirror"), 1);
+  assert.equal(V.opposing(24, "same-way"), 24);
+  assert.equal(V.opposing(24, "crosswise"), 12, "the heads are diagonally across");
+  assert.equal(V.opposing(1, "crosswise"), 13);
+});
+
+test("long nardy starts with each side's 15 on its head, diagonally across, both moving one way round", () => {
+  const head = board({ 24: 15 });
+  const state = makeState({ player0: head, player1: head, settings: { variant: "long-nardy" } });
+  for (const seat of [0, 1]) {
+    const points = V.pointsView(V.boardView(state, seat));
+    assert.deepEqual(drawn(points), { bottom: { 24: 15 }, top: { 12: 15 } });
+    assert.equal(quarter(24), "top-right");
+    assert.equal(quarter(12), "bottom-left");
+  }
+  // Both sides go round the same way: the bottom side from its 24 (top right) to its
+  // 13 (top left), then along the bottom; the top side's own 24..13 are drawn 12..1
+  // (along the bottom, left to right), then its 12..1 are drawn 24..13 (the top,
+  // right to left): anticlockwise both.
+  const order = (side) => {
+    const places = [];
+    for (let own = 24; own >= 1; own -= 1) places.push(side === "bottom" ? own : V.opposing(own, "crosswise"));
+    return places.map(quarter);
+  };
+  const turns = (quarters) => quarters.filter((q, i) => i === 0 || q !== quarters[i - 1]);
+  assert.deepEqual(turns(order("bottom")), ["top-right", "top-left", "bottom-left", "bottom-right"]);
+  assert.deepEqual(turns(order("top")), ["bottom-left", "bottom-right", "top-right", "top-left"]);
+  // No cube in long nardy.
+  assert.equal(V.cubeView(state, 0), null);
+  assert.ok(V.cubeView(makeState(), 0));
+});
+
+test("long nardy: a single opposing checker closes a point and is never hit", () => {
+  const state = makeState({
+    player0: board({ 24: 14, 13: 1 }),
+    player1: board({ 24: 14, 6: 1 }), // their 6 is our 18
+    dice: [6, 5],
+    plays: ["24/19 13/7", "13/2"],
+    steps: [
+      [[24, 19], [13, 7]],
+      [[13, 8], [8, 2]],
+    ],
+    settings: { variant: "long-nardy" },
+  });
+  const plan = V.planner(state, 0);
+  assert.deepEqual(V.destinations(plan, [], 24), [19], "18 is closed by one checker");
+  const { theirs, hit } = V.applyStep(plan.mine, plan.theirs, 13, 6, V.variantBoard("long-nardy"));
+  assert.equal(hit, false);
+  assert.deepEqual(theirs, plan.theirs);
+});
+
+test("Russian backgammon: both enter in the same table, hits send the checker back in its own numbering", () => {
+  const waiting = board({ 25: 15 });
+  const start = makeState({ player0: waiting, player1: waiting, settings: { variant: "russian" } });
+  assert.deepEqual(drawn(V.pointsView(V.boardView(start, 0))), { bottom: { 25: 15 }, top: { 25: 15 } });
+  // Their 20 is our 20: both move 24 -> 1 in the same direction.
+  const player0 = board({ 24: 1, 6: 14 });
+  const player1 = board({ 20: 1, 6: 14 });
+  const state = makeState({
+    player0,
+    player1,
+    dice: [4, 1],
+    plays: ["24/20*/19", "24/20* 6/5"],
+    steps: [
+      [[24, 20], [20, 19]],
+      [[24, 20], [6, 5]],
+    ],
+    settings: { variant: "russian" },
+  });
+  const view = V.pointsView(V.boardView(state, 0));
+  assert.deepEqual(view.points[19], { point: 20, bottom: 0, top: 1 });
+  assert.deepEqual(view.points[5], { point: 6, bottom: 14, top: 14 });
+  const plan = V.planner(state, 0);
+  const hit = [V.stepTo(plan, [], 24, 20)];
+  assert.equal(V.formatSteps(plan, hit), "24/20*");
+  const after = V.boardView(state, 0, hit, plan);
+  assert.equal(after.top[25], 1);
+  assert.equal(after.pips.top, pips(player1) + 5, "from their 20 to their bar");
+  assert.equal(after.pips.bottom, pips(player0) - 4);
+  // Seen from the other seat, the same way round.
+  assert.deepEqual(V.pointsView(V.boardView(state, 1)).points[23], { point: 24, bottom: 0, top: 1 });
+});
+
+test("plakoto: each side starts on the other's 1-point; a pinned checker is drawn under the pinner", () => {
+  const start = board({ 24: 15 });
+  const opening = makeState({ player0: start, player1: start, settings: { variant: "plakoto" } });
+  assert.deepEqual(drawn(V.pointsView(V.boardView(opening, 0))), { bottom: { 24: 15 }, top: { 1: 15 } });
+  assert.equal(V.cubeView(opening, 0), null);
+
+  // Seat 1's checker on its 4 (our 21) is pinned under two of ours; ours on 10 under
+  // one of theirs (their 15).
+  const player0 = board({ 24: 12, 21: 2, 10: 1 });
+  const player1 = board({ 24: 13, 4: 1, 15: 1 });
+  const state = makeState({
+    player0,
+    player1,
+    dice: [3, 1],
+    plays: ["24/21 21/20", "24/20"],
+    steps: [
+      [[24, 21], [21, 20]],
+      [[24, 21], [21, 20]],
+    ],
+    settings: { variant: "plakoto" },
+  });
+  state.game.board.slots = slotsText(player0, player1, [10], [4]);
+  assert.deepEqual(V.pinnedPoints(state.game.board.slots), [new Set([10]), new Set([4])]);
+  const points = V.pointsView(V.boardView(state, 0));
+  assert.equal(points.points[20].under, "top");
+  assert.equal(points.points[9].under, "bottom");
+  assert.equal(points.points[5].under, undefined);
+  const spots = V.checkerSpots(points);
+  const at21 = spots.filter((s) => s.place === 21); // from the edge inwards
+  assert.deepEqual(at21.map((s) => [s.side, s.pinned]), [["top", true], ["bottom", false], ["bottom", false]]);
+  assert.ok(at21[0].y < V.AREAS.top + 2 * V.GEOMETRY.RADIUS, "the pinned one at the edge");
+  assert.equal(at21.filter((s) => s.last).length, 1);
+  const at10 = spots.filter((s) => s.place === 10);
+  assert.deepEqual(at10.map((s) => [s.side, s.pinned, s.last]), [["bottom", true, false], ["top", false, true]]);
+  // Seen by seat 1, the same pins.
+  const other = V.pointsView(V.boardView(state, 1));
+  assert.equal(other.points[3].under, "bottom");
+  assert.equal(other.points[14].under, "top");
+  // Landing on a lone checker pins it (it stays, drawn under the mover's).
+  const lone = makeState({
+    player0: board({ 24: 14, 13: 1 }),
+    player1: board({ 24: 14, 16: 1 }), // their 16 is our 9
+    dice: [4, 2],
+    plays: ["13/9 24/22", "13/7"],
+    steps: [
+      [[13, 9], [24, 22]],
+      [[13, 9], [9, 7]],
+    ],
+    settings: { variant: "plakoto" },
+  });
+  lone.game.board.slots = slotsText(lone.game.board.player0, lone.game.board.player1, [], []);
+  const plan = V.planner(lone, 0);
+  const pin = [V.stepTo(plan, [], 13, 9)];
+  assert.ok(pin[0]);
+  assert.equal(V.formatSteps(plan, pin), "13/9", "no hit");
+  const view = V.pointsView(V.boardView(lone, 0, pin, plan));
+  assert.deepEqual(view.points[8], { point: 9, bottom: 1, top: 1, under: "top" });
+  assert.equal(view.bar.top, 0);
+});
+
+test("acey-deucey: all fifteen wait off the board and may enter while others move", () => {
+  const waiting = board({ 25: 15 });
+  const start = makeState({ player0: waiting, player1: waiting, settings: { variant: "acey-deucey" } });
+  const points = V.pointsView(V.boardView(start, 1));
+  assert.deepEqual(drawn(points), { bottom: { 25: 15 }, top: { 25: 15 } });
+  const state = makeState({
+    player0: board({ 25: 13, 20: 2 }),
+    player1: board({ 25: 15 }),
+    dice: [5, 3],
+    plays: ["20/15 20/17", "bar/20 20/17"],
+    steps: [
+      [[20, 15], [20, 17]],
+      [[25, 20], [20, 17]],
+    ],
+    settings: { variant: "acey-deucey" },
+  });
+  const plan = V.planner(state, 0);
+  assert.deepEqual(V.sources(plan, []), [25, 20], "the bar need not enter first");
+});
+
+test("every variant's starting state is drawn where its rules put the checkers", { skip: !process.env.BG_VIEW_STARTS && "BG_VIEW_STARTS not set" }, () => {
+  const starts = JSON.parse(readFileSync(process.env.BG_VIEW_STARTS, "utf8"));
+  assert.ok(starts.length >= 10);
+  for (const { state, bottom, top } of starts) {
+    for (const seat of [0, 1]) {
+      const view = V.boardView(state, seat);
+      const got = drawn(V.pointsView(view));
+      const name = `${state.settings.variant}, seat ${seat}`;
+      assert.deepEqual(got.bottom, Object.fromEntries(Object.entries(bottom).map(([k, v]) => [k, v])), name);
+      assert.deepEqual(got.top, top, name);
+      assert.deepEqual([view.pips.bottom, view.pips.top], [state.game.board.pips[seat], state.game.board.pips[1 - seat]]);
+    }
+  }
+});
+
+// -- animation and keyboard ---------------------------------------------------------------
+
+test("moves are animated from where the checkers were: pairs in each side's order, hits to the bar", () => {
+  const before = V.checkerSpots(V.pointsView(V.boardView(OPENING, 0)));
+  const plan = V.planner(OPENING, 0);
+  const a = V.stepTo(plan, [], 24, 18);
+  const b = V.stepTo(plan, [a], 13, 8);
+  const after = V.checkerSpots(V.pointsView(V.boardView(OPENING, 0, [a, b], plan)));
+  const { moves, items } = V.moveTransitions(before, after);
+  assert.equal(moves, 2);
+  const byKey = new Map(after.map((s) => [s.key, s]));
+  const from = (key) => {
+    const item = items.find((i) => i.key === key);
+    const spot = byKey.get(key);
+    return V.placeAt(spot.x + item.dx, spot.y + item.dy);
+  };
+  assert.equal(from("bottom:18:0"), 24);
+  assert.equal(from("bottom:8:3"), 13);
+  // Nothing moved: nothing to animate; undoing slides back.
+  assert.deepEqual(V.moveTransitions(after, after), { moves: 0, items: [] });
+  const back = V.moveTransitions(after, before);
+  assert.equal(back.moves, 2);
+  // A hit: the hit checker slides to its bar.
+  const hitState = makeState({
+    player0: board({ 13: 2, 6: 5 }),
+    player1: board({ 18: 1, 24: 2 }), // their 18 is our 7
+    dice: [6, 5],
+    plays: ["13/7*/2", "13/7* 6/1"],
+    steps: [
+      [[13, 7], [7, 2]],
+      [[13, 7], [6, 1]],
+    ],
+  });
+  const hp = V.planner(hitState, 0);
+  const h = [V.stepTo(hp, [], 13, 7)];
+  const t = V.moveTransitions(
+    V.checkerSpots(V.pointsView(V.boardView(hitState, 0))),
+    V.checkerSpots(V.pointsView(V.boardView(hitState, 0, h, hp))),
+  );
+  assert.equal(t.moves, 2);
+  assert.ok(t.items.some((i) => i.key === "top:25:0"));
+  // A whole new game (or any jump of many checkers): no animation.
+  const fresh = V.checkerSpots(V.pointsView(V.boardView(makeState({ player0: board({ 0: 15 }) }), 0)));
+  assert.equal(V.moveTransitions(before, fresh).moves, 0);
+  assert.equal(V.moveTransitions(null, fresh).items.length, 0);
+});
+
+test("the keyboard goes through the movable places, then the lit destinations", () => {
+  const plan = V.planner(OPENING, 0);
+  assert.deepEqual(V.keyPlaces(plan, [], null), [24, 13, 8]);
+  assert.deepEqual(V.keyPlaces(plan, [], 13), [8, 7, 13], "the destinations, then back");
+  assert.deepEqual(V.keyPlaces(null, [], null), []);
+  assert.equal(V.cyclePlace([24, 13, 8], 13, 1), 8);
+  assert.equal(V.cyclePlace([24, 13, 8], 8, 1), 24);
+  assert.equal(V.cyclePlace([24, 13, 8], 24, -1), 8);
+  assert.equal(V.cyclePlace([24, 13, 8], 5, 1), 24);
+  assert.equal(V.cyclePlace([], 5, 1), null);
+});
+
 const STATES = process.env.BG_VIEW_STATES;
 
 test("every legal play of real games can be entered step by step", { skip: !STATES && "BG_VIEW_STATES not set" }, () => {

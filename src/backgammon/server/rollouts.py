@@ -1,0 +1,168 @@
+"""The position tool's rollouts: jobs that run in the bots' pool, with live progress.
+
+``POST /api/rollout`` starts a :class:`RolloutJobs` job; ``GET /api/rollout/{id}``
+polls it (the running figures included); ``DELETE /api/rollout/{id}`` cancels it. As
+with the review's jobs (:mod:`backgammon.server.review`), the rollout
+(:func:`~backgammon.server.engine_tools.rollout_report`) runs in a worker, never in the
+event loop, and writes its progress to a mapping shared with the server; a cancel is a
+flag in that mapping, which the worker reads between chunks of trials. Jobs live in
+memory; the newest :attr:`RolloutJobs.kept` are kept, and at most
+:attr:`RolloutJobs.running_limit` run at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import Field
+
+from backgammon.server.bots import BotPool
+from backgammon.server.engine_tools import MAX_ROLLOUT_TRIALS, rollout_report, rollout_subjects
+from backgammon.server.protocol import PositionQuery
+
+__all__ = ["RolloutJob", "RolloutJobs", "RolloutQuery"]
+
+log = logging.getLogger("backgammon.server")
+
+
+class RolloutQuery(PositionQuery):
+    """``POST /api/rollout``: the position (as for ``POST /api/position``), optional
+    dice (then the best plays are rolled out, ranked at ``ply``) and the number of
+    trials (at most :data:`~backgammon.server.engine_tools.MAX_ROLLOUT_TRIALS`)."""
+
+    trials: int = Field(default=144, ge=1, le=MAX_ROLLOUT_TRIALS)
+
+
+@dataclass
+class RolloutJob:
+    """One rollout: ``total`` trials in all, then the result or an error."""
+
+    id: str
+    total: int
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the rollout is over (done, cancelled or failed)."""
+        return self.result is not None or self.error is not None
+
+
+class RolloutJobs:
+    """The rollouts of one server process."""
+
+    kept = 50
+    """How many jobs are remembered (the oldest finished ones are forgotten)."""
+    running_limit = 2
+    """How many rollouts may run at once (they share the bots' workers)."""
+
+    def __init__(self, pool: BotPool) -> None:
+        self._pool = pool
+        self._jobs: dict[str, RolloutJob] = {}
+        self._progress: Any = None
+
+    def running(self) -> int:
+        """How many rollouts are running."""
+        return sum(not job.finished for job in self._jobs.values())
+
+    async def start(self, query: RolloutQuery) -> RolloutJob:
+        """Check the position (in the pool) and start rolling it out.
+
+        Raises:
+            ValueError: naming what is wrong with the position or the dice.
+        """
+        plays = await self._pool.run(rollout_subjects, query.position, query.roll)
+        if self._progress is None:  # a manager process for a process pool: start it aside
+            self._progress = await asyncio.to_thread(self._pool.shared_mapping)
+        job = RolloutJob(secrets.token_urlsafe(9), query.trials * plays)
+        self._jobs[job.id] = job
+        self._forget_old()
+        job.task = asyncio.create_task(self._run(job, query))
+        return job
+
+    async def _run(self, job: RolloutJob, query: RolloutQuery) -> None:
+        try:
+            job.result = await self._pool.run(
+                rollout_report,
+                query.position,
+                query.roll,
+                query.trials,
+                job.id,
+                self._progress,
+                query.ply,
+            )
+        except ValueError as error:
+            job.error = str(error)
+        except Exception as error:  # a worker that died, an engine error: say so
+            log.exception("rollout %s failed", job.id)
+            job.error = f"the rollout failed: {error}"
+        finally:
+            # Not when the server stops (the task cancelled): the worker must still
+            # see the cancel that close() left for it.
+            if job.finished:
+                with contextlib.suppress(OSError, EOFError):  # the manager stopped first
+                    self._progress.pop(job.id, None)
+                    self._progress.pop(f"{job.id}:cancel", None)
+
+    def cancel(self, job_id: str) -> bool:
+        """Ask a running rollout to stop (it keeps what it has done); ``False`` for an
+        unknown job."""
+        job = self._jobs.get(job_id)
+        if job is None:
+            return False
+        if not job.finished:
+            self._progress[f"{job_id}:cancel"] = True
+        return True
+
+    def status(self, job_id: str) -> dict[str, Any] | None:
+        """What ``GET /api/rollout/{id}`` answers, or ``None`` for an unknown job."""
+        job = self._jobs.get(job_id)
+        if job is None:
+            return None
+        if job.result is not None:
+            done = sum(line["trials"] for line in job.result["lines"])
+            return {
+                "id": job.id,
+                "state": "cancelled" if job.result["cancelled"] else "done",
+                "done": done,
+                "total": job.total,
+                "result": job.result,
+            }
+        if job.error is not None:
+            return {
+                "id": job.id,
+                "state": "failed",
+                "done": 0,
+                "total": job.total,
+                "message": job.error,
+            }
+        progress = self._progress.get(job.id) or {"done": 0, "result": None}
+        return {
+            "id": job.id,
+            "state": "running",
+            "done": progress["done"],
+            "total": job.total,
+            "result": progress["result"],
+        }
+
+    def _forget_old(self) -> None:
+        for job_id in list(self._jobs):
+            if len(self._jobs) <= self.kept:
+                break
+            if self._jobs[job_id].finished:
+                del self._jobs[job_id]
+
+    def close(self) -> None:
+        """Cancel the rollouts still running (their workers stop at their next report)."""
+        for job in self._jobs.values():
+            if not job.finished:
+                with contextlib.suppress(OSError, EOFError):
+                    self._progress[f"{job.id}:cancel"] = True
+            if job.task is not None:
+                job.task.cancel()
