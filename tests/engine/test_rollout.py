@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from backgammon import Position
-from backgammon.engine.rollout import RolloutSettings, rollout
+from backgammon.engine.cube import CubeAction
+from backgammon.engine.rollout import RolloutSettings, cubeful_rollout, rollout
 from tests.engine.test_search import toy
 
 
@@ -91,14 +92,61 @@ def test_cubeful_rollout_cashes_a_double_pass() -> None:
     engine = Engine()
     cubeless = rollout(engine.evaluate_boards, position, RolloutSettings(trials=72, seed=1))
     assert cubeless.equity == pytest.approx(2 * 34 / 36 - 1, abs=0.1)
-    cubeful = rollout(
-        engine.evaluate_boards, position, RolloutSettings(trials=72, seed=1, cubeful=True)
+    # Cubeful: after no double the roller wins 34/36, and on 2-1 the opponent doubles
+    # us out; after a double the same at twice the stakes: double, pass.
+    cubeful = cubeful_rollout(
+        engine.evaluate_boards, position, settings=RolloutSettings(trials=72, seed=1)
     )
-    assert cubeful.equity == pytest.approx(1.0)
-    assert cubeful.standard_error == pytest.approx(0.0)
-    opening = rollout(
+    assert cubeful.decision is not None
+    assert cubeful.decision.action is CubeAction.DOUBLE_PASS
+    assert cubeful.no_double == pytest.approx(
+        34 / 36 - 2 / 36, abs=3 * cubeful.no_double_error + 0.02
+    )
+    assert cubeful.double_take == pytest.approx(2 * cubeful.no_double, abs=0.05)
+    assert cubeful.double_pass == 1.0
+
+
+def test_cubeful_rollouts_reduce_variance_without_moving_the_mean() -> None:
+    """The cubeful luck adjustment leaves the means where plain play puts them (within
+    their errors) and shrinks the errors; the match version scores in match winning
+    chances and reports equities per cube; a side that may not double gets only its
+    no-double value."""
+    from backgammon.engine import Engine
+    from backgammon.engine.cube import CubeOwner
+    from backgammon.engine.cubeful import CubeContext
+    from backgammon.engine.met import kazaross_xg2
+
+    engine = Engine()
+    mine = [0, 2, 2, 2, 2, 3, 3, 1] + [0] * 18  # 15 checkers home and on the 7
+    theirs = [0, 1, 2, 2, 2, 3, 3, 2] + [0] * 18
+    race = Position(mine, theirs)
+    plain = cubeful_rollout(
         engine.evaluate_boards,
-        Position.initial(),
-        RolloutSettings(trials=36, seed=2, cubeful=True, truncation=12),
+        race,
+        settings=RolloutSettings(trials=144, seed=4, variance_reduction=False),
     )
-    assert -1.0 < opening.equity < 1.0
+    reduced = cubeful_rollout(
+        engine.evaluate_boards, race, settings=RolloutSettings(trials=144, seed=4)
+    )
+    assert reduced.no_double_error < plain.no_double_error
+    assert reduced.double_take_error is not None and plain.double_take_error is not None
+    assert reduced.double_take_error < plain.double_take_error
+    tolerance = 3 * (plain.no_double_error + reduced.no_double_error)
+    assert reduced.no_double == pytest.approx(plain.no_double, abs=tolerance)
+
+    context = CubeContext(away=(3, 5), met=kazaross_xg2())
+    result = cubeful_rollout(
+        engine.evaluate_boards,
+        race,
+        context,
+        RolloutSettings(trials=36, seed=5, truncation=8),
+    )
+    assert result.double_pass == pytest.approx(1.0)
+    assert -3.0 < result.no_double < 3.0 and result.decision is not None
+    theirs = cubeful_rollout(
+        engine.evaluate_boards,
+        race,
+        CubeContext(owner=CubeOwner.OPPONENT),
+        RolloutSettings(trials=36, seed=5, truncation=8),
+    )
+    assert theirs.double_take is None and theirs.decision is None

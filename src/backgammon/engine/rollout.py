@@ -1,6 +1,7 @@
 """Rollouts: play a position out many times with the 0-ply player and average.
 
-Cubeless. Each trial plays both sides with the evaluator's best 0-ply play until the
+:func:`rollout` is cubeless; :func:`cubeful_rollout` plays the cube (below). Each trial
+plays both sides with the evaluator's best 0-ply play until the
 game ends (or until ``truncation`` plies, where the evaluator's estimate is taken).
 Trials are seeded and reproducible:
 
@@ -17,6 +18,15 @@ Trials are seeded and reproducible:
   the equity come with the standard error of the equity; with ``stop_error`` the
   rollout stops once at least ``min_trials`` are done and the standard error is below
   it.
+* **Cubeful rollouts.** :func:`cubeful_rollout` rolls a cube decision out, as GNU
+  Backgammon's cubeful rollouts do: every trial is played twice on the same dice, once
+  after "no double" and once after "double, take" (the opponent owning twice the
+  cube); in both, each side takes its cube actions by the 0-ply cubeful model
+  (:mod:`backgammon.engine.cubeful`: double when doubling beats not doubling, pass when
+  a take is worth less than a pass) and the game is scored at its cube (money: points,
+  Jacoby counted; a match: match winning chances). The luck of each roll is measured
+  cubefully (the roller's 0-ply cubeful value after the best play of the roll came,
+  against the mean over the 21 rolls) and subtracted. "Double, pass" is exact.
 * **All cores.** Trials are split over processes (``processes``); the evaluator must be
   picklable (a module-level function or an engine object). A ``progress`` callback
   receives ``(trials done, trials planned)``.
@@ -34,15 +44,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.engine.cube import (
-    CONTACT_EFFICIENCY,
-    CubeOwner,
-    money_cube_decision,
-    money_cubeful_equity,
-    race_cube_efficiency,
-)
+from backgammon.engine.cube import CubeDecision, CubeOwner, classify_cube_decision
+from backgammon.engine.cubeful import CubeContext, board_efficiencies, cubeful_values
 from backgammon.engine.search import (
     BoardEvaluator,
+    best_children,
     equities,
     invert,
     rank_children,
@@ -51,7 +57,15 @@ from backgammon.engine.search import (
 from backgammon.rules.movegen import BOARD_SLOTS
 from backgammon.rules.position import Position
 
-__all__ = ["RolloutResult", "RolloutSettings", "rollout", "rollout_trials"]
+__all__ = [
+    "CubefulRolloutResult",
+    "RolloutResult",
+    "RolloutSettings",
+    "cubeful_rollout",
+    "cubeful_rollout_trials",
+    "rollout",
+    "rollout_trials",
+]
 
 _ORDERED_ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
 _HALF = BOARD_SLOTS // 2
@@ -72,9 +86,6 @@ class RolloutSettings:
         stop_error: stop early once the equity's standard error is below this.
         min_trials: never stop before this many trials.
         processes: worker processes (1: run in this process).
-        cubeful: play money games with the cube (Janowski decisions on the 0-ply
-            evaluations, cube 1 centred at the start); the equity is then the mean
-            cubeful points (variance reduction does not apply).
     """
 
     trials: int = 1296
@@ -84,7 +95,6 @@ class RolloutSettings:
     stop_error: float | None = None
     min_trials: int = 144
     processes: int = 1
-    cubeful: bool = False
 
     def __post_init__(self) -> None:
         if self.trials < 1:
@@ -102,7 +112,7 @@ class RolloutResult:
     Attributes:
         probabilities: mean win, win gammon, win backgammon, lose gammon, lose
             backgammon.
-        equity: mean cubeless money equity (cubeful points for a cubeful rollout).
+        equity: mean cubeless money equity.
         standard_error: the standard error of the equity.
         probability_errors: the standard error of each probability.
         trials: how many trials were played.
@@ -195,76 +205,6 @@ def _trial(
     return row
 
 
-def _cubeful_trial(
-    evaluator: BoardEvaluator,
-    start: npt.NDArray[np.uint8],
-    trial: int,
-    settings: RolloutSettings,
-    first: list[tuple[int, int]],
-    second: list[tuple[int, int]],
-) -> npt.NDArray[np.float64]:
-    """One money game with the cube from ``start`` (cube 1, centred): both sides
-    double, take and pass by Janowski's model on the evaluator's probabilities. The
-    row holds the outcome (win, gammon, backgammon, lose gammon, lose backgammon, a
-    pass counting as a single game) and the points won, from the root's side."""
-    rng = random.Random(settings.seed * 7_919 + trial)
-    board = start.copy()
-    cube = 1
-    owner: int | None = None  # 0 = the root's side, 1 = the other side
-    mover = 0
-    for ply in range(_MAX_PLIES):
-        over = _terminal(board)
-        if over is not None:
-            result, points = over, float(equities(over)) * cube
-            break
-        probabilities = np.asarray(evaluator(board[None, :]), dtype=np.float64)[0]
-        relative = (
-            CubeOwner.CENTRED
-            if owner is None
-            else CubeOwner.PLAYER
-            if owner == mover
-            else CubeOwner.OPPONENT
-        )
-        efficiency = (
-            race_cube_efficiency(int(np.dot(np.arange(26), board[:26])))
-            if _is_race(board)
-            else CONTACT_EFFICIENCY
-        )
-        if settings.truncation is not None and ply >= settings.truncation:
-            result = probabilities
-            points = money_cubeful_equity(probabilities, relative, efficiency) * cube
-            break
-        if relative is not CubeOwner.OPPONENT:
-            decision = money_cube_decision(probabilities, relative, efficiency)
-            if decision.should_double:
-                if not decision.take:
-                    result = np.array([1.0, 0.0, 0.0, 0.0, 0.0])
-                    points = float(cube)
-                    break
-                cube *= 2
-                owner = 1 - mover
-        if ply == 0:
-            die1, die2 = first[trial % 36]
-        elif ply == 1:
-            die1, die2 = second[(trial // 36) % 36]
-        else:
-            die1, die2 = rng.randint(1, 6), rng.randint(1, 6)
-        board, _ = _best_child(evaluator, board, die1, die2)
-        mover = 1 - mover
-    else:  # pragma: no cover - games end long before this
-        raise RuntimeError("a rollout trial did not end")
-    if mover != 0:
-        result, points = invert(result), -points
-    row: npt.NDArray[np.float64] = np.append(result, points)
-    return row
-
-
-def _is_race(board: npt.NDArray[np.uint8]) -> bool:
-    back = max((i for i in range(1, 26) if board[i]), default=0)
-    their_back = max((i for i in range(1, 26) if board[_HALF + i]), default=0)
-    return back + their_back <= 25
-
-
 def rollout_trials(
     evaluator: BoardEvaluator,
     start: npt.NDArray[np.uint8],
@@ -274,8 +214,7 @@ def rollout_trials(
     """The results of the given trial numbers (a worker's share), one row each."""
     first = _stratified(settings.seed, 1)
     second = _stratified(settings.seed, 2)
-    play = _cubeful_trial if settings.cubeful else _trial
-    return np.array([play(evaluator, start, t, settings, first, second) for t in trials])
+    return np.array([_trial(evaluator, start, t, settings, first, second) for t in trials])
 
 
 def _summary(rows: npt.NDArray[np.float64]) -> RolloutResult:
@@ -342,3 +281,204 @@ def rollout(
         if pool is not None:
             pool.shutdown()
     return _summary(np.concatenate(rows))
+
+
+# -- cubeful rollouts ----------------------------------------------------------------------
+
+_ROLL_INDEX = {(high, low): k for k, (high, low, _) in enumerate(weighted_rolls())}
+_ROLL_WEIGHTS = np.array([weight for _, _, weight in weighted_rolls()])
+
+
+@dataclass(frozen=True, slots=True)
+class CubefulRolloutResult:
+    """A rolled-out cube decision, for the side on roll, per unit of the current cube
+    (match winning chances converted as the cube decisions are).
+
+    Attributes:
+        no_double: the equity after "no double" (the cubeful equity of the position
+            when the side on roll may not double).
+        double_take: the equity after "double, take" (``None`` where it may not double).
+        double_pass: +1 (the cube's value), ``None`` where it may not double.
+        no_double_error, double_take_error: their standard errors.
+        decision: the cube action these equities give (``None`` where it may not double).
+        trials: how many trials were played (each on both branches).
+    """
+
+    no_double: float
+    double_take: float | None
+    double_pass: float | None
+    no_double_error: float
+    double_take_error: float | None
+    decision: CubeDecision | None
+    trials: int
+
+
+def _final_value(over: npt.NDArray[np.float64], context: CubeContext) -> float:
+    """What a finished game (``over``: exact probabilities of the side on roll) is worth
+    to the side on roll at its cube."""
+    won = over[0] > 0.5
+    gammon = over[1] if won else over[3]
+    backgammon = over[2] if won else over[4]
+    points = 1 + int(gammon > 0.5) + int(backgammon > 0.5)
+    if context.jacoby and context.is_money and context.owner is CubeOwner.CENTRED:
+        points = 1
+    signed = points * context.cube * (1 if won else -1)
+    if context.away is None:
+        return float(signed)
+    assert context.met is not None
+    return context.met.after_game(context.away[0], context.away[1], signed)
+
+
+def _cubeful_branch(
+    evaluator: BoardEvaluator,
+    start: npt.NDArray[np.uint8],
+    context: CubeContext,
+    dice: list[tuple[int, int]],
+    rng: random.Random,
+    settings: RolloutSettings,
+) -> float:
+    """One game from ``start`` with the cube ``context`` (the root side on roll, which
+    takes no cube action before its first roll); its luck-adjusted value for the root
+    side. ``dice`` are the first rolls to use; later ones come from ``rng``."""
+    board = start.copy()
+    luck = 0.0
+    mover_is_root = True
+    value = 0.0
+    for ply in range(_MAX_PLIES):
+        over = _terminal(board)
+        if over is not None:
+            value = _final_value(over, context)
+            break
+        if settings.truncation is not None and ply >= settings.truncation:
+            value = float(cubeful_values(evaluator, board[None, :], 0, [context])[0, 0])
+            break
+        if ply > 0 and context.may_double():
+            probabilities = np.asarray(evaluator(board[None, :]), dtype=np.float64)
+            efficiency = board_efficiencies(board[None, :])
+            decision = classify_cube_decision(
+                float(context.no_double(probabilities, efficiency)[0]),
+                float(context.doubled().no_double(probabilities, efficiency)[0]),
+                context.pass_value(),
+            )
+            if decision.should_double:
+                if not decision.take:
+                    value = context.pass_value()
+                    break
+                context = context.doubled()
+        die1, die2 = dice[ply] if ply < len(dice) else (rng.randint(1, 6), rng.randint(1, 6))
+        roll = (max(die1, die2), min(die1, die2))
+        if settings.variance_reduction:
+            children, _, roll_of = best_children(evaluator, board[None, :])
+            theirs = cubeful_values(evaluator, children, 0, [context.flipped()])[:, 0]
+            mine = context.for_opponent(theirs)
+            rolled = int(np.flatnonzero(roll_of == _ROLL_INDEX[roll])[0])
+            roll_luck = float(mine[rolled] - _ROLL_WEIGHTS[roll_of] @ mine)
+            luck += roll_luck if mover_is_root else -roll_luck
+            board = children[rolled]
+        else:
+            board, _ = _best_child(evaluator, board, die1, die2)
+        context = context.flipped()
+        mover_is_root = not mover_is_root
+    else:  # pragma: no cover - games end long before this
+        raise RuntimeError("a rollout trial did not end")
+    if not mover_is_root:
+        value = float(context.for_opponent(value))
+    return value - luck
+
+
+def cubeful_rollout_trials(
+    evaluator: BoardEvaluator,
+    start: npt.NDArray[np.uint8],
+    trials: range,
+    settings: RolloutSettings,
+    context: CubeContext,
+) -> npt.NDArray[np.float64]:
+    """The given trials (a worker's share) of a cubeful rollout: one row each, the
+    root side's luck-adjusted value after "no double" and after "double, take" (NaN
+    where it may not double), in money points or match winning chances."""
+    first = _stratified(settings.seed, 1)
+    second = _stratified(settings.seed, 2)
+    rows = np.full((len(trials), 2), np.nan)
+    for row, trial in enumerate(trials):
+        dice = [first[trial % 36], second[(trial // 36) % 36]]
+        branches = [context, context.doubled()] if context.may_double() else [context]
+        for column, branch in enumerate(branches):
+            rng = random.Random(settings.seed * 7_919 + trial)
+            rows[row, column] = _cubeful_branch(evaluator, start, branch, dice, rng, settings)
+    return rows
+
+
+def _cubeful_summary(rows: npt.NDArray[np.float64], context: CubeContext) -> CubefulRolloutResult:
+    n = rows.shape[0]
+    means = rows.mean(axis=0)
+    errors = rows.std(axis=0, ddof=1) / math.sqrt(n) if n > 1 else np.full(2, np.inf)
+
+    def per_cube(value: float, error: float) -> tuple[float, float]:
+        equity = context.normalised(value)
+        return equity, abs(context.normalised(value + error) - equity)
+
+    no_double, no_double_error = per_cube(float(means[0]), float(errors[0]))
+    if not context.may_double():
+        return CubefulRolloutResult(no_double, None, None, no_double_error, None, None, n)
+    double_take, double_take_error = per_cube(float(means[1]), float(errors[1]))
+    double_pass = context.normalised(context.pass_value())
+    decision = classify_cube_decision(
+        no_double, double_take, double_pass, beavers=context.beavers and context.is_money
+    )
+    return CubefulRolloutResult(
+        no_double, double_take, double_pass, no_double_error, double_take_error, decision, n
+    )
+
+
+def cubeful_rollout(
+    evaluator: BoardEvaluator,
+    position: Position,
+    context: CubeContext | None = None,
+    settings: RolloutSettings | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> CubefulRolloutResult:
+    """Roll out the cube decision of ``position``'s side on roll (before it rolls) in
+    ``context`` (default: money, cube 1 centred): "no double" and "double, take" on
+    the same dice, the cube played by the 0-ply cubeful model (see the module doc).
+    Where the side on roll may not double, only its cubeful equity. ``stop_error``
+    applies to the larger of the two standard errors (in root units).
+
+    Raises:
+        ValueError: for bad settings.
+    """
+    settings = RolloutSettings() if settings is None else settings
+    context = CubeContext() if context is None else context
+    start = position.to_array()
+    batch = 36 if settings.stop_error is not None else max(36, settings.trials // 20)
+    rows: list[npt.NDArray[np.float64]] = []
+    done = 0
+    pool = ProcessPoolExecutor(max_workers=settings.processes) if settings.processes > 1 else None
+    try:
+        while done < settings.trials:
+            stop = min(settings.trials, done + batch * settings.processes)
+            if pool is None:
+                rows.append(
+                    cubeful_rollout_trials(evaluator, start, range(done, stop), settings, context)
+                )
+            else:
+                bounds = np.linspace(done, stop, settings.processes + 1).astype(int)
+                jobs = [
+                    pool.submit(
+                        cubeful_rollout_trials, evaluator, start, range(a, b), settings, context
+                    )
+                    for a, b in itertools.pairwise(bounds)
+                    if b > a
+                ]
+                rows.extend(job.result() for job in jobs)
+            done = stop
+            if progress is not None:
+                progress(done, settings.trials)
+            if settings.stop_error is not None and done >= settings.min_trials:
+                table = np.concatenate(rows)
+                errors = table.std(axis=0, ddof=1) / math.sqrt(table.shape[0])
+                if np.nanmax(errors) < settings.stop_error:
+                    break
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return _cubeful_summary(np.concatenate(rows), context)
