@@ -621,13 +621,7 @@ def test_cube_decisions_at_one_ply_come_from_the_cubeful_search() -> None:
         score = record.games[game.number - 1].score_before
         for decision, before in zip(game.cube_decisions, other.cube_decisions, strict=True):
             doubler = decision.doubler
-            owner = (
-                CubeOwner.CENTRED
-                if decision.cube_owner is None
-                else CubeOwner.PLAYER
-                if decision.cube_owner == doubler
-                else CubeOwner.OPPONENT
-            )
+            owner = CubeOwner.seen_by(decision.cube_owner, doubler)
             away = (record.length - score[doubler], record.length - score[1 - doubler])
             context = CubeContext(
                 cube=decision.cube,

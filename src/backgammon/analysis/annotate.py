@@ -511,13 +511,8 @@ class _Stakes:
         if not self.money and self.values is None:
             return self.equities(p)
         cube = self.cube
-        owner = (
-            CubeOwner.CENTRED
-            if cube.owner is None
-            else CubeOwner.PLAYER
-            if cube.owner != self.player
-            else CubeOwner.OPPONENT
-        )  # seen from the opponent, who is on roll after the play
+        # Seen from the opponent, who is on roll after the play.
+        owner = CubeOwner.seen_by(cube.owner, 1 - self.player)
         me, them = self.away
         result = np.empty(len(p), dtype=np.float64)
         for k, position in enumerate(left):
@@ -893,13 +888,7 @@ class Analyzer:
         if doubler is None:
             return None
         position, cube, context = game.position, game.cube, game.context
-        owner = (
-            CubeOwner.CENTRED
-            if cube.owner is None
-            else CubeOwner.PLAYER
-            if cube.owner == doubler
-            else CubeOwner.OPPONENT
-        )
+        owner = CubeOwner.seen_by(cube.owner, doubler)
         if owner is CubeOwner.OPPONENT:
             return None
         probabilities = self.engine.evaluate_at(position, self.settings.ply).probabilities
@@ -968,13 +957,7 @@ class Analyzer:
         if not self.settings.cubeful_search or not game.variant.plain_movement:
             return None
         cube, context = game.cube, game.context
-        owner = (
-            CubeOwner.CENTRED
-            if cube.owner is None
-            else CubeOwner.PLAYER
-            if cube.owner == player
-            else CubeOwner.OPPONENT
-        )
+        owner = CubeOwner.seen_by(cube.owner, player)
         alive = game.rules.cube and game.variant.cube
         if context.is_money:
             return CubeContext(

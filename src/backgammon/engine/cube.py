@@ -91,6 +91,14 @@ class CubeOwner(Enum):
     PLAYER = "player"
     OPPONENT = "opponent"
 
+    @classmethod
+    def seen_by(cls, owner: int | None, player: int) -> CubeOwner:
+        """Who holds the cube as ``player`` sees it, from the rules' owner (a player's
+        index, ``None`` while the cube is centred)."""
+        if owner is None:
+            return cls.CENTRED
+        return cls.PLAYER if owner == player else cls.OPPONENT
+
 
 class CubeAction(Enum):
     """The right cube action for the side on roll and its opponent's answer, named as

@@ -96,13 +96,7 @@ class EngineCube:
         probabilities = self.engine.evaluate_at(position, self.ply).probabilities
         efficiency = cube_efficiency(position)
         cube = game.cube
-        owner = (
-            CubeOwner.CENTRED
-            if cube.owner is None
-            else CubeOwner.PLAYER
-            if cube.owner == doubler
-            else CubeOwner.OPPONENT
-        )
+        owner = CubeOwner.seen_by(cube.owner, doubler)
         context = game.context
         if context.is_money:
             decision = money_cube_decision(

@@ -34,6 +34,7 @@ Trials are seeded and reproducible:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -234,12 +235,44 @@ def _summary(rows: npt.NDArray[np.float64]) -> RolloutResult:
     )
 
 
-def _confident(rows: list[npt.NDArray[np.float64]], done: int, settings: RolloutSettings) -> bool:
-    """Whether the confidence stop is reached."""
-    target = settings.stop_error
-    if target is None or done < settings.min_trials:
-        return False
-    return _summary(np.concatenate(rows)).standard_error < target
+def _run_trials(
+    work: Callable[[range], npt.NDArray[np.float64]],
+    settings: RolloutSettings,
+    progress: Callable[[int, int], None] | None,
+    error: Callable[[npt.NDArray[np.float64]], float],
+) -> npt.NDArray[np.float64]:
+    """Run the trials ``work(range)`` in batches over ``settings.processes`` workers,
+    reporting ``progress``, until all are done or (with ``stop_error``, after
+    ``min_trials``) the ``error`` of the rows so far is below it; all the rows."""
+    batch = 36 if settings.stop_error is not None else max(36, settings.trials // 20)
+    rows: list[npt.NDArray[np.float64]] = []
+    done = 0
+    pool = ProcessPoolExecutor(max_workers=settings.processes) if settings.processes > 1 else None
+    try:
+        while done < settings.trials:
+            stop = min(settings.trials, done + batch * settings.processes)
+            if pool is None:
+                rows.append(work(range(done, stop)))
+            else:
+                bounds = np.linspace(done, stop, settings.processes + 1).astype(int)
+                jobs = [
+                    pool.submit(work, range(a, b)) for a, b in itertools.pairwise(bounds) if b > a
+                ]
+                rows.extend(job.result() for job in jobs)
+            done = stop
+            if progress is not None:
+                progress(done, settings.trials)
+            target = settings.stop_error
+            if (
+                target is not None
+                and done >= settings.min_trials
+                and error(np.concatenate(rows)) < target
+            ):
+                break
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return np.concatenate(rows)
 
 
 def rollout(
@@ -254,33 +287,9 @@ def rollout(
         ValueError: for bad settings.
     """
     settings = RolloutSettings() if settings is None else settings
-    start = position.to_array()
-    batch = 36 if settings.stop_error is not None else max(36, settings.trials // 20)
-    rows: list[npt.NDArray[np.float64]] = []
-    done = 0
-    pool = ProcessPoolExecutor(max_workers=settings.processes) if settings.processes > 1 else None
-    try:
-        while done < settings.trials:
-            stop = min(settings.trials, done + batch * settings.processes)
-            if pool is None:
-                rows.append(rollout_trials(evaluator, start, range(done, stop), settings))
-            else:
-                bounds = np.linspace(done, stop, settings.processes + 1).astype(int)
-                jobs = [
-                    pool.submit(rollout_trials, evaluator, start, range(a, b), settings)
-                    for a, b in itertools.pairwise(bounds)
-                    if b > a
-                ]
-                rows.extend(job.result() for job in jobs)
-            done = stop
-            if progress is not None:
-                progress(done, settings.trials)
-            if _confident(rows, done, settings):
-                break
-    finally:
-        if pool is not None:
-            pool.shutdown()
-    return _summary(np.concatenate(rows))
+    work = functools.partial(rollout_trials, evaluator, position.to_array(), settings=settings)
+    rows = _run_trials(work, settings, progress, lambda table: _summary(table).standard_error)
+    return _summary(rows)
 
 
 # -- cubeful rollouts ----------------------------------------------------------------------
@@ -448,37 +457,11 @@ def cubeful_rollout(
     """
     settings = RolloutSettings() if settings is None else settings
     context = CubeContext() if context is None else context
-    start = position.to_array()
-    batch = 36 if settings.stop_error is not None else max(36, settings.trials // 20)
-    rows: list[npt.NDArray[np.float64]] = []
-    done = 0
-    pool = ProcessPoolExecutor(max_workers=settings.processes) if settings.processes > 1 else None
-    try:
-        while done < settings.trials:
-            stop = min(settings.trials, done + batch * settings.processes)
-            if pool is None:
-                rows.append(
-                    cubeful_rollout_trials(evaluator, start, range(done, stop), settings, context)
-                )
-            else:
-                bounds = np.linspace(done, stop, settings.processes + 1).astype(int)
-                jobs = [
-                    pool.submit(
-                        cubeful_rollout_trials, evaluator, start, range(a, b), settings, context
-                    )
-                    for a, b in itertools.pairwise(bounds)
-                    if b > a
-                ]
-                rows.extend(job.result() for job in jobs)
-            done = stop
-            if progress is not None:
-                progress(done, settings.trials)
-            if settings.stop_error is not None and done >= settings.min_trials:
-                table = np.concatenate(rows)
-                errors = table.std(axis=0, ddof=1) / math.sqrt(table.shape[0])
-                if np.nanmax(errors) < settings.stop_error:
-                    break
-    finally:
-        if pool is not None:
-            pool.shutdown()
-    return _cubeful_summary(np.concatenate(rows), context)
+    work = functools.partial(
+        cubeful_rollout_trials, evaluator, position.to_array(), settings=settings, context=context
+    )
+
+    def error(table: npt.NDArray[np.float64]) -> float:
+        return float(np.nanmax(table.std(axis=0, ddof=1) / math.sqrt(table.shape[0])))
+
+    return _cubeful_summary(_run_trials(work, settings, progress, error), context)
