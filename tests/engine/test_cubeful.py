@@ -31,7 +31,6 @@ from backgammon.engine.cubeful import (
 )
 from backgammon.engine.evaluator import Engine
 from backgammon.engine.met import kazaross_xg2 as default_met
-from backgammon.engine.search import equities, invert
 
 from .test_search import toy
 
@@ -153,19 +152,20 @@ def _leaf(
     )
 
 
-def _rolled_by_hand(evaluator: object, position: Position, context: CubeContext) -> float:
+def _rolled_by_hand(
+    evaluator: object, position: Position, context: CubeContext, chooser: CubeContext
+) -> float:
     """The roller's value of rolling now (no cube action first), by hand: each roll's
-    best play by 0-ply cubeless equity (the first on ties), then the opponent's 0-ply
-    value with its own cube action, turned round."""
+    best play by its 0-ply cubeful value in the ``chooser`` context (the node's first;
+    the first on ties), then the opponent's 0-ply value in ``context`` with its own
+    cube action, turned round."""
     total = 0.0
     for roll in ALL_ROLLS:
         plays = position.legal_plays(roll)
         children = [play.position.flip() for play in plays] or [position.flip()]
-        shallow = [
-            float(equities(invert(evaluator(c.to_array()[None, :])[0])))  # type: ignore[operator]
-            for c in children
-        ]
-        child = children[int(np.argmax(shallow))]
+        values = [_leaf(evaluator, child, chooser.flipped()) for child in children]
+        mine = [-v if chooser.away is None else 1.0 - v for v in values]
+        child = children[int(np.argmax(mine))]
         theirs = _leaf(evaluator, child, context.flipped())
         total += float(roll.weight) * (-theirs if context.away is None else 1.0 - theirs)
     return total
@@ -173,10 +173,10 @@ def _rolled_by_hand(evaluator: object, position: Position, context: CubeContext)
 
 def _expectimax(evaluator: object, position: Position, context: CubeContext) -> float:
     """1-ply by hand, the roller's own cube action before the roll included."""
-    no_double = _rolled_by_hand(evaluator, position, context)
+    no_double = _rolled_by_hand(evaluator, position, context, context)
     if not context.may_double():
         return no_double
-    double_take = _rolled_by_hand(evaluator, position, context.doubled())
+    double_take = _rolled_by_hand(evaluator, position, context.doubled(), context)
     return max(no_double, min(double_take, context.pass_value()))
 
 
@@ -207,8 +207,8 @@ def test_one_ply_cube_choices_by_hand() -> None:
     for context in (CubeContext(cube=2, owner=CubeOwner.PLAYER), CubeContext(away=(6, 2), met=met)):
         for position in _positions(3, seed=13):
             decision = cube_decision_at(toy, position.to_array(), 1, context)
-            no_double = _rolled_by_hand(toy, position, context)
-            double_take = _rolled_by_hand(toy, position, context.doubled())
+            no_double = _rolled_by_hand(toy, position, context, context)
+            double_take = _rolled_by_hand(toy, position, context.doubled(), context)
             assert decision.no_double == pytest.approx(context.normalised(no_double), abs=1e-12)
             assert decision.double_take == pytest.approx(context.normalised(double_take), abs=1e-12)
             value = cubeful_values(toy, position.to_array()[None, :], 1, [context])[0, 0]

@@ -18,8 +18,9 @@ side on roll with the right cube action now and later:
   of the best play's result for the roller: minus the opponent's value of that
   position at ``n − 1`` plies with the cube context seen from the opponent (one minus
   it in match winning chances). As in GNU Backgammon, the best play of each roll
-  inside the search is chosen by the 0-ply cubeless equity (or the pruning network's
-  best few); the search then values it cubefully in every cube context at once.
+  inside the search is chosen at 0 plies, by its cubeful value in the node's first
+  cube context (among the pruning network's best few, with pruning); the search then
+  values that play in every cube context at once.
 
 Money values here are in points at the context's cube (so doubling doubles them);
 match values are match winning chances. :func:`cube_decision_at` turns the root's
@@ -70,6 +71,7 @@ __all__ = [
     "cube_decision_at",
     "cubeful_play_values",
     "cubeful_values",
+    "play_scorer",
 ]
 
 _HALF = BOARD_SLOTS // 2
@@ -350,6 +352,27 @@ def cubeful_values(
     return out[inverse]
 
 
+def play_scorer(
+    context: CubeContext,
+) -> Callable[[npt.NDArray[np.uint8], npt.NDArray[np.float64]], npt.NDArray[np.float64]]:
+    """How the search (and a cubeful rollout) ranks the plays of a roll: by the
+    mover's 0-ply cubeful value in ``context`` (the cube as the mover sees it), from
+    the resulting boards and their probabilities (the opponent on roll, who takes its
+    cube action first); a ``score`` for :func:`~backgammon.engine.search.best_children`."""
+    theirs = context.flipped()
+
+    def score(
+        children: npt.NDArray[np.uint8], probabilities: npt.NDArray[np.float64]
+    ) -> npt.NDArray[np.float64]:
+        efficiency = board_efficiencies(children)
+        value = theirs.no_double(probabilities, efficiency)
+        if theirs.may_double():
+            value = theirs.decide(value, theirs.doubled().no_double(probabilities, efficiency))
+        return context.for_opponent(value)
+
+    return score
+
+
 def _rolled(
     evaluator: BoardEvaluator,
     boards: npt.NDArray[np.uint8],
@@ -361,7 +384,11 @@ def _rolled(
     """The side on roll's value of rolling now (no cube action first), in each
     context: the 21 rolls' best plays (chosen at 0-ply, cubeless), valued at
     ``plies − 1`` from the opponent's side."""
-    children, board_of, roll_of = best_children(evaluator, boards, pruning)
+    # The play of each roll is the best by the 0-ply cubeful value for the first
+    # context (GNU Backgammon's choice: one play per roll, valued in every context).
+    children, board_of, roll_of = best_children(
+        evaluator, boards, pruning, play_scorer(contexts[0])
+    )
     chosen, back = distinct_boards(children)
     theirs = cubeful_values(
         evaluator, children[chosen], plies - 1, [c.flipped() for c in contexts], pruning, exact

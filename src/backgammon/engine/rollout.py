@@ -23,7 +23,8 @@ Trials are seeded and reproducible:
   after "no double" and once after "double, take" (the opponent owning twice the
   cube); in both, each side takes its cube actions by the 0-ply cubeful model
   (:mod:`backgammon.engine.cubeful`: double when doubling beats not doubling, pass when
-  a take is worth less than a pass) and the game is scored at its cube (money: points,
+  a take is worth less than a pass) and picks its plays by the same model (the
+  cubeful value of the position it leaves), and the game is scored at its cube (money: points,
   Jacoby counted; a match: match winning chances). The luck of each roll is measured
   cubefully (the roller's 0-ply cubeful value after the best play of the roll came,
   against the mean over the 21 rolls) and subtracted. "Double, pass" is exact.
@@ -46,7 +47,12 @@ import numpy as np
 import numpy.typing as npt
 
 from backgammon.engine.cube import CubeDecision, CubeOwner, classify_cube_decision
-from backgammon.engine.cubeful import CubeContext, board_efficiencies, cubeful_values
+from backgammon.engine.cubeful import (
+    CubeContext,
+    board_efficiencies,
+    cubeful_values,
+    play_scorer,
+)
 from backgammon.engine.search import (
     BoardEvaluator,
     best_children,
@@ -377,7 +383,9 @@ def _cubeful_branch(
         die1, die2 = dice[ply] if ply < len(dice) else (rng.randint(1, 6), rng.randint(1, 6))
         roll = (max(die1, die2), min(die1, die2))
         if settings.variance_reduction:
-            children, _, roll_of = best_children(evaluator, board[None, :])
+            children, _, roll_of = best_children(
+                evaluator, board[None, :], score=play_scorer(context)
+            )
             theirs = cubeful_values(evaluator, children, 0, [context.flipped()])[:, 0]
             mine = context.for_opponent(theirs)
             rolled = int(np.flatnonzero(roll_of == _ROLL_INDEX[roll])[0])
@@ -385,7 +393,10 @@ def _cubeful_branch(
             luck += roll_luck if mover_is_root else -roll_luck
             board = children[rolled]
         else:
-            board, _ = _best_child(evaluator, board, die1, die2)
+            children, _, roll_of = best_children(
+                evaluator, board[None, :], score=play_scorer(context)
+            )
+            board = children[int(np.flatnonzero(roll_of == _ROLL_INDEX[roll])[0])]
         context = context.flipped()
         mover_is_root = not mover_is_root
     else:  # pragma: no cover - games end long before this

@@ -617,13 +617,17 @@ def best_children(
     evaluator: BoardEvaluator,
     boards: npt.NDArray[np.uint8],
     pruning: Pruning | None = None,
+    score: Callable[[npt.NDArray[np.uint8], npt.NDArray[np.float64]], npt.NDArray[np.float64]]
+    | None = None,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The result of the best play of every board and roll, as a search's inner nodes
     choose it: the best 0-ply cubeless equity for the mover (among the pruning
     network's best few, with ``pruning``). Returns ``(children, board, roll)``: the
     resulting boards (the opponent on roll; a roll with no play passes the turn) and,
     for each, the index of its board and of its roll in :func:`weighted_rolls`.
-    Finished boards have no children.
+    Finished boards have no children. ``score(children, probabilities)``, when given,
+    ranks the plays instead of the cubeless equity: the mover's value of each child
+    from the child boards and their 0-ply probabilities (the opponent's).
 
     Raises:
         ValueError: for a malformed board array.
@@ -636,7 +640,8 @@ def best_children(
         estimate, keep = pruning.network.weights, pruning.keep
     children, spans = _children_of(array, _settled(array, None), _ROLL_ARRAY, estimate, keep)
     shallow = evaluate_plies(evaluator, children, 0)
-    best = _best_in_spans(-equities(shallow), spans)
+    mover = -equities(shallow) if score is None else score(children, shallow)
+    best = _best_in_spans(np.ascontiguousarray(mover, dtype=np.float64), spans)
     return children[best], spans[:, 0].copy(), spans[:, 1].copy()
 
 
