@@ -20,8 +20,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from backgammon.server.bots import BotPool
 from backgammon.server.engine_tools import analyze_upload, check_upload
+from backgammon.server.pool_jobs import PoolJob, PoolJobs
 
 __all__ = ["ReviewJob", "ReviewJobs"]
 
@@ -29,41 +29,20 @@ log = logging.getLogger("backgammon.server")
 
 
 @dataclass
-class ReviewJob:
+class ReviewJob(PoolJob):
     """One match file's analysis at ``ply``: ``total`` actions, then the result (and
     the HTML ``report``) or an error."""
 
-    id: str
-    total: int
     ply: int = 0
     key: str = ""
-    result: dict[str, Any] | None = None
     report: str | None = field(default=None, repr=False)
-    error: str | None = None
-    task: asyncio.Task[None] | None = field(default=None, repr=False)
-
-    @property
-    def finished(self) -> bool:
-        """Whether the analysis is over (done or failed)."""
-        return self.result is not None or self.error is not None
 
 
-class ReviewJobs:
+class ReviewJobs(PoolJobs[ReviewJob]):
     """The analysis jobs of one server process."""
 
-    kept = 50
-    """How many jobs are remembered (the oldest finished ones are forgotten)."""
     running_limit = 4
     """How many analyses may run at once."""
-
-    def __init__(self, pool: BotPool) -> None:
-        self._pool = pool
-        self._jobs: dict[str, ReviewJob] = {}
-        self._progress: Any = None
-
-    def running(self) -> int:
-        """How many analyses are running."""
-        return sum(not job.finished for job in self._jobs.values())
 
     def find(self, text: str, name: str | None, ply: int) -> ReviewJob | None:
         """The kept job of the same file at the same ply, unless it failed."""
@@ -89,11 +68,9 @@ class ReviewJobs:
         if found is not None:
             return found
         total = await self._pool.run(check_upload, text, name)
-        if self._progress is None:  # a manager process for a process pool: start it aside
-            self._progress = await asyncio.to_thread(self._pool.shared_mapping)
-        job = ReviewJob(secrets.token_urlsafe(9), total, ply, self._key(text, name, ply))
-        self._jobs[job.id] = job
-        self._forget_old()
+        await self._shared_progress()
+        job = ReviewJob(secrets.token_urlsafe(9), total, ply=ply, key=self._key(text, name, ply))
+        self._add(job)
         job.task = asyncio.create_task(self._run(job, text, name))
         return job
 
@@ -147,16 +124,3 @@ class ReviewJobs:
         """The HTML report of a finished job, or ``None`` (unknown, or not done)."""
         job = self._jobs.get(job_id)
         return None if job is None else job.report
-
-    def _forget_old(self) -> None:
-        for job_id in list(self._jobs):
-            if len(self._jobs) <= self.kept:
-                break
-            if self._jobs[job_id].finished:
-                del self._jobs[job_id]
-
-    def close(self) -> None:
-        """Cancel the analyses still running."""
-        for job in self._jobs.values():
-            if job.task is not None:
-                job.task.cancel()

@@ -16,13 +16,12 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import Field
 
-from backgammon.server.bots import BotPool
 from backgammon.server.engine_tools import MAX_ROLLOUT_TRIALS, rollout_report, rollout_subjects
+from backgammon.server.pool_jobs import PoolJob, PoolJobs
 from backgammon.server.protocol import PositionQuery
 
 __all__ = ["RolloutJob", "RolloutJobs", "RolloutQuery"]
@@ -38,38 +37,12 @@ class RolloutQuery(PositionQuery):
     trials: int = Field(default=144, ge=1, le=MAX_ROLLOUT_TRIALS)
 
 
-@dataclass
-class RolloutJob:
+class RolloutJob(PoolJob):
     """One rollout: ``total`` trials in all, then the result or an error."""
 
-    id: str
-    total: int
-    result: dict[str, Any] | None = None
-    error: str | None = None
-    task: asyncio.Task[None] | None = field(default=None, repr=False)
 
-    @property
-    def finished(self) -> bool:
-        """Whether the rollout is over (done, cancelled or failed)."""
-        return self.result is not None or self.error is not None
-
-
-class RolloutJobs:
+class RolloutJobs(PoolJobs[RolloutJob]):
     """The rollouts of one server process."""
-
-    kept = 50
-    """How many jobs are remembered (the oldest finished ones are forgotten)."""
-    running_limit = 2
-    """How many rollouts may run at once (they share the bots' workers)."""
-
-    def __init__(self, pool: BotPool) -> None:
-        self._pool = pool
-        self._jobs: dict[str, RolloutJob] = {}
-        self._progress: Any = None
-
-    def running(self) -> int:
-        """How many rollouts are running."""
-        return sum(not job.finished for job in self._jobs.values())
 
     async def start(self, query: RolloutQuery) -> RolloutJob:
         """Check the position (in the pool) and start rolling it out.
@@ -78,11 +51,9 @@ class RolloutJobs:
             ValueError: naming what is wrong with the position or the dice.
         """
         plays = await self._pool.run(rollout_subjects, query.position, query.roll)
-        if self._progress is None:  # a manager process for a process pool: start it aside
-            self._progress = await asyncio.to_thread(self._pool.shared_mapping)
+        await self._shared_progress()
         job = RolloutJob(secrets.token_urlsafe(9), query.trials * plays)
-        self._jobs[job.id] = job
-        self._forget_old()
+        self._add(job)
         job.task = asyncio.create_task(self._run(job, query))
         return job
 
@@ -151,18 +122,10 @@ class RolloutJobs:
             "result": progress["result"],
         }
 
-    def _forget_old(self) -> None:
-        for job_id in list(self._jobs):
-            if len(self._jobs) <= self.kept:
-                break
-            if self._jobs[job_id].finished:
-                del self._jobs[job_id]
-
     def close(self) -> None:
         """Cancel the rollouts still running (their workers stop at their next report)."""
         for job in self._jobs.values():
             if not job.finished:
                 with contextlib.suppress(OSError, EOFError):
                     self._progress[f"{job.id}:cancel"] = True
-            if job.task is not None:
-                job.task.cancel()
+        super().close()

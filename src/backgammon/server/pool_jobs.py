@@ -1,0 +1,78 @@
+"""Long engine work started over HTTP and polled for progress: the bookkeeping the
+review's analyses (:mod:`backgammon.server.review`) and the position tool's rollouts
+(:mod:`backgammon.server.rollouts`) share.
+
+A job runs in the bots' process pool (never in the event loop) and writes its progress
+to a mapping shared with the server process (a manager's dict, started on first use).
+Jobs live in memory: the newest :attr:`PoolJobs.kept` are remembered and a server
+restart forgets them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from backgammon.server.bots import BotPool
+
+__all__ = ["PoolJob", "PoolJobs"]
+
+
+@dataclass
+class PoolJob:
+    """One job: ``total`` units of work, then a result or an error."""
+
+    id: str
+    total: int
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the job is over (done, cancelled or failed)."""
+        return self.result is not None or self.error is not None
+
+
+JobT = TypeVar("JobT", bound=PoolJob)
+
+
+class PoolJobs(Generic[JobT]):
+    """The jobs of one kind in one server process."""
+
+    kept = 50
+    """How many jobs are remembered (the oldest finished ones are forgotten)."""
+    running_limit = 2
+    """How many may run at once (they share the bots' workers)."""
+
+    def __init__(self, pool: BotPool) -> None:
+        self._pool = pool
+        self._jobs: dict[str, JobT] = {}
+        self._progress: Any = None
+
+    def running(self) -> int:
+        """How many jobs are running."""
+        return sum(not job.finished for job in self._jobs.values())
+
+    async def _shared_progress(self) -> Any:
+        """The mapping the workers write their progress to (a manager process for a
+        process pool: started aside, once)."""
+        if self._progress is None:
+            self._progress = await asyncio.to_thread(self._pool.shared_mapping)
+        return self._progress
+
+    def _add(self, job: JobT) -> None:
+        """Remember ``job``, forgetting the oldest finished ones beyond :attr:`kept`."""
+        self._jobs[job.id] = job
+        for job_id in list(self._jobs):
+            if len(self._jobs) <= self.kept:
+                break
+            if self._jobs[job_id].finished:
+                del self._jobs[job_id]
+
+    def close(self) -> None:
+        """Cancel the tasks still waiting on workers (the server stops)."""
+        for job in self._jobs.values():
+            if job.task is not None:
+                job.task.cancel()
