@@ -26,7 +26,7 @@ READY = """() => {
     const button = document.querySelector(id);
     return !button.hidden && !button.disabled;
   };
-  if (['#do-roll', '#do-take', '#do-done', '#do-accept'].some(usable)) return true;
+  if (['#do-roll', '#do-take', '#do-done', '#do-forced', '#do-accept'].some(usable)) return true;
   return document.querySelector('#board .place.movable, #board .place.target') !== null;
 }"""
 
@@ -67,7 +67,15 @@ def visible(page: Any, selector: str) -> bool:
 
 def play_to_the_end(page: Any, timeout: float = 90.0) -> dict[str, int]:
     """Play with the mouse until the result is shown; returns what was clicked."""
-    clicks = {"roll": 0, "take": 0, "accept": 0, "checker": 0, "destination": 0, "done": 0}
+    clicks = {
+        "roll": 0,
+        "take": 0,
+        "accept": 0,
+        "checker": 0,
+        "destination": 0,
+        "done": 0,
+        "forced": 0,
+    }
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         page.wait_for_function(READY, timeout=30_000)
@@ -82,6 +90,9 @@ def play_to_the_end(page: Any, timeout: float = 90.0) -> dict[str, int]:
         elif visible(page, "#do-roll"):
             page.locator("#do-roll").click()
             clicks["roll"] += 1
+        elif visible(page, "#do-forced"):
+            page.locator("#do-forced").click()
+            clicks["forced"] += 1
         elif visible(page, "#do-done"):
             page.locator("#do-done").click()
             clicks["done"] += 1

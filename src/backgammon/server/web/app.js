@@ -474,6 +474,10 @@ function bindMatch() {
     app.selected = null;
     renderMatch();
   });
+  $("#do-forced").addEventListener("click", () => {
+    const move = $("#do-forced").dataset.move;
+    if (move) act("play", { move });
+  });
   $("#do-done").addEventListener("click", () => {
     const notation = V.completedPlay(app.plan, app.chosen);
     if (notation !== null) act("play", { move: notation });
@@ -603,7 +607,10 @@ function renderMatch() {
 
   const allowed = V.controls(state, seat);
   const done = V.completedPlay(app.plan, app.chosen) !== null;
-  setControls({ ...allowed, undo: app.plan !== null && app.chosen.length > 0, done });
+  const forced = allowed.play && app.chosen.length === 0 ? V.forcedPlay(state, seat) : null;
+  setControls({ ...allowed, undo: app.plan !== null && app.chosen.length > 0, done, forced: forced !== null });
+  $("#do-forced").textContent = forced === null ? "" : `Play ${forced} (forced)`;
+  $("#do-forced").dataset.move = forced ?? "";
   $("#move-form").hidden = !allowed.play;
 
   const result = $("#result");
@@ -623,7 +630,7 @@ function setControls(allowed) {
   const map = {
     roll: "roll", double: "double", take: "take", drop: "drop", beaver: "beaver", raccoon: "raccoon",
     accept: "accept", reject: "reject", resign: "resign", "next-game": "nextGame", leave: "leave",
-    rematch: "rematch", undo: "undo", done: "done",
+    rematch: "rematch", undo: "undo", done: "done", forced: "forced",
   };
   for (const [id, key] of Object.entries(map)) {
     const button = $(`#do-${id}`);

@@ -289,6 +289,18 @@ export function destinations(plan, chosen, from) {
 }
 
 /**
+ * The play to offer in one click when the mover has exactly one legal play with
+ * checkers to move (a forced move): its notation; otherwise null.
+ */
+export function forcedPlay(state, seat) {
+  const game = state.game;
+  if (!game || game.dice == null || game.pending || seat === null) return null;
+  if (state.waiting_for !== seat || !game.legal_plays || game.legal_plays.length !== 1) return null;
+  const steps = game.legal_steps ? game.legal_steps[0] : null;
+  return steps && steps.length ? game.legal_plays[0] : null;
+}
+
+/**
  * If the chosen steps make a whole legal play, its notation (one of the state's
  * `legal_plays`, to send as the play's `move`); otherwise null.
  */

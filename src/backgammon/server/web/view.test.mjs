@@ -727,3 +727,14 @@ test("a match summary becomes a history row from the player's side", () => {
   assert.equal(open.length, "money");
   assert.equal(open.finished, false);
 });
+
+test("a forced move is offered in one click, to the mover only", () => {
+  const forced = makeState({ dice: [6, 6], plays: ["24/18"], steps: [[[24, 18]]], toMove: 1 });
+  assert.equal(V.forcedPlay(forced, 0), "24/18");
+  assert.equal(V.forcedPlay(forced, 1), null, "not the opponent's to play");
+  assert.equal(V.forcedPlay(forced, null), null, "nor a spectator's");
+  assert.equal(V.forcedPlay(OPENING, 0), null, "a choice is not forced");
+  const none = makeState({ dice: [6, 6], plays: [""], steps: [[]], toMove: 0 });
+  assert.equal(V.forcedPlay(none, 0), null, "no move: nothing to offer");
+  assert.equal(V.forcedPlay(makeState(), 0), null, "before the roll");
+});
