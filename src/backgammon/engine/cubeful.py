@@ -46,7 +46,6 @@ from backgammon.engine.cube import (
     classify_cube_decision,
     match_no_double_mwcs,
     money_no_double_equities,
-    race_cube_efficiency,
 )
 from backgammon.engine.evaluator import PositionClass, classify_boards
 from backgammon.engine.met import MatchEquityTable, kazaross_xg2
@@ -247,7 +246,8 @@ def board_efficiencies(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]
     classes = classify_boards(array)
     pips = array[:, 1:_HALF].astype(np.int64) @ np.arange(1, _HALF, dtype=np.int64)
     contact = (classes == int(PositionClass.CONTACT)) | (classes == int(PositionClass.CRASHED))
-    race = np.array([race_cube_efficiency(int(p)) for p in pips])
+    # race_cube_efficiency, for arrays: 0.6 at 40 pips rising to 0.7 at 120, clamped.
+    race = np.clip(0.6 + (pips - 40) * 0.1 / 80, 0.6, 0.7)
     return np.where(contact, CONTACT_EFFICIENCY, race)
 
 
