@@ -118,7 +118,8 @@ def build(args: argparse.Namespace) -> None:
     began = time.perf_counter()
     found = collect(engine, args.games, args.per_class, args.seed)
     print(
-        "collected " + ", ".join(f"{len(found[k])} {k}" for k in KINDS)
+        "collected "
+        + ", ".join(f"{len(found[k])} {k}" for k in KINDS)
         + f" in {time.perf_counter() - began:.0f} s"
     )
     positions = [p for kind in KINDS for p in found[kind]]

@@ -45,6 +45,20 @@ def test_eval_cube_and_rollout() -> None:
     rolled = run("rollout", START, "--trials", "36", "--truncation", "4", "--json")
     assert rolled["trials"] == 36
     assert isinstance(rolled["standard_error"], float)
+    # The cube decision rolled out: the same as the engine's cubeful rollout.
+    from backgammon import Position
+    from backgammon.engine import Engine
+    from backgammon.engine.rollout import RolloutSettings, cubeful_rollout
+
+    cubeful = run("rollout", START, "--trials", "36", "--truncation", "4", "--cubeful", "--json")
+    expected = cubeful_rollout(
+        Engine().evaluate_boards,
+        Position.from_position_id(START),
+        settings=RolloutSettings(trials=36, seed=1, truncation=4),
+    )
+    assert cubeful["no_double"] == expected.no_double
+    assert cubeful["double_take"] == expected.double_take
+    assert expected.decision is not None and cubeful["action"] == expected.decision.action.value
 
 
 def test_bad_input_exits_with_an_error() -> None:

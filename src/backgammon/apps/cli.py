@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from backgammon.analysis import MatchAnalysis
     from backgammon.engine.cubeful import CubeContext
+    from backgammon.engine.evaluator import Engine
 
 __all__ = ["app", "main"]
 
@@ -42,14 +43,14 @@ app = typer.Typer(
 )
 
 
-def _position_from_text(text: str) -> Position:
-    """A Position ID, an XGID or a slots text."""
+def _position_from_text(text: str, checkers: int | None = None) -> Position:
+    """A Position ID, an XGID or a slots text (IDs read with ``checkers`` a side)."""
     stripped = text.strip()
     if stripped.lower().startswith("slots:"):
         return Position.from_slots_text(stripped)
     if stripped.upper().startswith("XGID=") or ":" in stripped:
-        return Position.from_xgid(stripped)
-    return Position.from_position_id(stripped)
+        return Position.from_xgid(stripped, checkers)
+    return Position.from_position_id(stripped, checkers)
 
 
 @app.command()
@@ -402,7 +403,9 @@ def train(
                 "first_player_wins": round(float((results[:, 0] == 0).mean()), 3),
             }
             if check_games:
-                ppg, error = match_against_baseline(trainer.stamped(), check_games, seed=done)
+                ppg, error = match_against_baseline(
+                    trainer.stamped(), check_games, seed=done, variant=trainer.variant
+                )
                 row["ppg_vs_heuristic"] = round(ppg, 3)
                 row["ppg_error"] = round(error, 3)
             trainer.log(folder, row)
@@ -916,9 +919,9 @@ def train_race_command(
     typer.echo(f"wrote {out}")
 
 
-def _engine_position(text: str) -> Position:
+def _engine_position(text: str, checkers: int | None = None) -> Position:
     try:
-        return _position_from_text(text)
+        return _position_from_text(text, checkers)
     except BackgammonError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
@@ -944,11 +947,23 @@ def _xgid_cube(text: str) -> CubeContext:
         raise typer.Exit(2) from None
 
 
-def _exact_cube_rows() -> Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.float64]]:
-    """The two-sided bear-off database's exact cubeful money equities."""
+def _exact_cube_rows(
+    engine: Engine | None = None, context: CubeContext | None = None
+) -> Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.float64]] | None:
+    """Exact cubeful money equities: a solved variant's (hypergammon; not with the
+    Jacoby rule or beavers, which its values leave out), else the two-sided bear-off
+    database's."""
+    solved = None if engine is None else engine.exact
+    if solved is not None:
+        if context is not None and (context.jacoby or context.beavers):
+            return None
+        return solved.cube_equity_rows
     from backgammon.engine.bearoff import BearoffDatabase
 
     return BearoffDatabase.open().cube_equity_rows
+
+
+_VARIANT_HELP = "Whose rules; hypergammon's 1-, 2- and 3-checker forms use their exact values."
 
 
 def _probabilities_line(probabilities: tuple[float, ...]) -> str:
@@ -965,6 +980,7 @@ def hint(
     ply: Annotated[int, typer.Option(help="Lookahead (0 = the network alone).")] = 0,
     top: Annotated[int, typer.Option(help="How many plays to show.")] = 10,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
+    variant: Annotated[str, typer.Option(help=_VARIANT_HELP)] = "standard",
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     cubeful: Annotated[
         bool,
@@ -981,9 +997,10 @@ def hint(
     from backgammon.engine import Engine
     from backgammon.engine.cubeful import cubeful_play_values
 
-    board = _engine_position(position)
+    chosen = _variant_named(variant)
+    board = _engine_position(position, chosen.checkers)
     _say_while_compiling(ply)
-    engine = Engine(weights)
+    engine = Engine(weights, variant=chosen)
     try:
         dice = Roll.parse(roll)
         ranked = engine.rank_plays(board, dice, ply=ply)
@@ -1003,7 +1020,7 @@ def hint(
             ply,
             context,
             engine.pruning,
-            _exact_cube_rows() if context.is_money else None,
+            _exact_cube_rows(engine, context) if context.is_money else None,
         )
         equities = [context.normalised(float(v)) for v in values]
         order = sorted(range(len(ranked)), key=lambda k: -equities[k])
@@ -1038,6 +1055,7 @@ def evaluate(
     position: Annotated[str, typer.Argument(help="A Position ID or an XGID.")],
     ply: Annotated[int, typer.Option(help="Lookahead (0 = the network alone).")] = 0,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
+    variant: Annotated[str, typer.Option(help=_VARIANT_HELP)] = "standard",
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     cubeful: Annotated[
         bool,
@@ -1053,9 +1071,10 @@ def evaluate(
     from backgammon.engine import Engine
     from backgammon.engine.cubeful import cubeful_values
 
-    board = _engine_position(position)
+    chosen = _variant_named(variant)
+    board = _engine_position(position, chosen.checkers)
     _say_while_compiling(ply)
-    engine = Engine(weights)
+    engine = Engine(weights, variant=chosen)
     try:
         result = engine.evaluate_at(board, ply)
     except ValueError as error:
@@ -1070,7 +1089,7 @@ def evaluate(
             ply,
             [context],
             engine.pruning,
-            _exact_cube_rows() if context.is_money else None,
+            _exact_cube_rows(engine, context) if context.is_money else None,
         )
         cubeful_equity = context.normalised(float(value[0, 0]))
     if json_output:
@@ -1078,6 +1097,7 @@ def evaluate(
             "position_id": board.position_id,
             "ply": ply,
             "class": engine.classify(board).name.lower(),
+            "exact": engine.exact is not None,
             "probabilities": list(result.probabilities),
             "equity": result.equity,
         }
@@ -1086,12 +1106,33 @@ def evaluate(
         typer.echo(json.dumps(summary, indent=2))
         return
     typer.echo(str(board))
+    kind = "exact" if engine.exact is not None else engine.classify(board).name.lower()
     typer.echo(
-        f"{engine.classify(board).name.lower()}, {ply}-ply: "
+        f"{kind}, {ply}-ply: "
         f"{_probabilities_line(result.probabilities)}  equity {result.equity:+.3f}"
     )
     if cubeful_equity is not None:
         typer.echo(f"cubeful equity (best cube action): {cubeful_equity:+.3f}")
+
+
+@app.command(name="build-hypergammon")
+def build_hypergammon(
+    checkers: Annotated[int, typer.Option(help="Checkers a side: 1, 2 or 3.")] = 3,
+    directory: Annotated[
+        str | None, typer.Option("--dir", help="Folder for the file (default: the cache).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option(help="Print nothing but errors.")] = False,
+) -> None:
+    """Solve 1-, 2- or 3-checker hypergammon exactly and cache its database (the engine
+    otherwise builds it on first use): seconds for 1 and 2 checkers, hours for 3 (see
+    docs/variants.md)."""
+    from backgammon.engine.hypergammon import CHECKER_COUNTS, run_build
+
+    if checkers not in CHECKER_COUNTS:
+        raise typer.BadParameter(f"must be 1, 2 or 3, got {checkers}", param_hint="--checkers")
+    status = run_build(checkers, directory, quiet=quiet)
+    if status:
+        raise typer.Exit(status)
 
 
 @app.command()
@@ -1102,6 +1143,7 @@ def cube(
     away: Annotated[str, typer.Option(help="Away scores 'mine,theirs' in a match.")] = "",
     ply: Annotated[int, typer.Option(help="Lookahead of the evaluation.")] = 0,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
+    variant: Annotated[str, typer.Option(help=_VARIANT_HELP)] = "standard",
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The cube decision for the side on roll: no double / double, take / double,
@@ -1114,9 +1156,10 @@ def cube(
     from backgammon.engine.cubeful import CubeContext, cube_decision_at
     from backgammon.engine.met import kazaross_xg2
 
-    board = _engine_position(position)
+    chosen = _variant_named(variant)
+    board = _engine_position(position, chosen.checkers)
     _say_while_compiling(ply)
-    engine = Engine(weights)
+    engine = Engine(weights, variant=chosen)
     try:
         if match_length:
             mine, theirs = (int(part) for part in away.split(","))
@@ -1133,7 +1176,7 @@ def cube(
             ply,
             context,
             engine.pruning,
-            _exact_cube_rows() if context.is_money else None,
+            _exact_cube_rows(engine, context) if context.is_money else None,
         )
     except ValueError as error:
         typer.echo(f"error: {error}", err=True)
@@ -1168,17 +1211,22 @@ def rollout(
         float | None, typer.Option(help="Stop once the standard error is below this.")
     ] = None,
     cubeful: Annotated[
-        bool, typer.Option(help="Money games with the cube (cubeful points).")
+        bool,
+        typer.Option(
+            help="Roll out the cube decision: no double and double/take on the same dice, "
+            "the cube played by the 0-ply cubeful model, cubeful luck subtracted; with an "
+            "XGID's cube and score (money, centred cube otherwise)."
+        ),
     ] = False,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Rollout of a position: cubeless (variance reduction, quasi-random dice) or, with
-    --cubeful, money games with the cube."""
+    --cubeful, its cube decision rolled out cubefully."""
     from rich.progress import Progress
 
     from backgammon.engine import Engine
-    from backgammon.engine.rollout import RolloutSettings
+    from backgammon.engine.rollout import RolloutSettings, cubeful_rollout
     from backgammon.engine.rollout import rollout as run_rollout
 
     board = _engine_position(position)
@@ -1191,11 +1239,41 @@ def rollout(
             truncation=truncation,
             processes=processes,
             stop_error=stop_error,
-            cubeful=cubeful,
         )
     except ValueError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
+    if cubeful:
+        context = _xgid_cube(position)
+        with Progress(transient=True, disable=json_output) as bar:
+            task = bar.add_task("cubeful rollout", total=trials)
+            rolled = cubeful_rollout(
+                engine.evaluate_boards,
+                board,
+                context,
+                settings,
+                lambda done, total: bar.update(task, completed=done),
+            )
+        summary = {
+            "position_id": board.position_id,
+            "trials": rolled.trials,
+            "no_double": rolled.no_double,
+            "no_double_error": rolled.no_double_error,
+            "double_take": rolled.double_take,
+            "double_take_error": rolled.double_take_error,
+            "double_pass": rolled.double_pass,
+            "action": None if rolled.decision is None else rolled.decision.action.value,
+        }
+        if json_output:
+            typer.echo(json.dumps(summary, indent=2))
+            return
+        typer.echo(f"{rolled.trials} trials, cubeful equities per unit of the cube:")
+        typer.echo(f"No double     {rolled.no_double:+.4f} ± {rolled.no_double_error:.4f}")
+        if rolled.decision is not None:
+            typer.echo(f"Double, take  {rolled.double_take:+.4f} ± {rolled.double_take_error:.4f}")
+            typer.echo(f"Double, pass  {rolled.double_pass:+.4f}")
+            typer.echo(f"Proper cube action: {rolled.decision.action.value}")
+        return
     with Progress(transient=True, disable=json_output) as bar:
         task = bar.add_task("rollout", total=trials)
         result = run_rollout(

@@ -67,6 +67,25 @@ contact and crashed networks. For each side (121 inputs, side on roll first):
       board has to break.
   20. ``all_home``: 1 when every checker still in play is on points 1..6, else 0.
 
+**Plakoto's contact encoding** ``plakoto-v1`` (also 242 inputs), for networks
+trained on Plakoto: ``contact-v1`` of the board without pin marks, except that each
+side's four bar units (always empty in Plakoto, where nothing is ever hit) carry that
+side's pinned checkers: u0 = 1 when one or more are pinned, u1 = how many / 3 (at most
+1), u2 = 1 when its *mother* (a checker on its own 24-point) is pinned, u3 = the points
+they are pinned on, summed / 72 (at most 1: checkers pinned far from home cost most).
+
+**Long nardy's contact encoding** ``nardy-v1`` (242 inputs): ``contact-v1`` (its
+features that look at the opponent assume the usual board and are rough here), with
+each side's bar units (always empty in long nardy) carrying what the rules make of
+the position: u0 = the side's longest run of consecutive held points / 6 (a single
+checker holds a point), u1 = its longest such run on the points still in front of the
+opponent's rearmost checker / 6 (the block that restrains it; six in a row are
+allowed only once an opposing checker is past them), u2 = 1 while every checker is
+still on the head (the first turn's doubles may take two off), u3 = checkers on the
+head / N (one may leave it per turn).
+
+:func:`family_encoding` says which contact encoding a variant's own networks use.
+
 **Race encoding** ``race-v1`` (:data:`RACE_INPUTS` = 208 inputs), used by the race
 network (no contact, so no bar and no hits). For each side (104 inputs):
 
@@ -90,23 +109,31 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from backgammon.rules.blocking_movegen import PINNED
+from backgammon.rules.variant import Variant
+
 __all__ = [
     "CONTACT_ENCODING",
+    "CONTACT_FAMILY",
     "CONTACT_FEATURE_NAMES",
     "CONTACT_INPUTS",
     "CONTACT_INPUT_NAMES",
     "CONTACT_SIDE_INPUTS",
     "ENCODINGS",
+    "NARDY_ENCODING",
+    "PLAKOTO_ENCODING",
     "RACE_ENCODING",
     "RACE_FEATURE_NAMES",
     "RACE_INPUTS",
     "RACE_INPUT_NAMES",
     "RACE_SIDE_INPUTS",
     "encode_batch",
+    "encode_contact_family_into",
     "encode_contact_into",
     "encode_race_batch",
     "encode_race_into",
     "escape_rolls",
+    "family_encoding",
 ]
 
 Board = npt.NDArray[np.uint8]
@@ -120,6 +147,14 @@ CONTACT_ENCODING = "contact-v1"
 """The name of the contact encoding, as recorded in weights files."""
 RACE_ENCODING = "race-v1"
 """The name of the race encoding, as recorded in weights files."""
+PLAKOTO_ENCODING = "plakoto-v1"
+"""The contact encoding of Plakoto's own networks: pins in the bar units."""
+NARDY_ENCODING = "nardy-v1"
+"""The contact encoding of long nardy's own networks: blocks and the head in the bar
+units."""
+CONTACT_FAMILY: dict[str, int] = {CONTACT_ENCODING: 0, PLAKOTO_ENCODING: 1, NARDY_ENCODING: 2}
+"""The encodings a contact or crashed network may use, with the code
+:func:`encode_contact_family_into` takes."""
 
 CONTACT_FEATURE_NAMES: tuple[str, ...] = (
     "pips",
@@ -496,6 +531,89 @@ def encode_race_into(board: Board, checkers: int, out: Inputs) -> None:
 
 
 @njit(cache=True)
+def encode_contact_family_into(board: Board, family: int, checkers: int, out: Inputs) -> None:
+    """Write a contact-family encoding of one 52-slot ``board`` into ``out``: ``family``
+    0 is ``contact-v1``, 1 ``plakoto-v1`` (``board`` with its pin marks), 2
+    ``nardy-v1`` (see :data:`CONTACT_FAMILY`)."""
+    if family == 0:
+        encode_contact_into(board, checkers, out)
+        return
+    if family == 2:
+        encode_contact_into(board, checkers, out)
+        for side in range(2):
+            _nardy_units(
+                board,
+                side * SLOTS,
+                SLOTS - side * SLOTS,
+                checkers,
+                out,
+                side * CONTACT_SIDE_INPUTS + 24 * UNITS,
+            )
+        return
+    plain = np.empty(2 * SLOTS, dtype=np.uint8)
+    for slot in range(2 * SLOTS):
+        plain[slot] = board[slot] & 0x7F
+    encode_contact_into(plain, checkers, out)
+    for side in range(2):
+        own = side * SLOTS
+        at = side * CONTACT_SIDE_INPUTS + 24 * UNITS
+        pinned = 0
+        points = 0
+        for point in range(1, 25):
+            if board[own + point] & PINNED:
+                pinned += 1
+                points += point
+        out[at] = 1.0 if pinned else 0.0
+        out[at + 1] = min(pinned, 3) / 3.0
+        out[at + 2] = 1.0 if board[own + 24] & PINNED else 0.0
+        out[at + 3] = min(points, 72) / 72.0
+
+
+@njit(cache=True)
+def _nardy_units(board: Board, own: int, opp: int, checkers: int, out: Inputs, at: int) -> None:
+    """One side's four long-nardy units (see ``nardy-v1`` in the module doc)."""
+    longest = 0
+    run = 0
+    for point in range(1, 25):
+        if board[own + point]:
+            run += 1
+            longest = max(longest, run)
+        else:
+            run = 0
+    # The opponent's rearmost checker, in its own numbering; the points in front of
+    # it, in its order, are its q - 1 .. 1, our (q + 11) % 24 + 1.
+    rearmost = 0
+    for point in range(24, 0, -1):
+        if board[opp + point]:
+            rearmost = point
+            break
+    ahead = 0
+    run = 0
+    for their in range(rearmost - 1, 0, -1):
+        if board[own + (their + 11) % 24 + 1]:
+            run += 1
+            ahead = max(ahead, run)
+        else:
+            run = 0
+    head = np.int64(board[own + 24])
+    out[at] = min(longest, 6) / 6.0
+    out[at + 1] = min(ahead, 6) / 6.0
+    out[at + 2] = 1.0 if head == checkers else 0.0
+    out[at + 3] = head / float(checkers)
+
+
+def family_encoding(variant: Variant) -> str:
+    """The contact encoding a network trained for ``variant`` uses: ``plakoto-v1``
+    for games with pinning, ``nardy-v1`` for long nardy's crosswise board,
+    ``contact-v1`` otherwise."""
+    if variant.pinning:
+        return PLAKOTO_ENCODING
+    if variant.crosswise:
+        return NARDY_ENCODING
+    return CONTACT_ENCODING
+
+
+@njit(cache=True)
 def _encode_contact_rows(boards: Board, checkers: int, out: Inputs) -> Inputs:
     for row in range(boards.shape[0]):
         encode_contact_into(boards[row], checkers, out[row])
@@ -548,5 +666,10 @@ def encode_race_batch(boards: npt.ArrayLike, checkers: int = 15) -> Inputs:
     return _encode_race_rows(array, checkers, out)
 
 
-ENCODINGS: dict[str, int] = {CONTACT_ENCODING: CONTACT_INPUTS, RACE_ENCODING: RACE_INPUTS}
+ENCODINGS: dict[str, int] = {
+    CONTACT_ENCODING: CONTACT_INPUTS,
+    RACE_ENCODING: RACE_INPUTS,
+    PLAKOTO_ENCODING: CONTACT_INPUTS,
+    NARDY_ENCODING: CONTACT_INPUTS,
+}
 """Every encoding by name, with its number of inputs."""

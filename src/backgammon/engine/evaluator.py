@@ -12,6 +12,10 @@ evaluator by class:
 * ``CONTACT`` and ``CRASHED``: the contact and crashed networks on the contact
   encoding.
 
+A variant that is solved outright (1-, 2- and 3-checker hypergammon, see
+:mod:`backgammon.engine.hypergammon`) skips the classes: an :class:`ExactEvaluator`
+values every position and the networks are not used.
+
 Network outputs are then made consistent with each other and with what the position
 tells for certain: probabilities are clipped to ``[0, 1]``,
 ``win >= win_gammon >= win_backgammon`` and ``1 - win >= lose_gammon >= lose_backgammon``;
@@ -44,8 +48,12 @@ import numpy.typing as npt
 from numba import njit
 
 from backgammon.engine.encoding import (
+    CONTACT_FAMILY,
     CONTACT_INPUTS,
+    NARDY_ENCODING,
+    PLAKOTO_ENCODING,
     RACE_INPUTS,
+    encode_contact_family_into,
     encode_contact_into,
     encode_race_into,
 )
@@ -75,9 +83,11 @@ __all__ = [
     "DEFAULT_SEED",
     "DEFAULT_WEIGHTS",
     "PRUNING_KEEP",
+    "SHARED_NETWORKS",
     "BearoffEvaluator",
     "Engine",
     "Evaluation",
+    "ExactEvaluator",
     "PlayEvaluation",
     "PositionClass",
     "PositionwiseBearoff",
@@ -85,6 +95,9 @@ __all__ = [
     "classify_board",
     "classify_boards",
     "default_networks",
+    "networks_for",
+    "variant_networks",
+    "variant_weights_name",
 ]
 
 Boards = npt.NDArray[np.uint8]
@@ -340,20 +353,22 @@ def _hidden_rows(
     boards: Boards,
     rows: npt.NDArray[np.int64],
     contact: bool,
+    family: int,
     checkers: int,
     params: Probabilities,
     inputs: int,
     hidden: int,
     out: Probabilities,
 ) -> None:
-    """Encode ``boards[rows]`` (contact or race encoding) and write the hidden layer's
-    pre-activations of each into ``out[k]``."""
+    """Encode ``boards[rows]`` (a contact encoding of ``family``, see
+    :data:`~backgammon.engine.encoding.CONTACT_FAMILY`, or the race encoding) and
+    write the hidden layer's pre-activations of each into ``out[k]``."""
     w1, b1, _, _ = _views(params, inputs, hidden)
     x = np.empty(inputs, dtype=np.float32)
     acc = np.empty(hidden, dtype=np.float32)
     for k in range(rows.shape[0]):
         if contact:
-            encode_contact_into(boards[rows[k]], checkers, x)
+            encode_contact_family_into(boards[rows[k]], family, checkers, x)
         else:
             encode_race_into(boards[rows[k]], checkers, x)
         hidden_into(x, w1, b1, acc)
@@ -506,6 +521,64 @@ class BearoffEvaluator(Protocol):
         ...
 
 
+@runtime_checkable
+class ExactEvaluator(Protocol):
+    """An evaluator that values every position of a variant exactly (a solved game,
+    such as :class:`~backgammon.engine.hypergammon.HypergammonDatabase`), plugged into
+    :class:`Engine` in place of the networks."""
+
+    def evaluate_boards(self, boards: Boards) -> npt.NDArray[np.floating[Any]]:
+        """The five probabilities (``float[n, 5]``) of 52-slot boards for the side on
+        roll, before it rolls, cubeless."""
+        ...
+
+    def cube_equity_rows(self, boards: Boards) -> npt.NDArray[np.float64]:
+        """Exact money cubeful equities per unit of cube (``float[n, 3]``: no double
+        with a centred cube, no double with its own cube, the opponent owning it; no
+        Jacoby rule, no beavers), NaN where unknown (the
+        :data:`~backgammon.engine.cubeful.ExactCubeEquities` form)."""
+        ...
+
+
+class _DefaultHypergammon:
+    """The solved hypergammon database of a checker count, opened (or built into the
+    cache folder) on first use."""
+
+    def __init__(self, checkers: int) -> None:
+        self.checkers = checkers
+        self._database: ExactEvaluator | None = None
+
+    def open(self) -> ExactEvaluator:
+        """The database (loaded, or built, the first time)."""
+        if self._database is None:
+            from backgammon.engine.hypergammon import HypergammonDatabase
+
+            self._database = HypergammonDatabase.open(self.checkers)
+        return self._database
+
+    def evaluate_boards(self, boards: Boards) -> npt.NDArray[np.floating[Any]]:
+        """The database's exact probabilities."""
+        return self.open().evaluate_boards(boards)
+
+    def cube_equity_rows(self, boards: Boards) -> npt.NDArray[np.float64]:
+        """The database's exact money cubeful equities."""
+        return self.open().cube_equity_rows(boards)
+
+
+def _default_exact(variant: Variant) -> ExactEvaluator | None:
+    """The solved database of ``variant``, if any: 1 and 2 checkers always (built on
+    first use in seconds), 3 checkers once built (hours: see docs/variants.md)."""
+    if variant.checkers > 3:
+        return None
+    from backgammon.engine.hypergammon import BUILT_ON_FIRST_USE, available, solves
+
+    if not solves(variant):
+        return None
+    if variant.checkers not in BUILT_ON_FIRST_USE and not available(variant.checkers):
+        return None
+    return _DefaultHypergammon(variant.checkers)
+
+
 class _PositionBearoff(Protocol):
     def classify(self, position: Position) -> object | None: ...
 
@@ -590,6 +663,52 @@ def default_networks() -> Networks:
     )
 
 
+SHARED_NETWORKS = {"plakoto-prison": "plakoto"}
+"""Variants that play with another variant's networks (the same board, movement and
+encoding; each measured on its own games, see ``docs/variants.md``)."""
+
+
+def variant_weights_name(variant: Variant) -> str:
+    """The file name, in ``backgammon/engine/data``, of the networks shipped for
+    ``variant``: ``NAME.weights.npz`` for its registry name, or for the variant whose
+    networks it shares (:data:`SHARED_NETWORKS`)."""
+    return f"{SHARED_NETWORKS.get(variant.name, variant.name)}.weights.npz"
+
+
+def variant_networks(variant: Variant) -> Networks | None:
+    """The networks trained for ``variant`` and shipped in the package, or ``None``
+    when there are none (the standard game's are :func:`default_networks`; a custom
+    variant has none). Which variants have their own is listed in
+    ``docs/variants.md``.
+
+    Raises:
+        EngineError: if the shipped file is unreadable.
+    """
+    if variant.name in ("standard", "custom"):
+        return None
+    resource = (
+        resources.files("backgammon.engine")
+        .joinpath("data")
+        .joinpath(variant_weights_name(variant))
+    )
+    if not resource.is_file():
+        return None
+    with resources.as_file(resource) as path:
+        return Networks.load(path)
+
+
+def networks_for(variant: Variant) -> Networks:
+    """The networks ``Engine(variant=variant)`` plays with: the variant's own when the
+    package ships them (:func:`variant_networks`), otherwise the standard game's
+    (:func:`default_networks`, their inputs scaled to the variant's checkers).
+
+    Raises:
+        EngineError: if a shipped file is unreadable.
+    """
+    own = variant_networks(variant)
+    return default_networks() if own is None else own
+
+
 # The engine reads a position's 52 bytes directly (its documented slot layout), into
 # writable arrays: the kernels are then compiled for one array type only.
 
@@ -629,10 +748,12 @@ def _flip_boards(boards: Boards) -> Boards:
 class Engine:
     """The neural evaluator: static (0-ply) evaluation and play choice.
 
-    ``Engine()`` opens the default weights (see :func:`default_networks`); pass
-    ``weights`` as a :class:`~backgammon.engine.network.Networks` or a path to a
-    weights file to use others. ``variant`` supplies the number of checkers (scaling the
-    inputs) and whether gammons and backgammons count. ``bearoff`` plugs in an exact
+    ``Engine()`` opens the default weights (see :func:`default_networks`);
+    ``Engine(variant=V)`` the networks shipped for ``V`` where the package has them,
+    else the same default weights (see :func:`networks_for`); pass ``weights`` as a
+    :class:`~backgammon.engine.network.Networks` or a path to a weights file to use
+    others. ``variant`` supplies the number of checkers (scaling the inputs) and
+    whether gammons and backgammons count. ``bearoff`` plugs in an exact
     evaluator for bear-off positions.
 
     Evaluations are cubeless and seen from the side on roll, before it rolls.
@@ -651,6 +772,7 @@ class Engine:
         *,
         variant: Variant = STANDARD,
         bearoff: BearoffEvaluator | str | None = "default",
+        exact: ExactEvaluator | str | None = "default",
     ) -> None:
         """Open the networks.
 
@@ -659,11 +781,19 @@ class Engine:
         built into the cache folder the first time, in seconds) for variants with
         standard movement; ``None`` uses the race network for bear-offs too.
 
+        ``exact="default"`` values every position of a solved variant (1-, 2- and
+        3-checker hypergammon) from its database
+        (:class:`~backgammon.engine.hypergammon.HypergammonDatabase`, opened on first
+        use; for 1 and 2 checkers built into the cache folder the first time, in
+        seconds; for 3 checkers only once built with ``backgammon build-hypergammon``,
+        which takes hours), not the networks; an :class:`ExactEvaluator` replaces it,
+        ``None`` uses the networks.
+
         Raises:
             EngineError: if a weights file cannot be read or is not one.
         """
         if weights is None:
-            networks = default_networks()
+            networks = networks_for(variant)
         elif isinstance(weights, Networks):
             networks = weights
         else:
@@ -680,7 +810,22 @@ class Engine:
                 )
             bearoff = _DefaultBearoff() if variant.plain_movement else None
         self._bearoff = bearoff
+        if isinstance(exact, str):
+            if exact != "default":
+                raise ValueError(f"exact must be an evaluator, None or 'default', not {exact!r}")
+            exact = _default_exact(variant)
+        self._exact = exact
         self._checkers = variant.checkers
+        self._family = CONTACT_FAMILY[networks.contact.encoding]
+        encoding = networks.contact.encoding
+        if (encoding == PLAKOTO_ENCODING and not variant.pinning) or (
+            encoding == NARDY_ENCODING and not variant.crosswise
+        ):
+            raise EngineError(
+                f"networks with the {encoding!r} encoding play "
+                f"{'games with pinning' if encoding == PLAKOTO_ENCODING else 'long nardy'}, "
+                f"not {variant.name}"
+            )
         self._gammons = variant.gammons
         self._backgammons = variant.gammons and variant.backgammons
         self._hidden = np.array(
@@ -731,6 +876,11 @@ class Engine:
         """The plugged-in bear-off evaluator, if any."""
         return self._bearoff
 
+    @property
+    def exact(self) -> ExactEvaluator | None:
+        """The evaluator of a solved variant, used instead of the networks, if any."""
+        return self._exact
+
     def classify(self, position: Position) -> PositionClass:
         """The class of ``position`` (see :func:`classify`)."""
         return classify(position)
@@ -743,11 +893,16 @@ class Engine:
         Ended games get their exact result.
         """
         board = _board(position)
+        if self._family:
+            # The contact encoding reads the pin marks: the batch path keeps them.
+            return self.evaluate_many([position])[0]
         if self._variant.pinning:
             board = board & _COUNT_MASK
         return _evaluation(*self._evaluate_board(board).tolist())
 
     def _evaluate_board(self, board: Boards) -> npt.NDArray[np.floating[Any]]:
+        if self._exact is not None:
+            return np.asarray(self._exact.evaluate_boards(board.reshape(1, -1))[0])
         out = np.empty(OUTPUTS, dtype=np.float32)
         nets = self._networks
         defer = self._bearoff is not None
@@ -790,9 +945,14 @@ class Engine:
             ValueError: if ``boards`` is not ``(n, 52)``.
         """
         array = _as_boards(boards)
+        if self._exact is not None:
+            return np.asarray(self._exact.evaluate_boards(array), dtype=np.float64)
+        marked = array
         if self._variant.pinning:
-            # Plakoto's pin marks are not checkers: the networks see plain counts.
+            # Plakoto's pin marks are not checkers: the networks see plain counts
+            # (a contact encoding of Plakoto's own networks reads the marks).
             array = array & _COUNT_MASK
+        contact_boards = marked if self._family else array
         n = array.shape[0]
         classes = _classify_rows(array, np.empty(n, dtype=np.int8))
         probs = np.zeros((n, OUTPUTS), dtype=np.float32)
@@ -813,9 +973,11 @@ class Engine:
         if race_rows is not None:
             self._run(nets.race, False, array, race_rows, probs)
         if counts[_CONTACT]:
-            self._run(nets.contact, True, array, np.flatnonzero(classes == _CONTACT), probs)
+            contact_rows = np.flatnonzero(classes == _CONTACT)
+            self._run(nets.contact, True, contact_boards, contact_rows, probs)
         if counts[_CRASHED]:
-            self._run(nets.crashed, True, array, np.flatnonzero(classes == _CRASHED), probs)
+            crashed_rows = np.flatnonzero(classes == _CRASHED)
+            self._run(nets.crashed, True, contact_boards, crashed_rows, probs)
         _finish_rows(array, classes, probs, self._gammons, self._backgammons)
         return probs.astype(np.float64)
 
@@ -834,7 +996,15 @@ class Engine:
             return
         activations = np.empty((rows.shape[0], net.hidden), dtype=np.float32)
         _hidden_rows(
-            boards, rows, contact, self._checkers, net.params, net.inputs, net.hidden, activations
+            boards,
+            rows,
+            contact,
+            self._family,
+            self._checkers,
+            net.params,
+            net.inputs,
+            net.hidden,
+            activations,
         )
         sigmoid_inplace(activations)
         _output_rows(activations, rows, net.params, net.inputs, net.hidden, probs)
@@ -842,9 +1012,11 @@ class Engine:
     def solved_boards(self, boards: Boards) -> npt.NDArray[np.bool_]:
         """Which boards (``uint8[n, 52]``) this engine values exactly, so that a
         lookahead search leaves them as they are: those the plugged-in bearoff
-        evaluator marks as solved (the two-sided database); ended games are always
-        exact and need no mark."""
+        evaluator marks as solved (the two-sided database), or every board of a
+        solved variant; ended games are always exact and need no mark."""
         array = _as_boards(boards)
+        if self._exact is not None:
+            return np.ones(array.shape[0], dtype=np.bool_)
         if isinstance(self._bearoff, _SolvedBearoff):
             return np.asarray(self._bearoff.solved(array), dtype=np.bool_)
         return np.zeros(array.shape[0], dtype=np.bool_)

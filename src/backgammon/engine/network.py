@@ -52,6 +52,7 @@ from numba import njit
 
 from backgammon.engine.encoding import (
     CONTACT_ENCODING,
+    CONTACT_FAMILY,
     CONTACT_INPUTS,
     ENCODINGS,
     RACE_ENCODING,
@@ -456,8 +457,35 @@ class Networks:
         if self.race.encoding != RACE_ENCODING:
             raise EngineError(f"the race network must use {RACE_ENCODING!r}")
         for name in ("contact", "crashed"):
-            if getattr(self, name).encoding != CONTACT_ENCODING:
-                raise EngineError(f"the {name} network must use {CONTACT_ENCODING!r}")
+            if getattr(self, name).encoding not in CONTACT_FAMILY:
+                raise EngineError(
+                    f"the {name} network must use a contact encoding "
+                    f"({', '.join(map(repr, CONTACT_FAMILY))})"
+                )
+        if self.contact.encoding != self.crashed.encoding:
+            raise EngineError(
+                f"the contact and crashed networks must use the same encoding, got "
+                f"{self.contact.encoding!r} and {self.crashed.encoding!r}"
+            )
+
+    def with_contact_encoding(self, encoding: str) -> Networks:
+        """The same networks with the contact and crashed networks reading
+        ``encoding`` (one of the same size, e.g. ``plakoto-v1``): the weights are
+        unchanged, so training goes on from them.
+
+        Raises:
+            EngineError: if ``encoding`` is not a contact encoding.
+        """
+        if encoding not in CONTACT_FAMILY:
+            raise EngineError(f"{encoding!r} is not a contact encoding")
+        return self.replace(
+            contact=Network(
+                self.contact.params.copy(), self.contact.inputs, self.contact.hidden, encoding
+            ),
+            crashed=Network(
+                self.crashed.params.copy(), self.crashed.inputs, self.crashed.hidden, encoding
+            ),
+        )
 
     @classmethod
     def random(

@@ -1,9 +1,15 @@
 """Measuring strength: cubeless money games between two players, duplicate dice with
-seats swapped, points per game with a standard error.
+seats swapped, points per game with a standard error, in any variant.
 
 Each deal ``i`` is played twice with the same dice (``SeededDice(seed + i)``): once with
 player A in seat 0, once with A in seat 1. The per-deal mean of A's points removes most
 of the luck of the dice; the standard error is taken over deals.
+
+Games follow their variant's whole turn structure through
+:class:`~backgammon.rules.game.Game`: rolls again after doubles, the complement of a
+double, the opening winner's own roll. After an acey-deucey 1-2 the mover names the
+largest double it can play (both seats alike, as the server's bots do). A Plakoto draw
+scores 0.
 """
 
 from __future__ import annotations
@@ -13,30 +19,56 @@ import math
 from backgammon.engine.baseline import HeuristicPlayer, Player
 from backgammon.engine.network import Networks
 from backgammon.rules.dice import SeededDice
-from backgammon.rules.game import Game
+from backgammon.rules.game import ChooseDouble, Game
+from backgammon.rules.variant import STANDARD, Variant
 
-__all__ = ["duplicate_match", "match_against_baseline"]
+__all__ = ["duplicate_match", "largest_playable_double", "match_against_baseline", "play_game"]
+
+_SAFETY_TURNS = 20_000
 
 
-def _play(first: Player, second: Player, seed: int) -> int:
-    """One cubeless game, ``first`` in seat 0; its points for seat 0 (negative if lost)."""
-    game = Game()
+def largest_playable_double(game: Game) -> int:
+    """The largest double the side on roll can play (1 when none can move): the
+    choice after an acey-deucey 1-2 made for both seats alike."""
+    for number in range(6, 0, -1):
+        if game.position.legal_plays((number, number), game.variant):
+            return number
+    return 1
+
+
+def play_game(first: Player, second: Player, seed: int, variant: Variant = STANDARD) -> int:
+    """One cubeless game of ``variant`` with ``SeededDice(seed)``, ``first`` in seat 0;
+    its points for seat 0 (negative if lost, 0 for a draw).
+
+    Raises:
+        RuntimeError: if the game does not end within a safety limit of turns.
+    """
+    game = Game(variant)
     dice = SeededDice(seed)
     seats = (first, second)
-    while not game.is_over():
+    for _ in range(_SAFETY_TURNS):
+        if game.is_over():
+            break
+        pending = game.pending
+        if pending is not None and pending.kind == "choose-double":
+            game.push(ChooseDouble(largest_playable_double(game)))
+            continue
         if game.dice is None:
             game.roll_dice(dice)
             continue
         assert game.turn is not None
-        game.push(seats[game.turn].choose(game.position, game.dice))
+        game.push(seats[game.turn].choose(game.position, game.dice, variant))
     outcome = game.outcome
-    assert outcome is not None
+    if outcome is None:
+        raise RuntimeError(f"a {variant.name} game (seed {seed}) did not end")
     return outcome.points if outcome.winner == 0 else -outcome.points
 
 
-def duplicate_match(a: Player, b: Player, deals: int, seed: int = 0) -> tuple[float, float]:
+def duplicate_match(
+    a: Player, b: Player, deals: int, seed: int = 0, variant: Variant = STANDARD
+) -> tuple[float, float]:
     """``a``'s points per game against ``b`` over ``deals`` duplicate deals (2 games
-    each), and the standard error of that figure.
+    each) of ``variant``, and the standard error of that figure.
 
     Raises:
         ValueError: for fewer than two deals.
@@ -45,19 +77,23 @@ def duplicate_match(a: Player, b: Player, deals: int, seed: int = 0) -> tuple[fl
         raise ValueError(f"at least two deals are needed for an error estimate, got {deals}")
     means = []
     for deal in range(deals):
-        as_first = _play(a, b, seed + deal)
-        as_second = -_play(b, a, seed + deal)
+        as_first = play_game(a, b, seed + deal, variant)
+        as_second = -play_game(b, a, seed + deal, variant)
         means.append((as_first + as_second) / 2)
     mean = sum(means) / deals
     variance = sum((x - mean) ** 2 for x in means) / (deals - 1)
     return mean, math.sqrt(variance / deals)
 
 
-def match_against_baseline(networks: Networks, games: int, seed: int = 0) -> tuple[float, float]:
+def match_against_baseline(
+    networks: Networks, games: int, seed: int = 0, variant: Variant = STANDARD
+) -> tuple[float, float]:
     """The networks' 0-ply points per game against the heuristic baseline over about
-    ``games`` games (duplicate deals), with its standard error."""
+    ``games`` games (duplicate deals) of ``variant``, with its standard error."""
     from backgammon.engine.evaluator import Engine
     from backgammon.engine.players import EnginePlayer
 
-    engine = Engine(networks)
-    return duplicate_match(EnginePlayer(engine), HeuristicPlayer(), max(2, games // 2), seed)
+    engine = Engine(networks, variant=variant)
+    return duplicate_match(
+        EnginePlayer(engine), HeuristicPlayer(), max(2, games // 2), seed, variant
+    )

@@ -20,11 +20,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from backgammon.engine.encoding import family_encoding
 from backgammon.engine.network import Networks
 from backgammon.errors import EngineError
 from backgammon.rules.fastgame import new_rng_state
 from backgammon.rules.position import Position
-from backgammon.training.td import parameter_views, train_games, zero_traces
+from backgammon.training.td import (
+    parameter_views,
+    train_variant_games,
+    variant_rules,
+    zero_traces,
+)
 from backgammon.variants import find
 
 __all__ = ["Trainer", "TrainingSettings"]
@@ -44,7 +50,10 @@ class TrainingSettings:
         alpha_decay: games over which the learning rate halves (``alpha / (1 + g /
             alpha_decay)``).
         seed: seeds both the initial weights and the dice.
-        variant: the variant to train (its registry name).
+        variant: the variant to train (its registry name): self-play games of that
+            variant, from its start, under its movement and scoring (see
+            :func:`~backgammon.training.td.variant_rules`; variants whose turn goes on
+            after a play are refused).
         lam: the TD(λ) trace decay; 0 is TD(0), much the fastest.
     """
 
@@ -70,21 +79,28 @@ class Trainer:
     """Trains networks by TD self-play; see :mod:`backgammon.training.td`."""
 
     def __init__(self, settings: TrainingSettings, networks: Networks | None = None) -> None:
-        """Start from ``networks`` or from a fresh seeded initialisation."""
+        """Start from ``networks`` or from a fresh seeded initialisation (whose
+        contact networks read the variant's own encoding,
+        :func:`~backgammon.engine.encoding.family_encoding`).
+
+        Raises:
+            KeyError: for an unknown variant.
+            NotImplementedError: for a variant whose turns the trainer does not
+                follow yet (see :func:`~backgammon.training.td.variant_rules`).
+        """
         self.settings = settings
         variant = find(settings.variant)
         self.variant = variant
-        self.networks = (
-            Networks.random(
+        if networks is None:
+            networks = Networks.random(
                 settings.seed,
                 settings.hidden,
                 checkers=variant.checkers,
                 variant=variant.name,
                 notes="TD self-play training",
-            )
-            if networks is None
-            else networks
-        )
+            ).with_contact_encoding(family_encoding(variant))
+        self.networks = networks
+        self.rules = variant_rules(variant, networks.contact.encoding)
         self.games_played = 0
         self.state = new_rng_state(settings.seed)
         self.seconds = 0.0
@@ -109,10 +125,11 @@ class Trainer:
             count = min(chunk, games - done)
             results = np.zeros((count, 3), dtype=np.int64)
             began = time.perf_counter()
-            train_games(
+            train_variant_games(
                 count,
                 start,
                 self.variant.checkers,
+                self.rules,
                 w1s,
                 b1s,
                 w2ts,

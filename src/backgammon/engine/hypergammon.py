@@ -1,0 +1,1323 @@
+"""Hypergammon solved: exact values of every 1-, 2- and 3-checker position.
+
+Hypergammon is backgammon with 1, 2 or 3 checkers a side (the variants
+``hypergammon-1``, ``hypergammon-2`` and ``hypergammon``). Its positions are few
+enough to solve exactly: this module computes, for every position, the cubeless
+chances (win, win gammon, win backgammon, lose gammon, lose backgammon) under
+optimal cubeless play and the money cubeful equities (cube centred, owned by the side
+on roll, owned by its opponent) under optimal play and cube handling, stores them in
+the cache folder and serves them to :class:`~backgammon.engine.evaluator.Engine` in
+place of the networks. Everything here is computed from the rules alone; GNU
+Backgammon's ``makehyper`` (which builds its ``hyperN.bd``) is used only to check the
+results (``benchmarks/hypergammon_check.py`` and the tests).
+
+**Positions.** One side's checkers lie on its 24 points, on the bar or borne off. A side
+is ranked as a multiset of ``N`` locations ``0 .. 25`` (0 off, 1..24 its points in its
+own numbering, 25 the bar): with the locations sorted, ``v_1 <= ... <= v_N``,
+``rank = C(v_1, 1) + C(v_2 + 1, 2) + ... + C(v_N + N - 1, N)``, so the side with every
+checker off is 0 and there are ``C(25 + N, N)`` sides (26, 351, 3,276). A position is the
+pair ``player * S + opponent`` (``S`` sides), the side on roll first, before it rolls:
+676, 123,201 and 10,732,176 pairs. Pairs where both sides hold the same point are not
+positions (their values are NaN); pairs where a side has borne everything off are
+finished games (exact values, never iterated).
+
+**Moves.** A Numba kernel generates the legal plays of each roll under the standard
+rules (enter from the bar first, use both dice or as many as possible, else the higher
+die; bear off once every checker is home, with a higher die only from the highest
+point), one per distinct result, as the rules' own generator does (the tests compare
+them position by position).
+
+**Cubeless values.** Value iteration, Gauss-Seidel (values updated in place) over the
+positions sorted by the total pip count of both sides (so races, where every play
+lowers it, come out exact in the first sweep): a position's five chances are the
+average over the 21 rolls of those of the best play, the play that maximises the
+mover's cubeless money equity
+``2 win - 1 + win_gammon - lose_gammon + win_backgammon - lose_backgammon`` (a roll
+with no legal play passes the turn: the same position with the opponent on roll).
+Equities are unique; the chances are not, because tied best plays can lead to
+different win/gammon splits. **Tie-break:** among the plays whose equity is within
+:data:`TIE` (1e-9) of the best, the one whose result has the lowest pair index (a
+play that ends the game first, the larger win first). The iteration starts from zero
+and stops when a sweep changes no value by more than the tolerance (:data:`TOLERANCE`,
+1e-9 by default, in float64); :func:`residual` then checks the stored values against
+one more averaging step (self-consistency).
+
+**Cubeful values.** In the same sweeps, for money with no Jacoby rule, no beavers and
+an unlimited cube, in units of the current cube for the side on roll before it
+rolls, with ``ND_x`` the value of not doubling now (the average over rolls of the best
+play for the cube state after it):
+
+* ``E_opponent_owns = ND_opponent_owns``: the side on roll cannot double; a play leads
+  to a position whose side on roll owns the cube;
+* ``E_centred = max(ND_centred, min(2 E_opponent_owns, 1))`` and
+  ``E_owned = max(ND_owned, min(2 E_opponent_owns, 1))``: double when better; the
+  opponent takes (then owns a cube twice as high) or passes (1), whichever is worse
+  for the doubler. A play from a centred cube leads to a centred cube, from an owned
+  cube to an "opponent owns" one and back. Each cube state has its own best play.
+
+A roll with no legal play passes the turn with the cube as it is: the opponent, now on
+roll, has its cube decision. (GNU Backgammon's ``makehyper`` flips the cube's owner
+there and gives the opponent no cube decision, so its 2-checker cubeful equities differ
+from these by up to 0.014, 0.027 with the cube action; ``gnubg_no_move=True``
+reproduces its rule, for the comparison only.) A game won by bearing off the last
+checker is worth 1, 2 (gammon: the loser has borne off nothing) or 3 (backgammon: and
+it still has a checker on the bar or in the winner's home board) times the cube.
+
+**Files.** :func:`build_database` solves one checker count and writes
+``hypergammon-N.npz`` (arrays ``probabilities`` ``(P, 5)``, ``centred_no_double``,
+``owned_no_double`` and ``opponent_owns`` ``(P,)``; float64 for 1 and 2 checkers,
+float32 for 3) into
+:func:`~backgammon.engine.bearoff.default_database_directory`;
+``python -m backgammon.engine.hypergammon build --checkers N`` and
+``backgammon build-hypergammon --checkers N`` do the same from the command line.
+:meth:`HypergammonDatabase.open` loads a file, building it first if missing. The engine
+builds the 1- and 2-checker files on first use (CPU time here: 0.2 s and 16 s, 16 and 49
+sweeps); the 3-checker one takes hours and is built only by the command (see
+docs/variants.md for the figures and the comparison with GNU Backgammon).
+
+>>> db = HypergammonDatabase.build(1)
+>>> position = Position.from_points([0] * 23 + [1], [0] * 23 + [1], checkers=1)
+>>> round(db.evaluate(position)[0], 4)  # the side on roll wins the 1-checker start
+0.6016
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+import uuid
+import zipfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from backgammon.engine.bearoff import default_database_directory
+from backgammon.errors import EngineError, InvalidPositionError
+from backgammon.rules.dice import ALL_ROLLS
+from backgammon.rules.position import Position
+from backgammon.rules.variant import STANDARD, Variant
+
+__all__ = [
+    "BUILT_ON_FIRST_USE",
+    "CHECKER_COUNTS",
+    "TIE",
+    "TOLERANCE",
+    "HypergammonCubeEquities",
+    "HypergammonDatabase",
+    "SolveProgress",
+    "available",
+    "build_database",
+    "database_file",
+    "main",
+    "pair_count",
+    "pair_index",
+    "probability_ranges",
+    "read_gnubg_database",
+    "residual",
+    "side_count",
+    "side_rank",
+    "solves",
+]
+
+CHECKER_COUNTS = (1, 2, 3)
+"""The checker counts solved here."""
+BUILT_ON_FIRST_USE = (1, 2)
+"""The checker counts whose databases the engine builds when it first needs them
+(seconds); the 3-checker one takes hours and is built only by the command."""
+TOLERANCE = 1e-9
+"""Default convergence tolerance: the iteration stops after a sweep that changes no
+stored value by more than this."""
+TIE = 1e-9
+"""Plays whose cubeless equities differ by at most this are tied (see the tie-break in
+the module docstring)."""
+LOCATIONS = 26
+"""Locations of a checker: 0 borne off, 1..24 the points, 25 the bar."""
+BAR = 25
+_FORMAT = 1
+
+SolveProgress: TypeAlias = Callable[[int, float, float], None]
+"""Called as ``progress(sweep, largest_change, seconds)`` after each sweep."""
+
+FloatArray: TypeAlias = npt.NDArray[np.float64]
+IntArray: TypeAlias = npt.NDArray[np.int64]
+Boards: TypeAlias = npt.NDArray[np.uint8]
+
+
+def _binomials() -> IntArray:
+    table = np.zeros((40, 8), dtype=np.int64)
+    for n in range(40):
+        for k in range(8):
+            table[n, k] = math.comb(n, k)
+    table.setflags(write=False)
+    return table
+
+
+_BINOM = _binomials()
+
+
+def side_count(checkers: int) -> int:
+    """How many sides of ``checkers`` checkers there are: ``C(25 + N, N)``."""
+    return math.comb(LOCATIONS - 1 + checkers, checkers)
+
+
+def pair_count(checkers: int) -> int:
+    """How many (player, opponent) pairs the database of ``checkers`` holds."""
+    return side_count(checkers) ** 2
+
+
+def _check_checkers(checkers: int) -> int:
+    if isinstance(checkers, bool) or checkers not in CHECKER_COUNTS:
+        raise ValueError(f"hypergammon is solved for 1, 2 or 3 checkers, not {checkers!r}")
+    return int(checkers)
+
+
+def solves(variant: Variant) -> bool:
+    """Whether the databases here value ``variant`` exactly: standard rules (gammons
+    and backgammons counted) with 1, 2 or 3 checkers a side, whatever the start."""
+    if variant.checkers not in CHECKER_COUNTS:
+        return False
+    import dataclasses
+
+    plain = dataclasses.replace(
+        variant,
+        name=STANDARD.name,
+        start=STANDARD.start,
+        description=STANDARD.description,
+        aliases=STANDARD.aliases,
+        cube=STANDARD.cube,
+    )
+    return plain == STANDARD
+
+
+def side_rank(slots: Sequence[int], checkers: int) -> int:
+    """The rank of one side given as its 26 slots (0 off, 1..24, 25 bar) with
+    ``checkers`` checkers in all.
+
+    >>> side_rank([1] + [0] * 25, 1), side_rank([0] * 24 + [1, 0], 1)
+    (0, 24)
+
+    Raises:
+        InvalidPositionError: if the slots do not hold exactly ``checkers`` checkers.
+    """
+    counts = [int(value) for value in slots]
+    if len(counts) != LOCATIONS or any(value < 0 for value in counts):
+        raise InvalidPositionError(f"a side is 26 non-negative counts, got {list(slots)!r}")
+    on_board = sum(counts[1:])
+    if on_board > checkers or (counts[0] and counts[0] + on_board != checkers):
+        raise InvalidPositionError(
+            f"a hypergammon side has {checkers} checkers, this one {on_board} on the board "
+            f"and {counts[0]} off"
+        )
+    locations = [0] * (checkers - on_board)
+    for location in range(1, LOCATIONS):
+        locations += [location] * counts[location]
+    return sum(math.comb(value + k, k + 1) for k, value in enumerate(locations))
+
+
+def pair_index(position: Position, checkers: int) -> int:
+    """The database index of ``position`` (side on roll first) for ``checkers``
+    checkers a side.
+
+    Raises:
+        InvalidPositionError: if a side does not have ``checkers`` checkers.
+    """
+    size = side_count(_check_checkers(checkers))
+    return side_rank(position.player, checkers) * size + side_rank(position.opponent, checkers)
+
+
+# --- kernels ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _rank(locations: IntArray, n: int) -> int:
+    """Rank of ``n`` locations (in any order)."""
+    a = locations[0]
+    b = locations[1] if n > 1 else 0
+    c = locations[2] if n > 2 else 0
+    # sort the (at most three) values
+    if n > 1 and b < a:
+        a, b = b, a
+    if n > 2:
+        if c < b:
+            b, c = c, b
+        if b < a:
+            a, b = b, a
+    rank = _BINOM[a, 1]
+    if n > 1:
+        rank += _BINOM[b + 1, 2]
+    if n > 2:
+        rank += _BINOM[c + 2, 3]
+    return int(rank)
+
+
+@njit(cache=True)
+def _side_table(n: int, size: int) -> IntArray:
+    """Sorted locations of every side rank: ``table[rank]``, three locations, the
+    unused ones (when ``n`` < 3) 0, as if borne off."""
+    table = np.zeros((size, 3), dtype=np.int64)
+    work = np.zeros(3, dtype=np.int64)
+    for a in range(LOCATIONS):
+        for b in range(a, LOCATIONS if n > 1 else a + 1):
+            for c in range(b, LOCATIONS if n > 2 else b + 1):
+                work[0] = a
+                work[1] = b
+                work[2] = c
+                rank = _rank(work, n)
+                table[rank, 3 - n :] = work[:n]
+    return table
+
+
+@njit(cache=True)
+def _location(code: int, k: int) -> int:
+    """Location of checker ``k`` of a packed pair code (0..2 the player's, 3..5 the
+    opponent's in its own numbering)."""
+    return (code >> (5 * k)) & 31
+
+
+@njit(cache=True)
+def _step(code: int, i: int, die: int) -> int:
+    """Move the player's checker ``i`` by ``die``: the new packed code, or -1 if the
+    step is illegal (or an earlier checker stands on the same point: the same step).
+
+    A packed code holds six 5-bit locations: the player's three checkers, then the
+    opponent's three (unused checkers, when a side has fewer, lie borne off)."""
+    p = (code >> (5 * i)) & 31
+    if p == 0:
+        return -1
+    for j in range(i):
+        if ((code >> (5 * j)) & 31) == p:
+            return -1
+    m0 = code & 31
+    m1 = (code >> 5) & 31
+    m2 = (code >> 10) & 31
+    if p != BAR and (m0 == BAR or m1 == BAR or m2 == BAR):
+        return -1  # a checker on the bar enters first
+    target = p - die
+    if target >= 1:
+        their_point = 25 - target
+        count = 0
+        blot = -1
+        for k in range(3, 6):
+            if ((code >> (5 * k)) & 31) == their_point:
+                count += 1
+                blot = k
+        if count >= 2:
+            return -1
+        if count == 1:
+            code = code + ((BAR - their_point) << (5 * blot))
+        return code - (die << (5 * i))
+    if m0 > 6 or m1 > 6 or m2 > 6:
+        return -1  # bearing off needs every checker home
+    if target < 0 and (m0 > p or m1 > p or m2 > p):
+        return -1  # a higher die bears off only from the highest point
+    return code - (p << (5 * i))
+
+
+@njit(cache=True)
+def _rank3(x: int, y: int, z: int, n: int) -> int:
+    """Rank of a side whose checkers lie on ``x, y, z`` (unused ones off, at 0)."""
+    if y < x:
+        x, y = y, x
+    if z < y:
+        y, z = z, y
+    if y < x:
+        x, y = y, x
+    # the ``n`` highest are the side's checkers (the unused ones are zeros)
+    if n == 1:
+        return int(_BINOM[z, 1])
+    if n == 2:
+        return int(_BINOM[y, 1] + _BINOM[z + 1, 2])
+    return int(_BINOM[x, 1] + _BINOM[y + 1, 2] + _BINOM[z + 2, 3])
+
+
+@njit(cache=True)
+def _key(code: int, n: int, size: int) -> int:
+    """A play's result as a key: the pair index from the opponent's side (it is on
+    roll next), or ``-points`` (1, 2 or 3) when the player has borne off every
+    checker and won."""
+    mine = _rank3(code & 31, (code >> 5) & 31, (code >> 10) & 31, n)
+    if mine == 0:
+        gammon = True
+        backgammon = False
+        for k in range(3, 6):
+            location = (code >> (5 * k)) & 31
+            if location == 0:
+                if k >= 6 - n:  # one of the opponent's n checkers is off
+                    gammon = False
+            elif location >= 19:
+                backgammon = True
+        if not gammon:
+            return -1
+        return -3 if backgammon else -2
+    theirs = _rank3((code >> 15) & 31, (code >> 20) & 31, (code >> 25) & 31, n)
+    return theirs * size + mine
+
+
+@njit(cache=True)
+def _push(key: int, depth: int, die: int, found: int, raw: IntArray) -> int:
+    raw[3 * found] = key
+    raw[3 * found + 1] = depth
+    raw[3 * found + 2] = die
+    return found + 1
+
+
+@njit(cache=True)
+def _successors(
+    code: int, n: int, size: int, die1: int, die2: int, keys: IntArray, raw: IntArray
+) -> int:
+    """The distinct results (keys, see :func:`_key`) of the legal plays of a roll
+    from the packed position ``code``, into ``keys``; returns how many (0: no legal
+    play). ``raw`` is scratch space of at least 3 * 130 entries."""
+    found = 0
+    best = 0
+    if die1 == die2:
+        d = die1
+        for i in range(3):
+            c1 = _step(code, i, d)
+            if c1 < 0:
+                continue
+            best = max(best, 1)
+            found = _push(c1, 1, d, found, raw)
+            for j in range(3):
+                c2 = _step(c1, j, d)
+                if c2 < 0:
+                    continue
+                best = max(best, 2)
+                found = _push(c2, 2, d, found, raw)
+                for k in range(3):
+                    c3 = _step(c2, k, d)
+                    if c3 < 0:
+                        continue
+                    best = max(best, 3)
+                    found = _push(c3, 3, d, found, raw)
+                    for m in range(3):
+                        c4 = _step(c3, m, d)
+                        if c4 < 0:
+                            continue
+                        best = 4
+                        found = _push(c4, 4, d, found, raw)
+    else:
+        for order in range(2):
+            first = die1 if order == 0 else die2
+            second = die2 if order == 0 else die1
+            for i in range(3):
+                c1 = _step(code, i, first)
+                if c1 < 0:
+                    continue
+                best = max(best, 1)
+                found = _push(c1, 1, first, found, raw)
+                for j in range(3):
+                    c2 = _step(c1, j, second)
+                    if c2 < 0:
+                        continue
+                    best = 2
+                    found = _push(c2, 2, second, found, raw)
+    if best == 0:
+        return 0
+    # keep the plays of the most steps; with one step of two different dice, those of
+    # the higher die if any
+    high = max(die1, die2)
+    only_high = False
+    if best == 1 and die1 != die2:
+        for f in range(found):
+            if raw[3 * f + 2] == high:
+                only_high = True
+    count = 0
+    for f in range(found):
+        if raw[3 * f + 1] != best or (only_high and raw[3 * f + 2] != high):
+            continue
+        key = _key(raw[3 * f], n, size)
+        new = True
+        for g in range(count):
+            if keys[g] == key:
+                new = False
+                break
+        if new:
+            keys[count] = key
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _pair_code(table: IntArray, a: int, b: int) -> int:
+    """The packed code of the pair of side ranks ``(a, b)``."""
+    code = 0
+    for j in range(3):
+        code |= table[a, j] << (5 * j)
+        code |= table[b, j] << (5 * (3 + j))
+    return int(code)
+
+
+@njit(cache=True)
+def _equity5(p: FloatArray) -> float:
+    """Cubeless money equity of five chances."""
+    return float(2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4])
+
+
+@njit(cache=True)
+def _solve_sweep(
+    order: IntArray,
+    table: IntArray,
+    n: int,
+    size: int,
+    die1: IntArray,
+    die2: IntArray,
+    weight: FloatArray,
+    probs: FloatArray,
+    nd_centred: FloatArray,
+    nd_owned: FloatArray,
+    opponent_owns: FloatArray,
+    tie: float,
+    gnubg_no_move: bool,
+    update: bool,
+    change: FloatArray,
+) -> float:
+    """One Gauss-Seidel sweep over ``order``; returns the largest change of any value.
+
+    With ``update`` false nothing is written: the sweep only measures how far every
+    position is from the average of its rolls (:func:`residual`); ``change`` receives
+    each position's largest difference (indexed like ``order``)."""
+    keys = np.empty(256, dtype=np.int64)
+    raw = np.empty(3 * 256, dtype=np.int64)
+    new = np.empty(5)
+    cand = np.empty(5)
+    best_p = np.empty(5)
+    largest = 0.0
+    for slot in range(order.shape[0]):
+        pair = order[slot]
+        a = pair // size
+        b = pair % size
+        code = _pair_code(table, a, b)
+        for k in range(5):
+            new[k] = 0.0
+        v_centred = 0.0
+        v_owned = 0.0
+        v_opponent = 0.0
+        for roll in range(die1.shape[0]):
+            w = weight[roll]
+            count = _successors(code, n, size, die1[roll], die2[roll], keys, raw)
+            if count == 0:
+                flipped = b * size + a
+                p = probs[flipped]
+                best_p[0] = 1.0 - p[0]
+                best_p[1] = p[3]
+                best_p[2] = p[4]
+                best_p[3] = p[1]
+                best_p[4] = p[2]
+                e_u = opponent_owns[flipped]
+                double = min(2.0 * e_u, 1.0)
+                if gnubg_no_move:
+                    b_centred = -nd_centred[flipped]
+                    b_owned = -nd_owned[flipped]
+                    b_opponent = -e_u
+                else:
+                    b_centred = -max(nd_centred[flipped], double)
+                    b_owned = -e_u
+                    b_opponent = -max(nd_owned[flipped], double)
+            else:
+                best_e = -1e300
+                b_centred = -1e300
+                b_owned = -1e300
+                b_opponent = -1e300
+                # the best cubeless equity, and each cube state's best
+                for k in range(count):
+                    key = keys[k]
+                    if key < 0:
+                        e = float(-key)
+                        c_centred = e
+                        c_owned = e
+                        c_opponent = e
+                    else:
+                        e = -_equity5(probs[key])
+                        e_u = opponent_owns[key]
+                        double = min(2.0 * e_u, 1.0)
+                        c_centred = -max(nd_centred[key], double)
+                        c_owned = -e_u
+                        c_opponent = -max(nd_owned[key], double)
+                    best_e = max(best_e, e)
+                    b_centred = max(b_centred, c_centred)
+                    b_owned = max(b_owned, c_owned)
+                    b_opponent = max(b_opponent, c_opponent)
+                # tie-break: the lowest key among the plays within ``tie`` of the best
+                chosen = np.int64(1) << 62
+                for k in range(count):
+                    key = keys[k]
+                    e = float(-key) if key < 0 else -_equity5(probs[key])
+                    if e >= best_e - tie and key < chosen:
+                        chosen = key
+                if chosen < 0:
+                    points = -chosen
+                    best_p[0] = 1.0
+                    best_p[1] = 1.0 if points >= 2 else 0.0
+                    best_p[2] = 1.0 if points == 3 else 0.0
+                    best_p[3] = 0.0
+                    best_p[4] = 0.0
+                else:
+                    p = probs[chosen]
+                    best_p[0] = 1.0 - p[0]
+                    best_p[1] = p[3]
+                    best_p[2] = p[4]
+                    best_p[3] = p[1]
+                    best_p[4] = p[2]
+            for k in range(5):
+                new[k] += w * best_p[k]
+            v_centred += w * b_centred
+            v_owned += w * b_owned
+            v_opponent += w * b_opponent
+        diff = 0.0
+        for k in range(5):
+            cand[k] = new[k]
+            diff = max(diff, abs(new[k] - probs[pair, k]))
+        diff = max(diff, abs(v_centred - nd_centred[pair]))
+        diff = max(diff, abs(v_owned - nd_owned[pair]))
+        diff = max(diff, abs(v_opponent - opponent_owns[pair]))
+        change[slot] = diff
+        largest = max(largest, diff)
+        if update:
+            for k in range(5):
+                probs[pair, k] = cand[k]
+            nd_centred[pair] = v_centred
+            nd_owned[pair] = v_owned
+            opponent_owns[pair] = v_opponent
+    return largest
+
+
+@njit(cache=True)
+def _range_sweep(
+    order: IntArray,
+    table: IntArray,
+    n: int,
+    size: int,
+    die1: IntArray,
+    die2: IntArray,
+    weight: FloatArray,
+    probs: FloatArray,
+    low: FloatArray,
+    high: FloatArray,
+    tie: float,
+) -> float:
+    """One Gauss-Seidel sweep of :func:`probability_ranges`; the largest change."""
+    keys = np.empty(256, dtype=np.int64)
+    raw = np.empty(3 * 256, dtype=np.int64)
+    new_low = np.empty(5)
+    new_high = np.empty(5)
+    best_low = np.empty(5)
+    best_high = np.empty(5)
+    # the mover's chance k is the opponent's chance SWAP[k] (win: one minus it)
+    swap = np.array([0, 3, 4, 1, 2])
+    largest = 0.0
+    for slot in range(order.shape[0]):
+        pair = order[slot]
+        a = pair // size
+        b = pair % size
+        code = _pair_code(table, a, b)
+        new_low[:] = 0.0
+        new_high[:] = 0.0
+        for roll in range(die1.shape[0]):
+            count = _successors(code, n, size, die1[roll], die2[roll], keys, raw)
+            if count == 0:
+                keys[0] = b * size + a
+                count = 1
+            best_e = -1e300
+            for k in range(count):
+                key = keys[k]
+                e = float(-key) if key < 0 else -_equity5(probs[key])
+                best_e = max(best_e, e)
+            best_low[:] = 1e300
+            best_high[:] = -1e300
+            for k in range(count):
+                key = keys[k]
+                e = float(-key) if key < 0 else -_equity5(probs[key])
+                if e < best_e - tie:
+                    continue
+                for c in range(5):
+                    if key < 0:
+                        points = -key
+                        if c == 0:
+                            v_low = 1.0
+                            v_high = 1.0
+                        elif c == 1:
+                            v_low = v_high = 1.0 if points >= 2 else 0.0
+                        elif c == 2:
+                            v_low = v_high = 1.0 if points == 3 else 0.0
+                        else:
+                            v_low = v_high = 0.0
+                    elif c == 0:
+                        v_low = 1.0 - high[key, 0]
+                        v_high = 1.0 - low[key, 0]
+                    else:
+                        v_low = low[key, swap[c]]
+                        v_high = high[key, swap[c]]
+                    best_low[c] = min(best_low[c], v_low)
+                    best_high[c] = max(best_high[c], v_high)
+            for c in range(5):
+                new_low[c] += weight[roll] * best_low[c]
+                new_high[c] += weight[roll] * best_high[c]
+        for c in range(5):
+            largest = max(largest, abs(new_low[c] - low[pair, c]), abs(new_high[c] - high[pair, c]))
+            low[pair, c] = new_low[c]
+            high[pair, c] = new_high[c]
+    return largest
+
+
+@njit(cache=True)
+def _successor_keys(
+    table: IntArray, n: int, size: int, a: int, b: int, die1: int, die2: int, out: IntArray
+) -> int:
+    """The result keys of one position and roll (for tests)."""
+    raw = np.empty(3 * 256, dtype=np.int64)
+    return _successors(_pair_code(table, a, b), n, size, die1, die2, out, raw)
+
+
+@njit(cache=True)
+def _board_pairs(boards: Boards, n: int, size: int, out: IntArray) -> int:
+    """The pair index of each 52-slot board into ``out``; the first board that is not
+    a position of ``n`` checkers a side stops it and is returned (-1: none)."""
+    locations = np.zeros(3, dtype=np.int64)
+    for row in range(boards.shape[0]):
+        board = boards[row]
+        ranks = np.zeros(2, dtype=np.int64)
+        for side in range(2):
+            base = 26 * side
+            count = 0
+            for slot in range(1, 26):
+                for _ in range(board[base + slot] & 0x7F):
+                    if count < 3:
+                        locations[count] = slot
+                    count += 1
+            if count > n:
+                return row
+            off = board[base]
+            if off != 0 and off + count != n:
+                return row
+            while count < n:
+                locations[count] = 0
+                count += 1
+            ranks[side] = _rank(locations, n)
+        out[row] = ranks[0] * size + ranks[1]
+    return -1
+
+
+# --- building --------------------------------------------------------------------------
+
+
+def _roll_arrays() -> tuple[IntArray, IntArray, FloatArray]:
+    die1 = np.array([roll.high for roll in ALL_ROLLS], dtype=np.int64)
+    die2 = np.array([roll.low for roll in ALL_ROLLS], dtype=np.int64)
+    weight = np.array([float(roll.weight) for roll in ALL_ROLLS], dtype=np.float64)
+    return die1, die2, weight
+
+
+def _side_pips(table: IntArray, n: int) -> IntArray:
+    pips: IntArray = table.sum(axis=1)
+    return pips
+
+
+def _finished_values(table: IntArray, n: int) -> tuple[FloatArray, FloatArray]:
+    """Exact probabilities and cube equities of every pair (NaN where the sides clash,
+    zero where the game goes on)."""
+    size = table.shape[0]
+    probs = np.zeros((size * size, 5))
+    equity = np.zeros(size * size)
+    on_point = np.zeros((size, 26), dtype=bool)
+    for rank in range(size):
+        for j in range(3):
+            on_point[rank, table[rank, j]] = True
+    # my point p (1..24) is their 25 - p
+    mirrored = on_point[:, 24:0:-1]  # their slots 24..1 = my points 1..24
+    clash = (on_point[:, None, 1:25] & mirrored[None, :, :]).any(axis=2).reshape(-1)
+    probs[clash] = np.nan
+    equity[clash] = np.nan
+    none_off: npt.NDArray[np.bool_] = np.all(table[:, 3 - n :] > 0, axis=1)
+    in_winner_home: npt.NDArray[np.bool_] = np.any(table >= 19, axis=1)
+    for loser_first in (True, False):
+        # the side with no checker left has won; the other (``loser``) lost
+        for loser in range(1, size):
+            gammon = bool(none_off[loser])
+            backgammon = gammon and bool(in_winner_home[loser])
+            points = 1 + gammon + backgammon
+            if loser_first:  # side on roll lost: opponent rank 0
+                pair = loser * size
+                probs[pair] = (0.0, 0.0, 0.0, float(gammon), float(backgammon))
+                equity[pair] = -points
+            else:
+                pair = loser
+                probs[pair] = (1.0, float(gammon), float(backgammon), 0.0, 0.0)
+                equity[pair] = points
+    probs[0] = np.nan
+    equity[0] = np.nan
+    return probs, equity
+
+
+def _playable_order(table: IntArray, n: int, probs: FloatArray) -> IntArray:
+    size = table.shape[0]
+    pips = _side_pips(table, n)
+    totals = (pips[:, None] + pips[None, :]).reshape(-1)
+    index = np.arange(size * size, dtype=np.int64)
+    live = (index // size != 0) & (index % size != 0) & ~np.isnan(probs[:, 0])
+    candidates = index[live]
+    order: IntArray = candidates[np.argsort(totals[candidates], kind="stable")]
+    return order
+
+
+class _Solution(NamedTuple):
+    probabilities: FloatArray
+    centred_no_double: FloatArray
+    owned_no_double: FloatArray
+    opponent_owns: FloatArray
+    sweeps: int
+    seconds: float
+
+
+def _solve(
+    checkers: int,
+    tolerance: float = TOLERANCE,
+    *,
+    max_sweeps: int = 10_000,
+    progress: SolveProgress | None = None,
+    gnubg_no_move: bool = False,
+) -> _Solution:
+    n = _check_checkers(checkers)
+    size = side_count(n)
+    table = _side_table(n, size)
+    probs, equity = _finished_values(table, n)
+    nd_centred = equity.copy()
+    nd_owned = equity.copy()
+    opponent_owns = equity.copy()
+    order = _playable_order(table, n, probs)
+    die1, die2, weight = _roll_arrays()
+    weight = weight / weight.sum()
+    change = np.empty(order.shape[0])
+    began = time.perf_counter()
+    sweeps = 0
+    while True:
+        sweeps += 1
+        largest = _solve_sweep(
+            order,
+            table,
+            n,
+            size,
+            die1,
+            die2,
+            weight,
+            probs,
+            nd_centred,
+            nd_owned,
+            opponent_owns,
+            TIE,
+            gnubg_no_move,
+            True,
+            change,
+        )
+        if progress is not None:
+            progress(sweeps, largest, time.perf_counter() - began)
+        if largest <= tolerance:
+            break
+        if sweeps >= max_sweeps:
+            raise EngineError(
+                f"hypergammon-{n} did not converge to {tolerance} in {max_sweeps} sweeps "
+                f"(last change {largest:.3g})"
+            )
+    return _Solution(
+        probs, nd_centred, nd_owned, opponent_owns, sweeps, time.perf_counter() - began
+    )
+
+
+def residual(database: HypergammonDatabase) -> float:
+    """Self-consistency of a database: the largest difference, over every position and
+    every stored value, between the value and the average over the 21 rolls of the
+    best play's value computed from the stored values (0 for an exact solution).
+    Chances are taken from the tie-break's play, so ties do not count as errors."""
+    n = database.checkers
+    size = side_count(n)
+    table = _side_table(n, size)
+    probs = database._probabilities.astype(np.float64)
+    order = _playable_order(table, n, probs)
+    die1, die2, weight = _roll_arrays()
+    change = np.empty(order.shape[0])
+    return float(
+        _solve_sweep(
+            order,
+            table,
+            n,
+            size,
+            die1,
+            die2,
+            weight / weight.sum(),
+            probs,
+            database._centred_no_double.astype(np.float64),
+            database._owned_no_double.astype(np.float64),
+            database._opponent_owns.astype(np.float64),
+            TIE,
+            False,
+            False,
+            change,
+        )
+    )
+
+
+def probability_ranges(
+    database: HypergammonDatabase, tolerance: float = TOLERANCE, tie: float = 1e-7
+) -> tuple[FloatArray, FloatArray]:
+    """The lowest and highest value of each cubeless chance of every position over
+    all optimal strategy pairs (both sides always choosing among the plays whose
+    equity is within ``tie`` of the best): two ``float64[P, 5]`` arrays. Equities are
+    unique, chances are not; where the two arrays differ, tied plays lead to
+    different win/gammon splits, and any value between them is as right as the
+    database's (its tie-break picks one).
+
+    Computed by value iteration from the database's own chances (a point inside the
+    ranges), maximising and minimising each chance, to ``tolerance``.
+    """
+    n = database.checkers
+    size = side_count(n)
+    table = _side_table(n, size)
+    probs = database._probabilities.astype(np.float64)
+    order = _playable_order(table, n, probs)
+    die1, die2, weight = _roll_arrays()
+    weight = weight / weight.sum()
+    low = probs.copy()
+    high = probs.copy()
+    for _ in range(10_000):
+        change = _range_sweep(order, table, n, size, die1, die2, weight, probs, low, high, tie)
+        if change <= tolerance:
+            break
+    return low, high
+
+
+def database_file(checkers: int) -> str:
+    """The file name of the database of ``checkers`` checkers: ``hypergammon-N.npz``."""
+    return f"hypergammon-{_check_checkers(checkers)}.npz"
+
+
+def available(checkers: int, directory: str | os.PathLike[str] | None = None) -> bool:
+    """Whether the database of ``checkers`` checkers is in ``directory`` (the cache
+    folder by default)."""
+    folder = Path(directory or default_database_directory())
+    return (folder / database_file(checkers)).exists()
+
+
+class HypergammonCubeEquities(NamedTuple):
+    """Exact cubeful money equities of a hypergammon position, for the side on roll
+    before it rolls, per unit of the current cube (no Jacoby rule, no beavers).
+
+    ``centred``, ``owned`` and ``opponent_owns`` are the equities with optimal play and
+    cube action by both sides, for the three cube positions; ``centred_no_double`` and
+    ``owned_no_double`` if the side on roll does not double now, ``double_take`` if it
+    doubles and is taken. A double that is passed is worth exactly 1.
+    """
+
+    centred: float
+    owned: float
+    opponent_owns: float
+    centred_no_double: float
+    owned_no_double: float
+    double_take: float
+
+
+class HypergammonDatabase:
+    """Exact cubeless chances and money cubeful equities of every position of
+    hypergammon with ``checkers`` checkers a side (see the module docstring).
+
+    Build it with :meth:`build` or load it (building it once) with :meth:`open`.
+    """
+
+    __slots__ = (
+        "_centred_no_double",
+        "_opponent_owns",
+        "_owned_no_double",
+        "_probabilities",
+        "checkers",
+        "sweeps",
+        "tolerance",
+    )
+
+    checkers: int
+    """Checkers per side."""
+    sweeps: int
+    """How many sweeps the iteration took (0 when unknown)."""
+    tolerance: float
+    """The tolerance the iteration ran to."""
+
+    def __init__(
+        self,
+        checkers: int,
+        probabilities: npt.NDArray[np.floating[Any]],
+        centred_no_double: npt.NDArray[np.floating[Any]],
+        owned_no_double: npt.NDArray[np.floating[Any]],
+        opponent_owns: npt.NDArray[np.floating[Any]],
+        *,
+        sweeps: int = 0,
+        tolerance: float = TOLERANCE,
+    ) -> None:
+        """Wrap arrays indexed by :func:`pair_index`: ``probabilities`` ``(P, 5)`` and
+        the three cube arrays ``(P,)``.
+
+        Raises:
+            EngineError: if the shapes are wrong.
+        """
+        pairs = pair_count(_check_checkers(checkers))
+        if probabilities.shape != (pairs, 5) or any(
+            array.shape != (pairs,) for array in (centred_no_double, owned_no_double, opponent_owns)
+        ):
+            raise EngineError(f"hypergammon-{checkers} arrays have the wrong shapes")
+        self.checkers = checkers
+        self._probabilities = probabilities
+        self._centred_no_double = centred_no_double
+        self._owned_no_double = owned_no_double
+        self._opponent_owns = opponent_owns
+        self.sweeps = sweeps
+        self.tolerance = tolerance
+        for array in (probabilities, centred_no_double, owned_no_double, opponent_owns):
+            array.setflags(write=False)
+
+    @classmethod
+    def build(
+        cls,
+        checkers: int,
+        tolerance: float = TOLERANCE,
+        progress: SolveProgress | None = None,
+    ) -> HypergammonDatabase:
+        """Solve ``checkers``-checker hypergammon in memory (float64).
+
+        Raises:
+            ValueError: for a checker count other than 1, 2 or 3.
+            EngineError: if the iteration does not converge.
+        """
+        solution = _solve(checkers, tolerance, progress=progress)
+        return cls(
+            checkers,
+            solution.probabilities,
+            solution.centred_no_double,
+            solution.owned_no_double,
+            solution.opponent_owns,
+            sweeps=solution.sweeps,
+            tolerance=tolerance,
+        )
+
+    @classmethod
+    def open(
+        cls,
+        checkers: int,
+        directory: str | os.PathLike[str] | None = None,
+        *,
+        build: bool = True,
+        progress: SolveProgress | None = None,
+    ) -> HypergammonDatabase:
+        """Load the database of ``checkers`` checkers from ``directory``
+        (:func:`~backgammon.engine.bearoff.default_database_directory` if ``None``);
+        if it is missing or unreadable and ``build`` is true, solve it and save it
+        there first (2 checkers: seconds; 3 checkers: see docs/variants.md).
+
+        Raises:
+            ValueError: for a checker count other than 1, 2 or 3.
+            EngineError: if the file is missing or unreadable and ``build`` is false.
+            OSError: if a built database cannot be written.
+        """
+        path = Path(directory or default_database_directory()) / database_file(checkers)
+        if path.exists() or not build:
+            try:
+                return cls._from_file(path, checkers)
+            except EngineError:
+                if not build:
+                    raise
+        database = cls.build(checkers, progress=progress)
+        database.save(path.parent)
+        return database
+
+    @classmethod
+    def _from_file(cls, path: Path, checkers: int) -> HypergammonDatabase:
+        command = f"python -m backgammon.engine.hypergammon build --checkers {checkers}"
+        if not path.exists():
+            raise EngineError(f"no hypergammon database at {str(path)!r}; build it with: {command}")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {name: data[name] for name in data.files}
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+            raise EngineError(f"cannot read hypergammon database {str(path)!r}: {exc}") from None
+        if (
+            str(arrays.get("kind", "")) != "hypergammon"
+            or int(arrays.get("format", -1)) != _FORMAT
+            or int(arrays.get("checkers", -1)) != checkers
+        ):
+            raise EngineError(
+                f"{str(path)!r} is not a format-{_FORMAT} {checkers}-checker hypergammon "
+                f"database; rebuild it with: {command}"
+            )
+        try:
+            return cls(
+                checkers,
+                arrays["probabilities"],
+                arrays["centred_no_double"],
+                arrays["owned_no_double"],
+                arrays["opponent_owns"],
+                sweeps=int(arrays["sweeps"]),
+                tolerance=float(arrays["tolerance"]),
+            )
+        except KeyError as exc:
+            raise EngineError(f"{str(path)!r} lacks the array {exc}") from None
+
+    def save(self, directory: str | os.PathLike[str]) -> Path:
+        """Write the database into ``directory`` as ``hypergammon-N.npz`` (compressed,
+        atomically; float64 for 1 and 2 checkers, float32 for 3); returns the file's
+        path."""
+        path = Path(directory) / database_file(self.checkers)
+        dtype = np.float64 if self.checkers <= 2 else np.float32
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp")
+        arrays = {
+            "kind": np.array("hypergammon"),
+            "format": np.array(_FORMAT),
+            "checkers": np.array(self.checkers),
+            "sweeps": np.array(self.sweeps),
+            "tolerance": np.array(self.tolerance),
+            "probabilities": self._probabilities.astype(dtype),
+            "centred_no_double": self._centred_no_double.astype(dtype),
+            "owned_no_double": self._owned_no_double.astype(dtype),
+            "opponent_owns": self._opponent_owns.astype(dtype),
+        }
+        try:
+            with open(temporary, "wb") as stream:
+                np.savez_compressed(stream, **arrays)  # type: ignore[arg-type]
+            os.replace(temporary, path)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+        return path
+
+    # -- lookups ----------------------------------------------------------------------
+
+    def pairs(self, boards: npt.ArrayLike) -> IntArray:
+        """The pair indices of 52-slot boards (rows).
+
+        Raises:
+            InvalidPositionError: if a board does not have this many checkers a side.
+        """
+        array = np.ascontiguousarray(boards, dtype=np.uint8).reshape(-1, 52)
+        out = np.empty(array.shape[0], dtype=np.int64)
+        bad = _board_pairs(array, self.checkers, side_count(self.checkers), out)
+        if bad >= 0:
+            raise InvalidPositionError(
+                f"board row {bad} is not a {self.checkers}-checker hypergammon position"
+            )
+        return out
+
+    def evaluate_boards(self, boards: npt.ArrayLike) -> FloatArray:
+        """The five cubeless chances ``float64[n, 5]`` of 52-slot boards, each for its
+        side on roll before it rolls (exact results for finished games).
+
+        Raises:
+            InvalidPositionError: if a board is not a position of this database.
+        """
+        pairs = self.pairs(boards)
+        values = np.asarray(self._probabilities[pairs], dtype=np.float64)
+        if np.isnan(values).any():
+            row = int(np.flatnonzero(np.isnan(values[:, 0]))[0])
+            raise InvalidPositionError(f"board row {row} has both sides on one point")
+        return values
+
+    def evaluate(self, position: Position) -> tuple[float, float, float, float, float]:
+        """The five cubeless chances of ``position`` for the side on roll:
+        ``(win, win gammon, win backgammon, lose gammon, lose backgammon)``.
+
+        Raises:
+            InvalidPositionError: if it is not a position of this database.
+        """
+        row = self.evaluate_boards(position.to_array())[0]
+        return (float(row[0]), float(row[1]), float(row[2]), float(row[3]), float(row[4]))
+
+    def cube_equity_rows(self, boards: npt.ArrayLike) -> FloatArray:
+        """Exact money cubeful equities of 52-slot boards for their side on roll, per
+        unit of cube, as ``float64[n, 3]``: no double with a centred cube, no double
+        with its own cube, and the opponent owning the cube (see
+        :class:`HypergammonCubeEquities`); NaN for finished games (the
+        :data:`~backgammon.engine.cubeful.ExactCubeEquities` form).
+
+        Raises:
+            InvalidPositionError: if a board is not a position of this database.
+        """
+        pairs = self.pairs(boards)
+        out = np.stack(
+            [
+                np.asarray(self._centred_no_double[pairs], dtype=np.float64),
+                np.asarray(self._owned_no_double[pairs], dtype=np.float64),
+                np.asarray(self._opponent_owns[pairs], dtype=np.float64),
+            ],
+            axis=1,
+        )
+        size = side_count(self.checkers)
+        out[(pairs // size == 0) | (pairs % size == 0)] = np.nan
+        return out
+
+    def cube_equities(self, position: Position) -> HypergammonCubeEquities:
+        """Exact money cubeful equities of ``position`` (see
+        :class:`HypergammonCubeEquities`); a finished game's result for all.
+
+        Raises:
+            InvalidPositionError: if it is not a position of this database.
+        """
+        self.evaluate_boards(position.to_array())
+        pair = int(self.pairs(position.to_array())[0])
+        centred = float(self._centred_no_double[pair])
+        owned = float(self._owned_no_double[pair])
+        opponent_owns = float(self._opponent_owns[pair])
+        double_take = 2.0 * opponent_owns
+        size = side_count(self.checkers)
+        over = pair // size == 0 or pair % size == 0
+        doubled = centred if over else min(double_take, 1.0)
+        return HypergammonCubeEquities(
+            centred=max(centred, doubled),
+            owned=max(owned, doubled),
+            opponent_owns=opponent_owns,
+            centred_no_double=centred,
+            owned_no_double=owned,
+            double_take=double_take,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<HypergammonDatabase {self.checkers} checkers: {pair_count(self.checkers):,} pairs>"
+        )
+
+
+def _gnubg_side_index(counts: Sequence[int], checkers: int) -> int:
+    """GNU Backgammon's ``PositionBearoff(counts, 25, checkers)``: the rank of one
+    side's counts on its points 1..24 and the bar (``counts[24]``)."""
+    points = 25
+    j = points - 1 + sum(counts)
+    bits = 1 << j
+    for i in range(points - 1):
+        j -= counts[i] + 1
+        bits |= 1 << j
+    index = 0
+    n, r = checkers + points, points
+    while n != r:
+        if bits & (1 << (n - 1)):
+            index += math.comb(n - 1, r)
+            r -= 1
+        n -= 1
+    return index
+
+
+def read_gnubg_database(path: str | os.PathLike[str], checkers: int) -> HypergammonDatabase:
+    """Read GNU Backgammon's ``hyperN.bd`` (as ``makehyper`` writes it) into a
+    :class:`HypergammonDatabase` indexed like ours, for comparisons.
+
+    The format (GNU Backgammon's ``makehyper.c``): a 40-byte header
+    ``gnubg-HN`` padded with ``x`` and a newline, then one 28-byte record per pair
+    ``i * S + j`` (``i`` the side on roll, ``j`` its opponent, each ranked by GNU
+    Backgammon's ``PositionBearoff`` over 25 points, the bar last, ``S = C(25 + N, N)``):
+    the five cubeless chances as 24-bit little-endian fractions of ``0xFFFFFF``, then
+    four equities as 24-bit values ``e`` with ``(e / 0xFFFFFF - 0.5) * 6`` the equity:
+    no double with an owned cube, no double with a centred cube, the same under the
+    Jacoby rule, and the opponent owning the cube; one padding byte. Pairs where both
+    sides hold one point are zeros there; they become NaN here.
+
+    Raises:
+        ValueError: for a checker count other than 1, 2 or 3.
+        EngineError: if the file is not such a database.
+    """
+    n = _check_checkers(checkers)
+    size = side_count(n)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise EngineError(f"cannot read {os.fspath(path)!r}: {exc}") from None
+    if len(data) != 40 + 28 * size * size or not data.startswith(f"gnubg-H{n}".encode()):
+        raise EngineError(f"{os.fspath(path)!r} is not GNU Backgammon's hyper{n}.bd")
+    raw = np.frombuffer(data, dtype=np.uint8, offset=40).reshape(size * size, 28)
+    triples = raw[:, :27].reshape(-1, 9, 3).astype(np.int64)
+    values = (triples[:, :, 0] | triples[:, :, 1] << 8 | triples[:, :, 2] << 16) / 16777215.0
+    table = _side_table(n, size)
+    gnubg = np.empty(size, dtype=np.int64)
+    for rank in range(size):
+        counts = [0] * 25
+        for location in table[rank]:
+            if location:
+                counts[location - 1] += 1
+        gnubg[rank] = _gnubg_side_index(counts, n)
+    mine = np.arange(size)
+    order = (gnubg[:, None] * size + gnubg[None, :]).reshape(-1)
+    records = values[order]
+    ours, _ = _finished_values(table, n)
+    probabilities = records[:, :5].copy()
+    equities = (records[:, 5:] - 0.5) * 6.0
+    clash = np.isnan(ours[:, 0])
+    probabilities[clash] = np.nan
+    equities[clash] = np.nan
+    del mine
+    return HypergammonDatabase(
+        n,
+        probabilities,
+        equities[:, 1].copy(),
+        equities[:, 0].copy(),
+        equities[:, 3].copy(),
+    )
+
+
+def build_database(
+    checkers: int,
+    directory: str | os.PathLike[str] | None = None,
+    tolerance: float = TOLERANCE,
+    progress: SolveProgress | None = None,
+) -> Path:
+    """Solve ``checkers``-checker hypergammon and write it into ``directory``
+    (:func:`~backgammon.engine.bearoff.default_database_directory` if ``None``),
+    replacing any file there; returns its path.
+
+    Raises:
+        ValueError: for a checker count other than 1, 2 or 3.
+        OSError: if the file cannot be written.
+    """
+    folder = Path(directory or default_database_directory())
+    return HypergammonDatabase.build(checkers, tolerance, progress).save(folder)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: ``python -m backgammon.engine.hypergammon build --checkers N
+    [--dir DIR] [--tolerance T] [--quiet]``; returns the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="python -m backgammon.engine.hypergammon",
+        description="Solve 1-, 2- or 3-checker hypergammon and cache the database.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    build = commands.add_parser("build", help="solve and cache one database")
+    build.add_argument("--checkers", type=int, choices=CHECKER_COUNTS, default=3)
+    build.add_argument(
+        "--dir", default=None, help=f"folder for the file (default: {default_database_directory()})"
+    )
+    build.add_argument("--tolerance", type=float, default=TOLERANCE)
+    build.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    arguments = parser.parse_args(argv)
+    return run_build(arguments.checkers, arguments.dir, arguments.tolerance, arguments.quiet)
+
+
+def run_build(
+    checkers: int, directory: str | None, tolerance: float = TOLERANCE, quiet: bool = False
+) -> int:
+    """Build one database, printing each sweep unless ``quiet``; the exit status."""
+
+    def show(sweep: int, change: float, seconds: float) -> None:
+        print(f"sweep {sweep}: largest change {change:.3g} ({seconds:.1f} s)", flush=True)
+
+    began = time.perf_counter()
+    try:
+        path = build_database(checkers, directory, tolerance, None if quiet else show)
+    except (OSError, EngineError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if not quiet:
+        print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
+        print(f"done in {time.perf_counter() - began:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

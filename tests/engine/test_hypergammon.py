@@ -1,0 +1,390 @@
+"""Solved hypergammon: the move kernel against the rules, hand-solved and brute-forced
+positions, self-consistency, GNU Backgammon's own databases, and the engine's use."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from backgammon import variants
+from backgammon.apps.cli import app
+from backgammon.engine import Engine
+from backgammon.engine.bearoff import default_database_directory
+from backgammon.engine.hypergammon import (
+    HypergammonDatabase,
+    _side_table,
+    _solve,
+    _successor_keys,
+    available,
+    pair_count,
+    pair_index,
+    probability_ranges,
+    read_gnubg_database,
+    residual,
+    side_count,
+    side_rank,
+    solves,
+)
+from backgammon.errors import InvalidPositionError
+from backgammon.rules.dice import ALL_ROLLS
+from backgammon.rules.position import Position
+
+VARIANTS = {n: variants.find(f"hypergammon-{n}") for n in (1, 2, 3)}
+TOTAL_WEIGHT = float(sum(roll.weight for roll in ALL_ROLLS))
+MAKEHYPER = shutil.which("makehyper") or (
+    "/usr/games/makehyper" if Path("/usr/games/makehyper").exists() else None
+)
+
+
+@pytest.fixture(scope="module")
+def hyper1() -> HypergammonDatabase:
+    return HypergammonDatabase.build(1)
+
+
+@pytest.fixture(scope="module")
+def hyper2() -> HypergammonDatabase:
+    """Built once into the cache folder (about 20 s), as the engine would."""
+    return HypergammonDatabase.open(2)
+
+
+def position(mine: dict[int, int], theirs: dict[int, int], checkers: int) -> Position:
+    """A position from ``{point: count}`` per side (25 = bar), the rest borne off."""
+    sides = []
+    for side in (mine, theirs):
+        slots = [0] * 26
+        for point, count in side.items():
+            slots[point] = count
+        slots[0] = checkers - sum(side.values())
+        sides.append(slots)
+    return Position(sides[0], sides[1])
+
+
+def equity(p: tuple[float, ...]) -> float:
+    return float(2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4])
+
+
+def equities(p: np.ndarray) -> np.ndarray:
+    """Cubeless equities of rows of five chances."""
+    result: np.ndarray = 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+    return result
+
+
+# --- indexing and moves --------------------------------------------------------------
+
+
+def test_sizes() -> None:
+    assert [side_count(n) for n in (1, 2, 3)] == [26, 351, 3276]
+    assert pair_count(3) == 10_732_176
+
+
+@pytest.mark.parametrize("checkers", [1, 2, 3])
+def test_side_table_ranks_every_side_once(checkers: int) -> None:
+    table = _side_table(checkers, side_count(checkers))
+    seen = set()
+    for rank, row in enumerate(table):
+        slots = [0] * 26
+        for location in row[3 - checkers :]:
+            slots[int(location)] += 1
+        assert side_rank(slots, checkers) == rank
+        seen.add(tuple(row))
+    assert len(seen) == side_count(checkers)
+    assert side_rank([checkers] + [0] * 25, checkers) == 0
+
+
+def _rules_key(result: Position, checkers: int) -> int:
+    """The kernel's key of a play's result, computed from the rules' Position."""
+    mine, theirs = result.player, result.opponent
+    if not any(mine[1:]):
+        if theirs[0]:
+            return -1
+        return -3 if any(theirs[19:]) else -2
+    return side_rank(theirs, checkers) * side_count(checkers) + side_rank(mine, checkers)
+
+
+def _random_side(checkers: int, rng: random.Random) -> list[int]:
+    slots = [0] * 26
+    for _ in range(checkers):
+        slots[rng.randrange(26)] += 1
+    return slots
+
+
+@pytest.mark.parametrize("checkers", [1, 2, 3])
+def test_kernel_plays_equal_the_rules(checkers: int) -> None:
+    """The kernel's results of every roll equal the rules' legal plays, for random
+    positions (hits, the bar, blocked entries, bear-offs, rolls with no play)."""
+    rng = random.Random(23 + checkers)
+    size = side_count(checkers)
+    table = _side_table(checkers, size)
+    out = np.empty(256, dtype=np.int64)
+    tested = no_play = 0
+    while tested < 400:
+        mine, theirs = _random_side(checkers, rng), _random_side(checkers, rng)
+        if not any(mine[1:]) or not any(theirs[1:]):
+            continue
+        try:
+            start = Position(mine, theirs)
+        except InvalidPositionError:
+            continue
+        tested += 1
+        a, b = side_rank(mine, checkers), side_rank(theirs, checkers)
+        for roll in ALL_ROLLS:
+            plays = start.legal_plays(roll, VARIANTS[checkers])
+            expected = {_rules_key(play.position, checkers) for play in plays}
+            count = _successor_keys(table, checkers, size, a, b, roll.high, roll.low, out)
+            assert set(out[:count].tolist()) == expected, (start.slots_text, roll)
+            assert count == len(expected)
+            no_play += count == 0
+    assert no_play > 0 or checkers == 1
+
+
+def test_pair_index_and_errors() -> None:
+    start = Position.initial(VARIANTS[2])
+    assert pair_index(start, 2) == side_rank(start.player, 2) * 351 + side_rank(start.opponent, 2)
+    with pytest.raises(InvalidPositionError):
+        pair_index(Position.initial(VARIANTS[3]), 2)
+    with pytest.raises(ValueError, match="1, 2 or 3"):
+        HypergammonDatabase.build(4)
+
+
+def test_solves_only_standard_rules_with_few_checkers() -> None:
+    assert all(solves(variant) for variant in VARIANTS.values())
+    assert not solves(variants.find("standard"))
+    assert not solves(VARIANTS[3].with_options(caucasian=True))
+    assert not solves(VARIANTS[3].with_options(gammons=False))
+
+
+# --- hand-solved and brute-forced values ------------------------------------------------
+
+
+def test_hand_solved_one_checker_positions(hyper1: HypergammonDatabase) -> None:
+    # On the 1- or 2-point against a checker still far away: every roll bears off, and
+    # the opponent, with nothing borne off, loses a gammon.
+    for point in (1, 2):
+        p = hyper1.evaluate(position({point: 1}, {1: 1}, 1))
+        assert p == pytest.approx((1, 1, 0, 0, 0), abs=1e-12)
+    # ... a backgammon when its checker is on the bar.
+    assert hyper1.evaluate(position({1: 1}, {25: 1}, 1)) == pytest.approx((1, 1, 1, 0, 0))
+    # On the 7-point against a checker on its 1-point: bear off now (a sum of 7 or
+    # more, or a double of 2 or more: 23 rolls in 36) or lose a gammon.
+    last = position({7: 1}, {1: 1}, 1)
+    assert hyper1.evaluate(last) == pytest.approx((23 / 36, 23 / 36, 0, 13 / 36, 0), abs=1e-12)
+    cube = hyper1.cube_equities(last)
+    assert cube.centred_no_double == pytest.approx(2 * 23 / 36 - 2 * 13 / 36, abs=1e-12)
+    assert cube.opponent_owns == pytest.approx(20 / 36, abs=1e-12)
+    assert cube.double_take == pytest.approx(40 / 36, abs=1e-12)
+    assert cube.centred == pytest.approx(1.0)  # double, pass
+    assert cube.owned == pytest.approx(1.0)
+    # Finished games: the side with no checker left has won a gammon.
+    won = position({}, {1: 1}, 1)
+    assert hyper1.cube_equities(won).centred == 2.0
+    assert hyper1.cube_equities(won.flip()).owned == -2.0
+    assert hyper1.evaluate(won.flip()) == (0.0, 0.0, 0.0, 1.0, 0.0)
+
+
+@functools.cache
+def _race_value(position: Position, checkers: int) -> tuple[float, ...]:
+    """Brute force with the rules' own move generation: a race's chances for the side
+    on roll, by recursion over every roll and play (no cycles in a race). Among tied
+    plays the one with the most wins (the database may pick another only where both
+    give the same chances in a race without gammon choices, which the test checks by
+    equity)."""
+    best_total = np.zeros(5)
+    for roll in ALL_ROLLS:
+        best: tuple[float, ...] | None = None
+        for play in position.legal_plays(roll, VARIANTS[checkers]):
+            result = play.position
+            if not any(result.player[1:]):
+                gammon = result.opponent[0] == 0
+                value: tuple[float, ...] = (1.0, float(gammon), 0.0, 0.0, 0.0)
+            else:
+                w, wg, wbg, lg, lbg = _race_value(result.flip(), checkers)
+                value = (1 - w, lg, lbg, wg, wbg)
+            if best is None or equity(value) > equity(best) + 1e-12:
+                best = value
+        assert best is not None
+        best_total += float(roll.weight) / TOTAL_WEIGHT * np.array(best)
+    return tuple(best_total.tolist())
+
+
+@pytest.mark.parametrize(
+    ("checkers", "mine", "theirs"),
+    [
+        (1, {9: 1}, {8: 1}),
+        (1, {12: 1}, {4: 1}),
+        (2, {6: 1, 3: 1}, {5: 2}),
+        (2, {8: 1, 2: 1}, {7: 1, 1: 1}),
+        (2, {10: 1}, {9: 1, 4: 1}),
+    ],
+)
+def test_races_equal_brute_force(
+    checkers: int,
+    mine: dict[int, int],
+    theirs: dict[int, int],
+    hyper1: HypergammonDatabase,
+    hyper2: HypergammonDatabase,
+) -> None:
+    database = hyper1 if checkers == 1 else hyper2
+    race = position(mine, theirs, checkers)
+    expected = _race_value(race, checkers)
+    got = database.evaluate(race)
+    assert equity(got) == pytest.approx(equity(expected), abs=1e-9)
+    assert got[0] == pytest.approx(expected[0], abs=1e-6)
+
+
+def test_self_consistency(hyper1: HypergammonDatabase, hyper2: HypergammonDatabase) -> None:
+    """Every stored value equals the average over the 21 rolls of the best play's."""
+    assert residual(hyper1) < 1e-9
+    assert residual(hyper2) < 1e-8
+
+
+def test_chances_lie_within_the_ranges_of_tied_strategies(hyper2: HypergammonDatabase) -> None:
+    low, high = probability_ranges(hyper2, tolerance=1e-5)
+    stored = np.asarray(hyper2._probabilities)
+    live = ~np.isnan(stored[:, 0])
+    assert np.all(low[live] <= stored[live] + 1e-8)
+    assert np.all(stored[live] <= high[live] + 1e-8)
+    spread = (high - low)[live].max(axis=1)
+    # ties make about 5% of the 2-checker chances non-unique by more than 1e-4
+    assert 0.01 < np.mean(spread > 1e-4) < 0.1
+
+
+def test_start_positions(hyper1: HypergammonDatabase, hyper2: HypergammonDatabase) -> None:
+    one = hyper1.evaluate(Position.initial(VARIANTS[1]))
+    two = hyper2.evaluate(Position.initial(VARIANTS[2]))
+    assert 0.5 < one[0] < 0.7 and 0.5 < two[0] < 0.7
+    cube = hyper2.cube_equities(Position.initial(VARIANTS[2]))
+    assert cube.centred >= cube.centred_no_double
+    assert cube.opponent_owns <= cube.centred <= cube.owned
+
+
+# --- files and the engine ---------------------------------------------------------------
+
+
+def test_save_and_open(tmp_path: Path, hyper1: HypergammonDatabase) -> None:
+    path = hyper1.save(tmp_path)
+    assert path.name == "hypergammon-1.npz"
+    loaded = HypergammonDatabase.open(1, tmp_path, build=False)
+    start = Position.initial(VARIANTS[1])
+    assert loaded.evaluate(start) == pytest.approx(hyper1.evaluate(start), abs=1e-7)
+    assert loaded.sweeps == hyper1.sweeps
+    with pytest.raises(Exception, match="build it with"):
+        HypergammonDatabase.open(2, tmp_path, build=False)
+
+
+def test_engine_uses_the_exact_values(hyper2: HypergammonDatabase) -> None:
+    engine = Engine(variant=VARIANTS[2], exact=hyper2)
+    rng = random.Random(5)
+    start = Position.initial(VARIANTS[2])
+    assert engine.evaluate(start).probabilities == pytest.approx(hyper2.evaluate(start))
+    assert engine.evaluate_at(start, 1).probabilities == pytest.approx(hyper2.evaluate(start))
+    for roll in rng.sample(ALL_ROLLS, 5):
+        ranked = engine.rank_plays(start, roll)
+        for item in ranked:
+            after = hyper2.evaluate(item.play.position.flip())
+            assert item.equity == pytest.approx(-equity(after), abs=1e-9)
+        assert engine.best_play(start, roll) == ranked[0].play
+    three = Engine(variant=VARIANTS[3]).exact
+    assert (three is not None) == available(3)  # built only by the command
+    assert Engine(variant=variants.find("standard")).exact is None
+    assert Engine(variant=VARIANTS[2], exact=None).exact is None
+
+
+def test_engine_builds_the_database_on_first_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hyper1: HypergammonDatabase
+) -> None:
+    monkeypatch.setenv("BACKGAMMON_CACHE_DIR", str(tmp_path))
+    engine = Engine(variant=VARIANTS[1])
+    start = Position.initial(VARIANTS[1])
+    assert engine.evaluate(start).probabilities == pytest.approx(hyper1.evaluate(start), abs=1e-7)
+    assert (tmp_path / "hypergammon-1.npz").exists()
+
+
+def test_cli_eval_and_hint_use_the_exact_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hyper1: HypergammonDatabase
+) -> None:
+    for cached in default_database_directory().glob("bearoff*.npz"):
+        shutil.copy(cached, tmp_path)  # the warm-up opens the bear-off databases
+    monkeypatch.setenv("BACKGAMMON_CACHE_DIR", str(tmp_path))
+    hyper1.save(tmp_path)
+    start = Position.initial(VARIANTS[1])
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["eval", start.position_id, "--variant", "hypergammon-1", "--cubeful", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["exact"] is True
+    assert data["probabilities"] == pytest.approx(hyper1.evaluate(start), abs=1e-6)
+    assert data["cubeful_equity"] == pytest.approx(hyper1.cube_equities(start).centred, abs=1e-6)
+    result = runner.invoke(
+        app, ["hint", start.position_id, "--variant", "hypergammon-1", "-r", "6-5", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    best = json.loads(result.stdout)["plays"][0]
+    after = [
+        -equity(hyper1.evaluate(play.position.flip()))
+        for play in start.legal_plays((6, 5), VARIANTS[1])
+    ]
+    assert best["equity"] == pytest.approx(max(after), abs=1e-4)
+
+
+# --- GNU Backgammon ---------------------------------------------------------------------
+
+
+def _gnubg_database(checkers: int, folder: Path, tolerance: str = "1e-6") -> HypergammonDatabase:
+    path = folder / f"hyper{checkers}.bd"
+    if not path.exists():
+        assert MAKEHYPER is not None
+        subprocess.run(
+            [MAKEHYPER, "-c", str(checkers), "-t", tolerance, "-n", "-f", str(path)],
+            check=True,
+            capture_output=True,
+            cwd=folder,
+            timeout=600,
+        )
+    return read_gnubg_database(path, checkers)
+
+
+def _compare(ours: HypergammonDatabase, gnubg: HypergammonDatabase, sample: int) -> None:
+    size = side_count(ours.checkers)
+    probs = np.asarray(ours._probabilities)
+    index = np.arange(probs.shape[0])
+    live = index[(index // size > 0) & (index % size > 0) & ~np.isnan(probs[:, 0])]
+    rows = np.random.default_rng(0).choice(live, size=min(sample, live.size), replace=False)
+    theirs = np.asarray(gnubg._probabilities)[rows]
+    mine = probs[rows]
+    assert np.abs(equities(mine) - equities(theirs)).max() < 1e-4
+    low, high = probability_ranges(ours)
+    assert np.all(theirs >= low[rows] - 1e-4) and np.all(theirs <= high[rows] + 1e-4)
+    unique = (high[rows] - low[rows]).max(axis=1) < 1e-6
+    assert np.abs(mine[unique] - theirs[unique]).max() < 1e-4
+
+
+@pytest.mark.skipif(MAKEHYPER is None, reason="GNU Backgammon's makehyper is not installed")
+def test_against_gnubg_hyper1(tmp_path: Path, hyper1: HypergammonDatabase) -> None:
+    gnubg = _gnubg_database(1, tmp_path)
+    _compare(hyper1, gnubg, 601)
+    # One checker can never be blocked, so makehyper's cubeful values are right too.
+    for name in ("_centred_no_double", "_owned_no_double", "_opponent_owns"):
+        ours, theirs = getattr(hyper1, name), getattr(gnubg, name)
+        assert np.nanmax(np.abs(ours - theirs)) < 1e-5
+
+
+@pytest.mark.skipif(MAKEHYPER is None, reason="GNU Backgammon's makehyper is not installed")
+def test_against_gnubg_hyper2(tmp_path: Path, hyper2: HypergammonDatabase) -> None:
+    """makehyper builds the 2-checker file here (about 35 s at its tolerance 1e-5,
+    whose errors stay under 1.5e-5; benchmarks/hypergammon_check.py compares every
+    position at 1e-6)."""
+    gnubg = _gnubg_database(2, tmp_path, tolerance="1e-5")
+    _compare(hyper2, gnubg, 5000)
+    # With makehyper's rule for rolls with no legal play, its cubeful values too.
+    solution = _solve(2, gnubg_no_move=True)
+    assert np.nanmax(np.abs(solution.opponent_owns - gnubg._opponent_owns)) < 1e-4
