@@ -8,19 +8,13 @@ the IDs the page shows for a board set up by clicking are the library's.
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from backgammon import Position
 
-WEB = Path(__file__).resolve().parents[2] / "src" / "backgammon" / "server" / "web"
-NODE = shutil.which("node")
+from .node import needs_node, run_node_tests
 
 
 def _random_positions(seed: int, wanted: int) -> list[dict[str, Any]]:
@@ -54,19 +48,8 @@ def _random_positions(seed: int, wanted: int) -> list[dict[str, Any]]:
     return cases
 
 
-@pytest.mark.skipif(NODE is None, reason="needs Node.js (`node`) to run positionview.test.mjs")
+@needs_node
 def test_position_helpers_under_node(tmp_path: Path) -> None:
     fixture = tmp_path / "positions.json"
     fixture.write_text(json.dumps(_random_positions(7, 500)))
-    assert NODE is not None
-    finished = subprocess.run(
-        [NODE, "--test", str(WEB / "positionview.test.mjs")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "BG_POSITION_CASES": str(fixture)},
-        check=False,
-    )
-    output = finished.stdout + finished.stderr
-    assert finished.returncode == 0, output[-6000:]
-    assert "# fail 0" in output and "# skipped 0" in output, output[-3000:]
+    run_node_tests("positionview.test.mjs", {"BG_POSITION_CASES": str(fixture)})

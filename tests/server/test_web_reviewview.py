@@ -8,21 +8,15 @@ move the server sends is listed, drawn, captioned, tabled and plotted.
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
-import subprocess
 from pathlib import Path
-
-import pytest
 
 from backgammon.formats import write_match_text
 from backgammon.server.engine_tools import analyze_upload
 from backgammon.server.live_match import LiveMatch
 from backgammon.server.protocol import ActionBody, MatchSettings
 
-WEB = Path(__file__).resolve().parents[2] / "src" / "backgammon" / "server" / "web"
-NODE = shutil.which("node")
+from .node import needs_node, run_node_tests
 
 
 def _match_text(seed: int, actions: int) -> str:
@@ -51,21 +45,10 @@ def _match_text(seed: int, actions: int) -> str:
     return write_match_text(live.record(), "mat")
 
 
-@pytest.mark.skipif(NODE is None, reason="needs Node.js (`node`) to run reviewview.test.mjs")
+@needs_node
 def test_review_view_logic_under_node(tmp_path: Path) -> None:
     summary, report = analyze_upload(_match_text(5, 160), "m.mat", "job", {})
     assert report.startswith("<!DOCTYPE html>")
     fixture = tmp_path / "result.json"
     fixture.write_text(json.dumps(summary))
-    assert NODE is not None
-    finished = subprocess.run(
-        [NODE, "--test", str(WEB / "reviewview.test.mjs")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "BG_REVIEW_RESULT": str(fixture)},
-        check=False,
-    )
-    output = finished.stdout + finished.stderr
-    assert finished.returncode == 0, output[-6000:]
-    assert "# fail 0" in output and "# skipped 0" in output, output[-3000:]
+    run_node_tests("reviewview.test.mjs", {"BG_REVIEW_RESULT": str(fixture)})

@@ -11,21 +11,16 @@ side's checkers on the drawn board. The page's table of the variants' boards
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from backgammon import variants
 from backgammon.server.live_match import LiveMatch
 from backgammon.server.protocol import ActionBody, MatchSettings
 
-WEB = Path(__file__).resolve().parents[2] / "src" / "backgammon" / "server" / "web"
-NODE = shutil.which("node")
+from .node import NODE, WEB, needs_node, run_node_tests
 
 
 def _states_to_move(variant: str, seed: int, wanted: int) -> list[dict[str, Any]]:
@@ -78,7 +73,7 @@ def _starts() -> list[dict[str, Any]]:
     return starts
 
 
-@pytest.mark.skipif(NODE is None, reason="needs Node.js (`node`) to run view.test.mjs")
+@needs_node
 def test_view_logic_under_node(tmp_path: Path) -> None:
     states = [
         *_states_to_move("standard", 1, 300),
@@ -92,21 +87,10 @@ def test_view_logic_under_node(tmp_path: Path) -> None:
     fixture.write_text(json.dumps(states))
     starts = tmp_path / "starts.json"
     starts.write_text(json.dumps(_starts()))
-    assert NODE is not None
-    finished = subprocess.run(
-        [NODE, "--test", str(WEB / "view.test.mjs")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "BG_VIEW_STATES": str(fixture), "BG_VIEW_STARTS": str(starts)},
-        check=False,
-    )
-    output = finished.stdout + finished.stderr
-    assert finished.returncode == 0, output[-6000:]
-    assert "# fail 0" in output and "# skipped 0" in output, output[-3000:]
+    run_node_tests("view.test.mjs", {"BG_VIEW_STATES": str(fixture), "BG_VIEW_STARTS": str(starts)})
 
 
-@pytest.mark.skipif(NODE is None, reason="needs Node.js (`node`) to import view.js")
+@needs_node
 def test_the_pages_variant_boards_match_the_registry() -> None:
     """view.js's VARIANT_BOARDS says of each variant what the rules say: where the
     opponent's points lie, what landing on a lone opposing checker does, whether the
