@@ -114,3 +114,16 @@ def test_cube_hint_and_eval_search_cubefully() -> None:
     )
     assert plays[0]["equity"] == round(context.normalised(float(mine[0])), 4)
     assert np.isfinite(equities).all()
+
+
+def test_variants_search_with_their_own_plays_and_the_cubeful_search_says_where_it_stops() -> None:
+    egyptian = run("hint", START, "--roll", "3-1", "--ply", "1", "--variant", "egyptian", "--json")
+    assert egyptian["ply"] == 1
+    result = CliRunner().invoke(app, ["cube", START, "--variant", "egyptian", "--ply", "1"])
+    assert result.exit_code == 2
+    assert "follows standard movement; egyptian is valued cubefully at --ply 0 only" in (
+        result.output
+    )
+    result = CliRunner().invoke(app, ["eval", START, "--variant", "russian", "--ply", "1"])
+    assert result.exit_code == 2
+    assert "does not follow russian's turns" in result.output

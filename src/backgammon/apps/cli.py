@@ -80,7 +80,7 @@ def play(
 ) -> None:
     """Play a game (or a match, with --match N) against the built-in opponent, typing
     moves like '13/7 8/7'; the cube is in play."""
-    from backgammon.engine.evaluator import Engine
+    from backgammon.engine.evaluator import Engine, lookahead_supported
     from backgammon.engine.players import LEVELS, EngineCube, EnginePlayer
 
     if opponent not in ("engine", "heuristic", "random"):
@@ -94,8 +94,8 @@ def play(
         _say_while_compiling(LEVELS[level].ply)
     engine = Engine(variant=chosen)
     engine_player = EnginePlayer.at_level(engine, level, 0 if seed is None else seed)
-    if not chosen.plain_movement:
-        # Lookahead follows standard movement; other variants play at 0-ply.
+    if not lookahead_supported(chosen):
+        # Lookahead does not follow this variant's turns: it plays at 0-ply.
         engine_player = EnginePlayer(engine, 0, engine_player.noise, 0 if seed is None else seed)
     players: dict[str, Player] = {
         "engine": engine_player,
@@ -122,6 +122,18 @@ def play(
         hints=engine,
     )
     session.run()
+
+
+def _check_cubeful_search(chosen: Variant, ply: int) -> None:
+    """Stop with a clear error where a cubeful search at ``ply`` cannot follow the
+    variant: it generates standard backgammon's plays only."""
+    if ply > 0 and not chosen.plain_movement:
+        typer.echo(
+            f"error: the cubeful search follows standard movement; {chosen.name} is "
+            "valued cubefully at --ply 0 only",
+            err=True,
+        )
+        raise typer.Exit(2)
 
 
 def _say_while_compiling(ply: int = 0) -> None:
@@ -999,6 +1011,8 @@ def hint(
 
     chosen = _variant_named(variant)
     board = _engine_position(position, chosen.checkers)
+    if cubeful:
+        _check_cubeful_search(chosen, ply)
     _say_while_compiling(ply)
     engine = Engine(weights, variant=chosen)
     try:
@@ -1073,11 +1087,13 @@ def evaluate(
 
     chosen = _variant_named(variant)
     board = _engine_position(position, chosen.checkers)
+    if cubeful:
+        _check_cubeful_search(chosen, ply)
     _say_while_compiling(ply)
     engine = Engine(weights, variant=chosen)
     try:
         result = engine.evaluate_at(board, ply)
-    except ValueError as error:
+    except (ValueError, NotImplementedError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
     cubeful_equity = None
@@ -1158,6 +1174,7 @@ def cube(
 
     chosen = _variant_named(variant)
     board = _engine_position(position, chosen.checkers)
+    _check_cubeful_search(chosen, ply)
     _say_while_compiling(ply)
     engine = Engine(weights, variant=chosen)
     try:

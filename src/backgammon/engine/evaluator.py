@@ -74,6 +74,7 @@ from backgammon.rules.dice import Roll, RollLike
 from backgammon.rules.play import Play
 from backgammon.rules.position import Position
 from backgammon.rules.variant import STANDARD, Variant
+from backgammon.rules.variant_movegen import movement_code
 
 if TYPE_CHECKING:
     from backgammon.rules.play import PlayList
@@ -95,6 +96,8 @@ __all__ = [
     "classify_board",
     "classify_boards",
     "default_networks",
+    "lookahead_supported",
+    "mother_rule_results",
     "networks_for",
     "variant_networks",
     "variant_weights_name",
@@ -111,13 +114,13 @@ CRASHED_LIMIT = 6
 DEFAULT_WEIGHTS = "default.weights.npz"
 """The file name of the shipped weights in ``backgammon/engine/data``."""
 DEFAULT_SEED = 0
+"""The seed of the untrained networks used while no weights are shipped."""
 PRUNING_KEEP = 5
 """How many plays per roll, best by the pruning network, the full network judges
 inside a pruned search."""
 
 MAX_PLY = 4
 """The deepest lookahead ``best_play``/``rank_plays``/``evaluate_at`` accept."""
-"""The seed of the untrained networks used while no weights are shipped."""
 
 
 class PositionClass(IntEnum):
@@ -718,6 +721,54 @@ _COUNT_MASK = np.uint8(0x7F)
 :mod:`backgammon.rules.blocking_movegen`)."""
 
 
+_PINNED = 0x80
+_MOTHER = 24  # a side's own 24-point, where its mother starts
+
+
+def mother_rule_results(
+    boards: npt.ArrayLike, prison: bool = False
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+    """Which Plakoto boards ``uint8[n, 52]`` the mother rule has ended, and their
+    exact results for the side on roll (its opponent has just played): ``(ended,
+    probabilities)``, the probabilities ``float[n, 5]`` meaningful where ``ended``.
+
+    A side whose mother (a checker on its own 24-point) is pinned loses double, unless
+    the pinner still has checkers on its own 24-point (then the game goes on); both
+    mothers pinned is a draw (0.5 wins, no gammons). With ``prison`` (the prison rule)
+    a pinned mother loses at once, without the exception. Games already ended by
+    bearing off are left to the usual scoring (not marked)."""
+    array = np.asarray(boards, dtype=np.uint8).reshape(-1, 2 * SLOTS)
+    counts = array & _COUNT_MASK
+    playing = counts[:, 1:SLOTS].any(axis=1) & counts[:, SLOTS + 1 :].any(axis=1)
+    mine_caught = (array[:, _MOTHER] & _PINNED) != 0
+    theirs_caught = (array[:, SLOTS + _MOTHER] & _PINNED) != 0
+    draw = mine_caught & theirs_caught
+    lost = mine_caught & ~theirs_caught & (prison | (counts[:, SLOTS + _MOTHER] == 0))
+    won = theirs_caught & ~mine_caught & (prison | (counts[:, _MOTHER] == 0))
+    ended = playing & (draw | lost | won)
+    probabilities = np.zeros((array.shape[0], OUTPUTS))
+    probabilities[draw, 0] = 0.5
+    probabilities[lost, 3] = 1.0
+    probabilities[won, 0] = 1.0
+    probabilities[won, 1] = 1.0
+    return ended, probabilities
+
+
+def lookahead_supported(variant: Variant) -> bool:
+    """Whether the engine's lookahead (``ply`` > 0) follows ``variant``'s rules: a
+    turn that ends after one play, and a game that ends by bearing off or by the
+    mother rule. Not followed yet: turns that go on after a play (acey-deucey's and
+    Russian backgammon's extra rolls and chosen or complementary doubles), the
+    first-hit game and atomic's bomb."""
+    return not (
+        variant.first_hit
+        or variant.atomic
+        or variant.acey_deucey
+        or variant.doubles_roll_again
+        or variant.complement_doubles
+    )
+
+
 def _board(position: Position) -> Boards:
     return np.frombuffer(bytearray(position._data), dtype=np.uint8)
 
@@ -828,6 +879,8 @@ class Engine:
             )
         self._gammons = variant.gammons
         self._backgammons = variant.gammons and variant.backgammons
+        self._mother_rule = variant.mother_rule
+        self._movement = None if variant.plain_movement else movement_code(variant)
         self._hidden = np.array(
             [networks.contact.hidden, networks.race.hidden, networks.crashed.hidden],
             dtype=np.int64,
@@ -893,8 +946,9 @@ class Engine:
         Ended games get their exact result.
         """
         board = _board(position)
-        if self._family:
-            # The contact encoding reads the pin marks: the batch path keeps them.
+        if self._family or self._mother_rule:
+            # The contact encoding reads the pin marks, and the mother rule ends games
+            # by them: the batch path keeps them.
             return self.evaluate_many([position])[0]
         if self._variant.pinning:
             board = board & _COUNT_MASK
@@ -979,7 +1033,11 @@ class Engine:
             crashed_rows = np.flatnonzero(classes == _CRASHED)
             self._run(nets.crashed, True, contact_boards, crashed_rows, probs)
         _finish_rows(array, classes, probs, self._gammons, self._backgammons)
-        return probs.astype(np.float64)
+        result = probs.astype(np.float64)
+        if self._mother_rule:
+            ended, exact = mother_rule_results(marked, self._variant.prison)
+            result[ended] = exact[ended]
+        return result
 
     def _run(
         self,
@@ -1012,11 +1070,14 @@ class Engine:
     def solved_boards(self, boards: Boards) -> npt.NDArray[np.bool_]:
         """Which boards (``uint8[n, 52]``) this engine values exactly, so that a
         lookahead search leaves them as they are: those the plugged-in bearoff
-        evaluator marks as solved (the two-sided database), or every board of a
-        solved variant; ended games are always exact and need no mark."""
+        evaluator marks as solved (the two-sided database), every board of a
+        solved variant, or the games Plakoto's mother rule has ended; games ended by
+        bearing off are always exact and need no mark."""
         array = _as_boards(boards)
         if self._exact is not None:
             return np.ones(array.shape[0], dtype=np.bool_)
+        if self._mother_rule:
+            return mother_rule_results(array, self._variant.prison)[0]
         if isinstance(self._bearoff, _SolvedBearoff):
             return np.asarray(self._bearoff.solved(array), dtype=np.bool_)
         return np.zeros(array.shape[0], dtype=np.bool_)
@@ -1028,10 +1089,11 @@ class Engine:
             raise ValueError(f"ply must be a whole number >= 0, got {ply!r}")
         if ply > MAX_PLY:
             raise ValueError(f"ply must be at most {MAX_PLY}, got {ply}")
-        if ply > 0 and not self._variant.plain_movement:
+        if ply > 0 and not lookahead_supported(self._variant):
             raise NotImplementedError(
-                f"lookahead search follows standard movement; {self._variant.name} "
-                "positions are evaluated at 0-ply only"
+                f"lookahead search does not follow {self._variant.name}'s turns yet "
+                "(a turn that goes on after a play, a game ended by a hit or a bomb); "
+                "its positions are evaluated at 0-ply only"
             )
 
     def _scored(
@@ -1065,6 +1127,7 @@ class Engine:
                 self.cache,
                 self.solved_boards,
                 self._pruning,
+                self._movement,
             )
             depth[keep] = ply
         return plays, probs, depth
@@ -1087,6 +1150,7 @@ class Engine:
             self.cache,
             self.solved_boards,
             self._pruning,
+            self._movement,
         )
         return _evaluations(probs)[0]
 
@@ -1098,7 +1162,8 @@ class Engine:
 
         Raises:
             ValueError: for a bad roll or ``ply``.
-            NotImplementedError: for ``ply > 0`` in a variant with other movement rules.
+            NotImplementedError: for ``ply > 0`` in a variant whose turns the search
+                does not follow (see :func:`lookahead_supported`).
         """
         self._check_ply(ply)
         # When the move filter keeps a single play, no search can change the answer.
@@ -1118,7 +1183,8 @@ class Engine:
 
         Raises:
             ValueError: for a bad roll or ``ply``.
-            NotImplementedError: for ``ply > 0`` in a variant with other movement rules.
+            NotImplementedError: for ``ply > 0`` in a variant whose turns the search
+                does not follow (see :func:`lookahead_supported`).
         """
         self._check_ply(ply)
         plays, probs, depth = self._scored(position, roll, ply)

@@ -38,6 +38,7 @@ from backgammon.engine.pruning import (
 )
 from backgammon.rules.dice import ALL_ROLLS
 from backgammon.rules.movegen import BOARD_SLOTS, generate_plays_packed
+from backgammon.rules.variant_movegen import variant_plays
 
 __all__ = [
     "BoardEvaluator",
@@ -270,6 +271,42 @@ def _children_of(
     return kids[:total], spans[:count]
 
 
+@njit(cache=True)
+def _variant_children_of(
+    boards: npt.NDArray[np.uint8],
+    skip: npt.NDArray[np.bool_],
+    rolls: npt.NDArray[np.int64],
+    movement: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+    """:func:`_children_of` with every play kept, under a variant's ``movement``
+    (:func:`~backgammon.rules.variant_movegen.movement_code`)."""
+    spans = np.empty((boards.shape[0] * rolls.shape[0], 4), dtype=np.int64)
+    kids = np.empty((64 * boards.shape[0] + 64, BOARD_SLOTS), dtype=np.uint8)
+    count = 0
+    total = np.int64(0)
+    for i in range(boards.shape[0]):
+        if skip[i]:
+            continue
+        for r in range(rolls.shape[0]):
+            packed = variant_plays(boards[i], rolls[r, 0], rolls[r, 1], movement)
+            # No play passes the turn: the board itself, flipped.
+            rows = max(packed.shape[0], 1)
+            kids = _grown(kids, total, total + rows)
+            for k in range(rows):
+                for slot in range(_HALF):
+                    if packed.shape[0] == 0:
+                        kids[total + k, slot] = boards[i, _HALF + slot]
+                        kids[total + k, _HALF + slot] = boards[i, slot]
+                    else:
+                        kids[total + k, slot] = packed[k, _HALF + slot]
+                        kids[total + k, _HALF + slot] = packed[k, slot]
+            spans[count, 0], spans[count, 1] = i, r
+            spans[count, 2], spans[count, 3] = total, total + rows
+            count += 1
+            total += rows
+    return kids[:total], spans[:count]
+
+
 @dataclass(frozen=True, slots=True)
 class Pruning:
     """How a search picks a position's best play for a roll without evaluating every
@@ -374,6 +411,7 @@ def evaluate_plies(
     cache: EvaluationCache | None = None,
     exact: ExactBoards | None = None,
     pruning: Pruning | None = None,
+    movement: npt.NDArray[np.int64] | None = None,
 ) -> npt.NDArray[np.float64]:
     """Probabilities for the side on roll of each board, searched ``plies`` deep.
 
@@ -390,6 +428,11 @@ def evaluate_plies(
             its "perfect" classes.
         pruning: where a level keeps one play per roll, pick it among the best few
             by a cheap estimate (see :class:`Pruning`); ``None``: evaluate every play.
+            Standard movement only (ignored with ``movement``).
+        movement: a variant's movement
+            (:func:`~backgammon.rules.variant_movegen.movement_code`) whose plays the
+            search generates; ``None``: standard backgammon's. The search assumes a
+            turn is one play and a game ends by bearing off or on an ``exact`` board.
 
     Raises:
         ValueError: for a negative depth or a malformed board array.
@@ -419,7 +462,9 @@ def evaluate_plies(
         # on which the opponent dances leaves the same position).
         pending = boards[todo]
         first, inverse = _distinct_rows(pending)
-        searched = _search(evaluator, pending[first], plies, move_filter, cache, exact, pruning)
+        searched = _search(
+            evaluator, pending[first], plies, move_filter, cache, exact, pruning, movement
+        )
         values = searched[inverse]
         out[todo] = values
         if cache is not None:
@@ -446,6 +491,7 @@ def _search(
     cache: EvaluationCache | None,
     exact: ExactBoards | None,
     pruning: Pruning | None,
+    movement: npt.NDArray[np.int64] | None,
 ) -> npt.NDArray[np.float64]:
     """One level of expectimax for boards that are not over (or are: exact handling
     is the evaluator's job at 0 plies; here a finished board is evaluated directly)."""
@@ -459,12 +505,17 @@ def _search(
     if over.all():
         return result
     keep_one = plies == 1 or (move_filter is not None and move_filter.keep == 1)
-    estimate, keep = _NO_PRUNING, 0
-    if keep_one and pruning is not None:
-        estimate, keep = pruning.network.weights, pruning.keep
-    every_child, span_array = _children_of(
-        np.ascontiguousarray(boards), over, _ROLL_ARRAY, estimate, keep
-    )
+    if movement is not None:
+        every_child, span_array = _variant_children_of(
+            np.ascontiguousarray(boards), over, _ROLL_ARRAY, movement
+        )
+    else:
+        estimate, keep = _NO_PRUNING, 0
+        if keep_one and pruning is not None:
+            estimate, keep = pruning.network.weights, pruning.keep
+        every_child, span_array = _children_of(
+            np.ascontiguousarray(boards), over, _ROLL_ARRAY, estimate, keep
+        )
     shallow = evaluate_plies(evaluator, every_child, 0, None, cache)
     mover_equity = -equities(shallow)
     if keep_one:
@@ -476,7 +527,14 @@ def _search(
         else:
             distinct, inverse = np.unique(best_child, return_inverse=True)
             searched = evaluate_plies(
-                evaluator, every_child[distinct], plies - 1, move_filter, cache, exact, pruning
+                evaluator,
+                every_child[distinct],
+                plies - 1,
+                move_filter,
+                cache,
+                exact,
+                pruning,
+                movement,
             )
             chosen = searched[inverse.reshape(-1)]
         weights = _WEIGHTS[span_array[:, 1]][:, None]
@@ -505,7 +563,7 @@ def _search(
     else:
         unique = sorted(set(deeper_index))
         searched = evaluate_plies(
-            evaluator, every_child[unique], plies - 1, move_filter, cache, exact, pruning
+            evaluator, every_child[unique], plies - 1, move_filter, cache, exact, pruning, movement
         )
         deep = np.zeros_like(shallow)
         deep[unique] = searched

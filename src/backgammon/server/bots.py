@@ -19,6 +19,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from backgammon.engine.evaluator import lookahead_supported
 from backgammon.engine.players import LEVELS, EngineCube, EnginePlayer
 from backgammon.rules.cube import CubeRules, CubeState, MatchContext
 from backgammon.rules.game import Action, Game
@@ -62,7 +63,7 @@ def decide(request: BotRequest) -> dict[str, Any]:
         game.push_unchecked(action)
     engine = engine_for(variant_name)
     chosen = LEVELS[level]
-    ply = chosen.ply if variant.plain_movement else 0
+    ply = chosen.ply if lookahead_supported(variant) else 0
     cube = EngineCube(engine, ply=min(ply, 1))
     pending = game.pending
     if pending is not None and pending.kind == "choose-double":

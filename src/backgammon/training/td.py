@@ -54,21 +54,16 @@ from backgammon.engine.encoding import (
 )
 from backgammon.engine.evaluator import PositionClass, classify_board
 from backgammon.engine.network import Networks
-from backgammon.rules.blocking_movegen import (
-    CROSSWISE,
-    MIRROR,
-    PINNED,
-    SAME_WAY,
-    generate_blocking_plays,
-)
+from backgammon.rules.blocking_movegen import PINNED
 from backgammon.rules.fastgame import random_die
-from backgammon.rules.movegen import (
-    BOARD_SLOTS,
-    COUNT_COLUMN,
-    generate_plays_options,
-    generate_plays_packed,
-)
+from backgammon.rules.movegen import BOARD_SLOTS, COUNT_COLUMN, generate_plays_packed
 from backgammon.rules.variant import STANDARD, Variant
+from backgammon.rules.variant_movegen import (
+    MOVEMENT_FIELDS,
+    PINNING,
+    movement_code,
+    variant_plays,
+)
 
 __all__ = [
     "CONTACT_NET",
@@ -94,14 +89,9 @@ _BEAROFF = int(PositionClass.BEAROFF)
 _RACE = int(PositionClass.RACE)
 _CRASHED = int(PositionClass.CRASHED)
 
-# The fields of a rules vector (see :func:`variant_rules`).
-_KIND = 0  # 0: the hitting kernel; 1: the kernel of games without hitting
-_MOVEMENT = 1  # the hitting kernel's packed options (Variant.movement)
-_TOPOLOGY = 2
-_HEAD = 3
-_PRIME = 4
-_PINNING = 5
-_GAMMONS = 6
+# The fields of a rules vector (see :func:`variant_rules`): the movement code first.
+_PINNING = PINNING
+_GAMMONS = MOVEMENT_FIELDS
 _BACKGAMMONS = 7
 _MOTHER = 8
 _PRISON = 9
@@ -120,7 +110,6 @@ _ROLL_AGAIN = 1
 _PLAY_COMPLEMENT = 2
 _CHOOSE_DOUBLE = 3
 _MAX_PLIES = 20_000
-_TOPOLOGIES = {"mirror": MIRROR, "same-way": SAME_WAY, "crosswise": CROSSWISE}
 _UNFOLLOWED = ("first_hit", "atomic")
 
 Params = npt.NDArray[np.float32]
@@ -173,13 +162,7 @@ def variant_rules(variant: Variant, encoding: str = CONTACT_ENCODING) -> npt.NDA
             f"TD self-play follows games ended by bearing off or the mother rule; "
             f"{variant.name} has {', '.join(unfollowed)}, which it does not follow yet"
         )
-    rules = np.zeros(_RULES, dtype=np.int64)
-    rules[_KIND] = 1 if variant.blocking or variant.pinning else 0
-    rules[_MOVEMENT] = variant.movement
-    rules[_TOPOLOGY] = _TOPOLOGIES[variant.topology]
-    rules[_HEAD] = variant.head_rule
-    rules[_PRIME] = variant.prime_rule
-    rules[_PINNING] = variant.pinning
+    rules = movement_code(variant, _RULES)
     rules[_GAMMONS] = variant.gammons
     rules[_BACKGAMMONS] = variant.gammons and variant.backgammons
     rules[_MOTHER] = variant.mother_rule
@@ -198,25 +181,6 @@ def variant_rules(variant: Variant, encoding: str = CONTACT_ENCODING) -> npt.NDA
 
 
 _STANDARD_RULES = variant_rules(STANDARD)
-
-
-@njit(cache=True)
-def _variant_plays(
-    board: npt.NDArray[np.uint8], die1: int, die2: int, rules: npt.NDArray[np.int64]
-) -> npt.NDArray[np.uint8]:
-    """Every legal play under the variant's movement, packed (see
-    :func:`~backgammon.rules.movegen.generate_plays_packed`)."""
-    if rules[_KIND] == 1:
-        return generate_blocking_plays(
-            board,
-            die1,
-            die2,
-            rules[_TOPOLOGY],
-            rules[_HEAD] != 0,
-            rules[_PRIME] != 0,
-            rules[_PINNING] != 0,
-        )
-    return generate_plays_options(board, die1, die2, rules[_MOVEMENT])
 
 
 @njit(cache=True)
@@ -409,7 +373,7 @@ def variant_greedy_child(
 ) -> None:
     """:func:`greedy_child` under a variant's rules (see :func:`variant_rules`): its
     movement, its game endings and scoring."""
-    packed = _variant_plays(board, die1, die2, rules)
+    packed = variant_plays(board, die1, die2, rules)
     rows = packed.shape[0]
     plain = np.empty(BOARD_SLOTS, dtype=np.uint8)
     best_value = -1e9
@@ -667,7 +631,7 @@ def _best_segment(
     (exact at the end of the game; what follows is then ``_PASS``). A play after
     which the mover plays on is valued by the networks as the mover on roll (its
     next segment's dice unknown to them)."""
-    packed = _variant_plays(board, die1, die2, rules)
+    packed = variant_plays(board, die1, die2, rules)
     rows = packed.shape[0]
     best_value = -1e9
     best_kind = _PASS
