@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from backgammon import variants
 from backgammon.apps.cli import app
 from backgammon.engine import Engine
-from backgammon.engine.bearoff import default_database_directory
+from backgammon.engine.bearoff import TwoSidedDatabase, default_database_directory
 from backgammon.engine.hypergammon import (
     HypergammonDatabase,
     _side_table,
@@ -237,6 +237,26 @@ def test_races_equal_brute_force(
     got = database.evaluate(race)
     assert equity(got) == pytest.approx(equity(expected), abs=1e-9)
     assert got[0] == pytest.approx(expected[0], abs=1e-6)
+
+
+def test_bear_offs_without_gammons_equal_the_two_sided_database(
+    hyper2: HypergammonDatabase,
+) -> None:
+    """An independent exact solution: the two-sided bear-off database, wherever both
+    sides have one checker off and one on points 1..6 (no gammons possible)."""
+    bearoff = TwoSidedDatabase.open()
+    for mine in range(1, 7):
+        for theirs in range(1, 7):
+            race = position({mine: 1}, {theirs: 1}, 2)
+            home = ([0] * 6, [0] * 6)
+            home[0][mine - 1] = home[1][theirs - 1] = 1
+            assert hyper2.evaluate(race)[0] == pytest.approx(
+                bearoff.win_probability(*home), abs=1e-6
+            )
+            ours, exact = hyper2.cube_equities(race), bearoff.cube_equities(*home)
+            assert ours.centred == pytest.approx(exact.centred, abs=1e-6)
+            assert ours.owned == pytest.approx(exact.owned, abs=1e-6)
+            assert ours.opponent_owns == pytest.approx(exact.opponent_owns, abs=1e-6)
 
 
 def test_self_consistency(hyper1: HypergammonDatabase, hyper2: HypergammonDatabase) -> None:
