@@ -27,6 +27,7 @@ from backgammon import (
     variants,
 )
 from backgammon.apps.cli import app
+from backgammon.engine import Engine
 from backgammon.rules.game import explode
 from backgammon.rules.variant import STANDARD
 
@@ -435,3 +436,39 @@ def test_problems_find_shared_points_and_crowding_on_every_board() -> None:
     egyptian = variants.find("egyptian")
     crowded = Position.unchecked(side({6: 15}), side({6: 15}))
     assert crowded.problems(egyptian) == ["points [6, 19] hold more than 5 checkers"]
+
+
+def test_play_continues_says_which_plays_leave_the_mover_to_play_on() -> None:
+    american = variants.find("acey-deucey")
+    game = Game(american, position=Position.initial(american), turn=0, dice=(2, 1))
+    assert game.continuation is not None
+    assert all(game.play_continues(play) for play in game.legal_plays())  # a double to name
+    game = Game(american, position=Position.initial(american), turn=0, dice=(5, 3))
+    assert not any(game.play_continues(play) for play in game.legal_plays())
+    game = Game(american, position=Position.initial(american), turn=0, dice=(4, 4))
+    assert all(game.play_continues(play) for play in game.legal_plays())  # rolls again
+    # Russian: a double played out after every checker has entered brings its complement.
+    russian = variants.find("russian")
+    entered = Position(side({6: 5, 8: 5, 12: 5}, total=15), side({}, bar=15))
+    game = Game(russian, position=entered, turn=0, dice=(3, 3))
+    assert all(game.play_continues(play) for play in game.legal_plays())
+    # The play that bears off the last checker ends the game, so nothing follows it.
+    last = Position(side({2: 1}, total=15), side({6: 15}, total=15))
+    game = Game(american, position=last, turn=0, dice=(2, 2))
+    assert [game.play_continues(play) for play in game.legal_plays()] == [False]
+    assert Game().continuation is None
+
+
+def test_the_engine_values_a_play_after_which_the_mover_plays_on_as_its_own_roll() -> None:
+    american = variants.find("acey-deucey")
+    engine = Engine(variant=american)
+    game = Game(american, position=Position.initial(american), turn=0, dice=(4, 4))
+    ranked = engine.rank_plays(game.position, game.dice, continues=game.continuation)
+    for item in ranked:
+        own_roll = engine.evaluate(item.play.position)  # still the mover to roll
+        assert item.evaluation.equity == pytest.approx(own_roll.equity, abs=1e-6)
+    assert engine.best_play(game.position, game.dice, continues=game.continuation) == (
+        ranked[0].play
+    )
+    with pytest.raises(ValueError, match="0-ply only"):
+        Engine().rank_plays(Position.initial(), (3, 1), ply=1, continues=lambda play: False)

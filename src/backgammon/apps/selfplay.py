@@ -47,7 +47,9 @@ def play_one(game: Game, players: tuple[Player, Player], seed: int) -> Outcome:
                 continue
             game.roll_dice(dice)
             continue
-        game.push(players[game.turn].choose(game.position, game.dice, game.variant))
+        game.push(
+            players[game.turn].choose(game.position, game.dice, game.variant, game.continuation)
+        )
     raise RuntimeError(f"a {game.variant.name} game did not end in {_MAX_TURNS} turns")
 
 

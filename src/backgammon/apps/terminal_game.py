@@ -250,7 +250,7 @@ class TerminalGame:
             game.roll_dice(self.dice)
         dice = game.dice
         assert dice is not None
-        play = self.opponent.choose(game.position, dice, game.variant)
+        play = self.opponent.choose(game.position, dice, game.variant, game.continuation)
         game.push(play)
         self.write(f"{self.names[1]} rolls {dice}: {play.notation()}")
 

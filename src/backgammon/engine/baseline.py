@@ -7,6 +7,7 @@ until the neural engine arrives, and as fixed yardsticks for strength benchmarks
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Protocol
 
 from backgammon.rules.dice import Roll, RollLike
@@ -28,9 +29,17 @@ __all__ = [
 class Player(Protocol):
     """Anything that picks a play for a position and roll."""
 
-    def choose(self, position: Position, roll: RollLike, variant: Variant | None = None) -> Play:
+    def choose(
+        self,
+        position: Position,
+        roll: RollLike,
+        variant: Variant | None = None,
+        continues: Callable[[Play], bool] | None = None,
+    ) -> Play:
         """Return one of ``position.legal_plays(roll, variant)`` (the no-move play if
-        there is none)."""
+        there is none). ``continues(play)``, where given, says whether the mover plays
+        on after ``play`` (:meth:`~backgammon.rules.game.Game.play_continues`); players
+        that value the position a play leaves use it, the others may ignore it."""
         ...
 
 
@@ -40,7 +49,13 @@ class RandomPlayer:
     def __init__(self, seed: int = 0) -> None:
         self._random = random.Random(seed)
 
-    def choose(self, position: Position, roll: RollLike, variant: Variant | None = None) -> Play:
+    def choose(
+        self,
+        position: Position,
+        roll: RollLike,
+        variant: Variant | None = None,
+        continues: Callable[[Play], bool] | None = None,
+    ) -> Play:
         """A random legal play (the no-move play when nothing can move)."""
         plays = position.legal_plays(roll, variant)
         if not plays:
@@ -82,7 +97,13 @@ def heuristic_score(result: Position) -> float:
 class HeuristicPlayer:
     """Picks the play with the best :func:`heuristic_score`; ties go to the first."""
 
-    def choose(self, position: Position, roll: RollLike, variant: Variant | None = None) -> Play:
+    def choose(
+        self,
+        position: Position,
+        roll: RollLike,
+        variant: Variant | None = None,
+        continues: Callable[[Play], bool] | None = None,
+    ) -> Play:
         """The best play by the heuristic (the no-move play when nothing can move)."""
         plays = position.legal_plays(Roll.coerce(roll), variant)
         if not plays:
@@ -132,7 +153,13 @@ class PipCountPlayer:
     """The pip-count racer baseline: the play that leaves the biggest pip lead, then
     the fewest blots within reach of an opposing checker, then the most made points."""
 
-    def choose(self, position: Position, roll: RollLike, variant: Variant | None = None) -> Play:
+    def choose(
+        self,
+        position: Position,
+        roll: RollLike,
+        variant: Variant | None = None,
+        continues: Callable[[Play], bool] | None = None,
+    ) -> Play:
         """The best play by pip lead, safety and made points."""
         plays = position.legal_plays(Roll.coerce(roll), variant)
         if not plays:

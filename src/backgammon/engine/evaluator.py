@@ -37,7 +37,7 @@ position through a single Numba call.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 from importlib import resources
@@ -68,7 +68,13 @@ from backgammon.engine.network import (
     sigmoid_inplace,
 )
 from backgammon.engine.pruning import default_pruning_network
-from backgammon.engine.search import EvaluationCache, MoveFilter, Pruning, evaluate_plies
+from backgammon.engine.search import (
+    EvaluationCache,
+    MoveFilter,
+    Pruning,
+    evaluate_plies,
+    invert,
+)
 from backgammon.errors import EngineError
 from backgammon.rules.dice import Roll, RollLike
 from backgammon.rules.play import Play
@@ -105,6 +111,8 @@ __all__ = [
 
 Boards = npt.NDArray[np.uint8]
 Probabilities = npt.NDArray[np.float32]
+Continues = Callable[[Play], bool]
+"""Whether the mover plays on after a play (see :meth:`Engine.best_play`)."""
 
 SLOTS = 26
 BAR = 25
@@ -1084,9 +1092,11 @@ class Engine:
 
     # -- plays -----------------------------------------------------------------------
 
-    def _check_ply(self, ply: int) -> None:
+    def _check_ply(self, ply: int, continues: Continues | None = None) -> None:
         if isinstance(ply, bool) or not isinstance(ply, int) or ply < 0:
             raise ValueError(f"ply must be a whole number >= 0, got {ply!r}")
+        if ply > 0 and continues is not None:
+            raise ValueError("plays valued with the turn going on are ranked at 0-ply only")
         if ply > MAX_PLY:
             raise ValueError(f"ply must be at most {MAX_PLY}, got {ply}")
         if ply > 0 and not lookahead_supported(self._variant):
@@ -1097,17 +1107,33 @@ class Engine:
             )
 
     def _scored(
-        self, position: Position, roll: RollLike, ply: int = 0, search_single: bool = True
+        self,
+        position: Position,
+        roll: RollLike,
+        ply: int = 0,
+        search_single: bool = True,
+        continues: Continues | None = None,
     ) -> tuple[PlayList, npt.NDArray[np.float64], npt.NDArray[np.int64]]:
         """The legal plays, their results' probabilities for the opponent (who is on
         roll after the play), and the depth each was searched to. At ``ply`` > 0 the
         plays the move filter keeps (the best 0-ply plays) are searched ``ply`` deep;
-        when it keeps only one, that one is searched only if ``search_single``."""
+        when it keeps only one, that one is searched only if ``search_single``. A play
+        after which the mover plays on (``continues``) is valued as the mover on roll,
+        its probabilities then turned round to the opponent's view."""
         plays = position.legal_plays(Roll.coerce(roll), self._variant)
         if not plays:
             return plays, np.empty((0, OUTPUTS)), np.zeros(0, dtype=np.int64)
-        children = _flip_boards(_boards([play.position for play in plays]))
+        results = _boards([play.position for play in plays])
+        children = _flip_boards(results)
+        playing_on = (
+            np.array([continues(play) for play in plays], dtype=np.bool_)
+            if continues is not None
+            else np.zeros(len(plays), dtype=np.bool_)
+        )
+        children[playing_on] = results[playing_on]
         probs = self.evaluate_boards(children)
+        if playing_on.any():
+            probs[playing_on] = invert(probs[playing_on])
         depth = np.zeros(len(plays), dtype=np.int64)
         if ply > 0 and len(plays) > 1:
             mover = -_equities(probs)
@@ -1154,20 +1180,31 @@ class Engine:
         )
         return _evaluations(probs)[0]
 
-    def best_play(self, position: Position, roll: RollLike, ply: int = 0) -> Play:
+    def best_play(
+        self,
+        position: Position,
+        roll: RollLike,
+        ply: int = 0,
+        continues: Continues | None = None,
+    ) -> Play:
         """The play of ``roll`` that maximises the mover's cubeless equity at ``ply``
         (0: each result is evaluated by the network, from the opponent's side, and the
         mover's equity is minus the opponent's). Ties go to the first play in
         :meth:`Position.legal_plays` order. With no legal move, the no-move play.
+
+        ``continues(play)``, where a turn may go on after a play (acey-deucey, Russian
+        backgammon: :meth:`~backgammon.rules.game.Game.play_continues`), says which
+        plays leave the mover to play on: their results are valued as the mover on
+        roll, as the variants' networks were trained. 0-ply only.
 
         Raises:
             ValueError: for a bad roll or ``ply``.
             NotImplementedError: for ``ply > 0`` in a variant whose turns the search
                 does not follow (see :func:`lookahead_supported`).
         """
-        self._check_ply(ply)
+        self._check_ply(ply, continues)
         # When the move filter keeps a single play, no search can change the answer.
-        plays, probs, depth = self._scored(position, roll, ply, search_single=False)
+        plays, probs, depth = self._scored(position, roll, ply, False, continues)
         if not plays:
             return Play.no_move(position)
         if len(plays) == 1:
@@ -1176,18 +1213,25 @@ class Engine:
         mover = np.where(deepest, -_equities(probs), -np.inf)
         return plays[int(np.argmax(mover))]
 
-    def rank_plays(self, position: Position, roll: RollLike, ply: int = 0) -> list[PlayEvaluation]:
+    def rank_plays(
+        self,
+        position: Position,
+        roll: RollLike,
+        ply: int = 0,
+        continues: Continues | None = None,
+    ) -> list[PlayEvaluation]:
         """Every legal play of ``roll`` with the evaluation of its result from the
         mover's point of view, best first (ties in :meth:`Position.legal_plays` order,
         so the first is :meth:`best_play`). With no legal move, the no-move play alone.
+        ``continues``: as in :meth:`best_play`.
 
         Raises:
             ValueError: for a bad roll or ``ply``.
             NotImplementedError: for ``ply > 0`` in a variant whose turns the search
                 does not follow (see :func:`lookahead_supported`).
         """
-        self._check_ply(ply)
-        plays, probs, depth = self._scored(position, roll, ply)
+        self._check_ply(ply, continues)
+        plays, probs, depth = self._scored(position, roll, ply, True, continues)
         if not plays:
             after = self.evaluate_at(position.flip(), ply)
             return [PlayEvaluation(Play.no_move(position), after.flip())]

@@ -9,6 +9,7 @@ the same seed replays the same.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from backgammon.engine.cube import (
@@ -73,11 +74,21 @@ class EnginePlayer:
             raise KeyError(f"unknown level {level!r}; known: {', '.join(LEVELS)}") from None
         return cls(engine, chosen.ply, chosen.noise, seed)
 
-    def choose(self, position: Position, roll: RollLike, variant: Variant | None = None) -> Play:
-        """The engine's choice (with this player's noise)."""
+    def choose(
+        self,
+        position: Position,
+        roll: RollLike,
+        variant: Variant | None = None,
+        continues: Callable[[Play], bool] | None = None,
+    ) -> Play:
+        """The engine's choice (with this player's noise). With ``continues``, at
+        0-ply, the plays after which the mover plays on are valued as such."""
+        ply = self.ply
+        if continues is not None and ply > 0:
+            continues = None  # the lookahead does not follow such turns
         if self.noise <= 0.0:
-            return self.engine.best_play(position, roll, ply=self.ply)
-        ranked = self.engine.rank_plays(position, roll, ply=self.ply)
+            return self.engine.best_play(position, roll, ply, continues)
+        ranked = self.engine.rank_plays(position, roll, ply, continues)
         noisy = [item.equity + self._random.gauss(0.0, self.noise) for item in ranked]
         return ranked[max(range(len(ranked)), key=noisy.__getitem__)].play
 

@@ -57,7 +57,7 @@ def play_game(first: Player, second: Player, seed: int, variant: Variant = STAND
             game.roll_dice(dice)
             continue
         assert game.turn is not None
-        game.push(seats[game.turn].choose(game.position, game.dice, variant))
+        game.push(seats[game.turn].choose(game.position, game.dice, variant, game.continuation))
     outcome = game.outcome
     if outcome is None:
         raise RuntimeError(f"a {variant.name} game (seed {seed}) did not end")

@@ -44,6 +44,12 @@ class RandomOpponent:
         return "RandomOpponent()"
 
 
+def _plays_on(play: Play) -> bool:
+    """After the double chosen on a 1-2 the player rolls again (a play that ends the
+    game is valued the same from either side)."""
+    return True
+
+
 class EngineOpponent:
     """The engine at 0-ply: its best play, its cube decisions (Janowski for money, the
     match equity table in matches), the double with the best play after an acey-deucey
@@ -73,7 +79,7 @@ class EngineOpponent:
             assert game.dice is not None
             if len(legal) == 1:
                 return 0
-            best = engine.best_play(game.position, game.dice)
+            best = engine.best_play(game.position, game.dice, continues=game.continuation)
             plays = [action for action in legal if isinstance(action, Play)]
             return plays.index(best) if best in plays else 0
         if phase is Phase.PRE_ROLL:
@@ -85,7 +91,10 @@ class EngineOpponent:
             return legal.index(Take() if take else Drop())
         if phase is Phase.CHOOSE_DOUBLE:
             equities = [
-                engine.rank_plays(game.position, (action.number, action.number))[0].equity
+                # The player rolls again after the chosen double's play.
+                engine.rank_plays(
+                    game.position, (action.number, action.number), continues=_plays_on
+                )[0].equity
                 if isinstance(action, ChooseDouble)
                 else float("-inf")
                 for action in legal

@@ -28,6 +28,7 @@ CubeState(value=2, owner=0)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import TypeAlias
@@ -669,48 +670,80 @@ class Game:
             winner, ending = mothers
             kind = WinKind.SINGLE if ending is Ending.DRAW else WinKind.GAMMON
             self._end(self._scored(winner, kind, ending))
-        elif (
-            self.variant.acey_deucey
-            and not self._bonus
-            and dice is not None
-            and {
-                dice.first,
-                dice.second,
-            }
-            == {1, 2}
-        ):
-            # Acey-deucey: the player now names a double, plays it, and rolls again.
-            self._position = action.position
-            self._pending = Pending("choose-double", turn)
-        elif self._complement:
-            # Russian: after the complement the player rolls again, if it was played out.
-            self._complement = False
-            if action.dice_used == 4 and self.variant.complement_roll_again:
-                self._position = action.position
-            else:
+        else:
+            follows = self._after_play(action, dice)
+            if follows == "pass":
                 self._position = action.position.flip()
                 self._turn = 1 - turn
-        elif (
-            self.variant.complement_doubles
+            else:
+                self._position = action.position
+            if follows == "choose-double":
+                # Acey-deucey: the player now names a double, plays it, and rolls again.
+                self._pending = Pending("choose-double", turn)
+            elif follows == "complement":
+                assert dice is not None
+                self._dice = Roll(7 - dice.first, 7 - dice.first)
+                self._complement = True
+            else:
+                self._bonus = False
+                self._complement = False
+
+    def _after_play(self, action: Play, dice: Roll | None) -> str:
+        """What follows a play that does not end the game: ``"choose-double"``
+        (acey-deucey's 1-2), ``"complement"`` (Russian backgammon, European
+        acey-deucey: a rolled double played out is followed by its complement to
+        seven), ``"again"`` (the player rolls again: after a chosen double, after a
+        complement played out, after a double in American acey-deucey) or ``"pass"``."""
+        variant = self.variant
+        if (
+            variant.acey_deucey
+            and not self._bonus
+            and dice is not None
+            and {dice.first, dice.second} == {1, 2}
+        ):
+            return "choose-double"
+        if self._complement:
+            again = action.dice_used == 4 and variant.complement_roll_again
+            return "again" if again else "pass"
+        if (
+            variant.complement_doubles
             and dice is not None
             and dice.is_double
             and not self._bonus
             and action.dice_used == 4
-            and (self.variant.enter_anytime or action.position.player_bar == 0)
+            and (variant.enter_anytime or action.position.player_bar == 0)
         ):
-            # Russian, European acey-deucey: a rolled double played out is followed by
-            # its complement to seven.
-            self._position = action.position
-            self._dice = Roll(7 - dice.first, 7 - dice.first)
-            self._complement = True
-        elif self._bonus or (
-            self.variant.doubles_roll_again and dice is not None and dice.is_double
+            return "complement"
+        if self._bonus or (variant.doubles_roll_again and dice is not None and dice.is_double):
+            return "again"
+        return "pass"
+
+    @property
+    def continuation(self) -> Callable[[Play], bool] | None:
+        """:meth:`play_continues` where this variant's turns may go on after a play
+        (acey-deucey, Russian backgammon), else ``None``: what a player's ``choose``
+        takes as ``continues``."""
+        variant = self.variant
+        if variant.acey_deucey or variant.doubles_roll_again or variant.complement_doubles:
+            return self.play_continues
+        return None
+
+    def play_continues(self, play: Play) -> bool:
+        """Whether the player on roll plays on after ``play`` (a play of the current
+        dice): it then names a double, plays a complement or rolls again, so the
+        position after it is still its own to move. False when the play ends the game
+        or passes the turn. For engines that value a play by the position it leaves."""
+        turn = self._turn
+        if turn is None or self._outcome is not None:
+            return False
+        variant = self.variant
+        if (
+            (variant.first_hit and play.hits)
+            or outcome_of(play.position, variant) is not None
+            or (variant.mother_rule and mother_outcome(play.position, turn, variant))
         ):
-            self._position = action.position
-            self._bonus = False
-        else:
-            self._position = action.position.flip()
-            self._turn = 1 - turn
+            return False
+        return self._after_play(play, self._dice) != "pass"
 
     def _scored(self, winner: int, kind: WinKind, ending: Ending) -> Outcome:
         if not self.variant.gammons:

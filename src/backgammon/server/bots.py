@@ -78,7 +78,7 @@ def decide(request: BotRequest) -> dict[str, Any]:
             return {"kind": "double"}
         return {"kind": "roll"}
     player = EnginePlayer(engine, ply, chosen.noise, seed)
-    play = player.choose(game.position, game.dice, variant)
+    play = player.choose(game.position, game.dice, variant, game.continuation)
     return {"kind": "play", "move": play.notation()}
 
 
