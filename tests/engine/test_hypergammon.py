@@ -33,7 +33,7 @@ from backgammon.engine.hypergammon import (
     side_rank,
     solves,
 )
-from backgammon.errors import InvalidPositionError
+from backgammon.errors import EngineError, InvalidPositionError
 from backgammon.rules.dice import ALL_ROLLS
 from backgammon.rules.position import Position
 
@@ -257,6 +257,21 @@ def test_bear_offs_without_gammons_equal_the_two_sided_database(
             assert ours.centred == pytest.approx(exact.centred, abs=1e-6)
             assert ours.owned == pytest.approx(exact.owned, abs=1e-6)
             assert ours.opponent_owns == pytest.approx(exact.opponent_owns, abs=1e-6)
+
+
+def test_a_stopped_build_resumes_from_its_saved_state(
+    tmp_path: Path, hyper1: HypergammonDatabase
+) -> None:
+    state = tmp_path / "hypergammon-1.npz.partial"
+    with pytest.raises(EngineError, match="did not converge"):
+        _solve(1, max_sweeps=6, state=state)
+    assert state.exists()  # saved after sweep 5
+    resumed = _solve(1, state=state)
+    assert resumed.sweeps > 6
+    fresh = np.asarray(hyper1._probabilities)
+    live = ~np.isnan(fresh[:, 0])
+    assert np.abs(resumed.probabilities[live] - fresh[live]).max() < 1e-8
+    assert np.nanmax(np.abs(resumed.opponent_owns - np.asarray(hyper1._opponent_owns))) < 1e-8
 
 
 def test_self_consistency(hyper1: HypergammonDatabase, hyper2: HypergammonDatabase) -> None:
