@@ -674,7 +674,11 @@ def default_networks() -> Networks:
     )
 
 
-SHARED_NETWORKS = {"plakoto-prison": "plakoto"}
+SHARED_NETWORKS = {
+    "plakoto-prison": "plakoto",
+    "acey-deucey-1-2": "acey-deucey",
+    "acey-deucey-european": "acey-deucey",
+}
 """Variants that play with another variant's networks (the same board, movement and
 encoding; each measured on its own games, see ``docs/variants.md``)."""
 
