@@ -747,7 +747,11 @@ class Analyzer:
         assert dice is not None and player is not None
         stakes = self._stakes(game, player)
         ply = self.settings.ply
-        ranked = self.engine.rank_plays(position, dice, ply)
+        # Where the turn goes on after a play (acey-deucey, Russian), 0-ply values the
+        # position it leaves as the mover's own roll.
+        ranked = self.engine.rank_plays(
+            position, dice, ply, game.continuation if ply == 0 else None
+        )
         probabilities = np.array(
             [item.evaluation.probabilities for item in ranked], dtype=np.float64
         )
