@@ -21,6 +21,11 @@ every position (or ``--sample`` of them) and print one JSON object per checker c
   (so no gammons), the largest differences of the winning chance and the three
   cubeful equities.
 
+* ``opening`` (3 checkers): the cubeless equity of the opening roll's winner (the
+  average over the 15 non-double rolls of the best play's value) against the figure
+  Tom Keith published from his own solution, +0.0836795444708631
+  (https://bkgm.com/articles/Keith/Hyper06/index.html).
+
 With ``--no-gnubg`` only ours is checked (self-consistency, bear-offs): GNU
 Backgammon's ``makehyper`` needs 3-4.5 hours of one core for 3 checkers.
 
@@ -52,6 +57,9 @@ from backgammon.engine.hypergammon import (
     side_count,
 )
 from backgammon.rules.position import Position
+from backgammon.variants import find
+
+HYPERGAMMON = {1: find("hypergammon-1"), 2: find("hypergammon-2"), 3: find("hypergammon")}
 
 Array = npt.NDArray[np.float64]
 
@@ -112,8 +120,25 @@ def bearoff_agreement(database: HypergammonDatabase) -> dict[str, float | int]:
     return {"positions": len(homes) ** 2, "win": win, "cubeful": cube}
 
 
+KEITH_OPENING_EQUITY = 0.0836795444708631
+
+
+def opening_equity(database: HypergammonDatabase) -> float:
+    """The opening roll winner's cubeless equity: the average over the 15 non-double
+    rolls of the best play's equity for the mover."""
+    variant = HYPERGAMMON[database.checkers]
+    start = Position.initial(variant)
+    total = 0.0
+    rolls = [(high, low) for high in range(2, 7) for low in range(1, high)]
+    for roll in rolls:
+        after = [play.position.flip() for play in start.legal_plays(roll, variant)]
+        chances = np.array([database.evaluate(position) for position in after])
+        total += float((-equities(chances)).max())
+    return total / len(rolls)
+
+
 def check(
-    checkers: int, folder: Path, sample: int, cached: bool, gnubg: bool = True
+    checkers: int, folder: Path, sample: int, cached: bool, with_gnubg: bool = True
 ) -> dict[str, object]:
     report: dict[str, object] = {"checkers": checkers}
     wall, cpu = time.perf_counter(), time.process_time()
@@ -126,7 +151,14 @@ def check(
     report["sweeps"] = ours.sweeps
     report["residual"] = residual(ours)
     report["bearoff"] = bearoff_agreement(ours)
-    if not gnubg:
+    if checkers == 3:
+        opening = opening_equity(ours)
+        report["opening"] = {
+            "ours": opening,
+            "keith": KEITH_OPENING_EQUITY,
+            "difference": abs(opening - KEITH_OPENING_EQUITY),
+        }
+    if not with_gnubg:
         return report
     path, seconds = gnubg_file(checkers, folder)
     if seconds is not None:

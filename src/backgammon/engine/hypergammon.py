@@ -77,9 +77,9 @@ float32 for 3) into
 ``python -m backgammon.engine.hypergammon build --checkers N`` and
 ``backgammon build-hypergammon --checkers N`` do the same from the command line.
 :meth:`HypergammonDatabase.open` loads a file, building it first if missing. The engine
-builds the 1- and 2-checker files on first use (CPU time here: 0.2 s and 16 s, 16 and 49
-sweeps); the 3-checker one takes hours and is built only by the command (see
-docs/variants.md for the figures and the comparison with GNU Backgammon).
+builds the 1- and 2-checker files on first use (CPU time here: 0.2 s and about 10 s, 16
+and 28 sweeps); the 3-checker one takes about an hour of one core (42 sweeps) and is
+built only by the command (see docs/variants.md for the figures and the checks).
 
 >>> db = HypergammonDatabase.build(1)
 >>> position = Position.from_points([0] * 23 + [1], [0] * 23 + [1], checkers=1)
@@ -484,12 +484,14 @@ def _solve_sweep(
     gnubg_no_move: bool,
     update: bool,
     change: FloatArray,
+    by_equity: bool = False,
 ) -> float:
     """One Gauss-Seidel sweep over ``order``; returns the largest change of any value.
 
     With ``update`` false nothing is written: the sweep only measures how far every
     position is from the average of its rolls (:func:`residual`); ``change`` receives
-    each position's largest difference (indexed like ``order``)."""
+    each position's largest difference (indexed like ``order``). With ``by_equity``
+    the chances count through their cubeless equity only."""
     keys = np.empty(256, dtype=np.int64)
     raw = np.empty(3 * 256, dtype=np.int64)
     new = np.empty(5)
@@ -580,7 +582,10 @@ def _solve_sweep(
         diff = 0.0
         for k in range(5):
             cand[k] = new[k]
-            diff = max(diff, abs(new[k] - probs[pair, k]))
+            if not by_equity:
+                diff = max(diff, abs(new[k] - probs[pair, k]))
+        if by_equity:
+            diff = abs(_equity5(new) - _equity5(probs[pair]))
         diff = max(diff, abs(v_centred - nd_centred[pair]))
         diff = max(diff, abs(v_owned - nd_owned[pair]))
         diff = max(diff, abs(v_opponent - opponent_owns[pair]))
@@ -789,13 +794,17 @@ class _Extrapolation:
     far at once. Applied to one array when its ratio held within
     :data:`_STEADY_RATIO` over two sweeps, at most every :data:`_EXTRAPOLATE_EVERY`
     sweeps; the sweeps that follow correct any overshoot (value iteration converges
-    from any start), and the stopping rule and :func:`residual` judge only sweeps."""
+    from any start), and the stopping rule and :func:`residual` judge only sweeps.
+    An array whose jump is followed by a larger total change than the one before it
+    is not extrapolated again (at the end, jumps only switch tied plays)."""
 
     def __init__(self, arrays: Sequence[FloatArray]) -> None:
         self._before = [array.copy() for array in arrays]
         self._last: list[float | None] = [None] * len(arrays)
         self._ratio: list[float | None] = [None] * len(arrays)
         self._since = [0] * len(arrays)
+        self._jumped_from: list[float | None] = [None] * len(arrays)
+        self._enabled = [True] * len(arrays)
 
     def after_sweep(self, arrays: Sequence[FloatArray]) -> None:
         """Compare with the values before the sweep; extrapolate where steady."""
@@ -804,11 +813,18 @@ class _Extrapolation:
             # The total change, not the largest: steadier while a few positions'
             # best plays still switch.
             size = float(np.abs(delta).sum())
+            jumped_from = self._jumped_from[k]
+            if jumped_from is not None and size > jumped_from:
+                # The sweep after a jump undid more than the sweep before it did:
+                # near the end, jumps switch tied best plays back and forth. Stop.
+                self._enabled[k] = False
+            self._jumped_from[k] = None
             last, previous = self._last[k], self._ratio[k]
             ratio = size / last if last else None
             self._since[k] += 1
             if (
-                ratio is not None
+                self._enabled[k]
+                and ratio is not None
                 and previous is not None
                 and self._since[k] >= _EXTRAPOLATE_EVERY
                 and 0.3 < ratio < 0.98
@@ -816,6 +832,7 @@ class _Extrapolation:
             ):
                 array += delta * (ratio / (1.0 - ratio))
                 self._since[k] = 0
+                self._jumped_from[k] = size
                 ratio = None
             self._last[k], self._ratio[k] = size, ratio
             self._before[k][...] = array
@@ -918,7 +935,11 @@ def residual(database: HypergammonDatabase) -> float:
     """Self-consistency of a database: the largest difference, over every position and
     every stored value, between the value and the average over the 21 rolls of the
     best play's value computed from the stored values (0 for an exact solution).
-    Chances are taken from the tie-break's play, so ties do not count as errors."""
+    Chances are taken from the tie-break's play, so ties do not count as errors. For a
+    database stored in float32 (3 checkers) the chances count through their cubeless
+    equity: rounding moves tied plays' equities apart by more than :data:`TIE`, so the
+    tie-break may pick another of them, whose chances split the same equity
+    differently."""
     n = database.checkers
     size = side_count(n)
     table = _side_table(n, size)
@@ -943,6 +964,7 @@ def residual(database: HypergammonDatabase) -> float:
             False,
             False,
             change,
+            database._probabilities.dtype != np.float64,
         )
     )
 
