@@ -472,3 +472,22 @@ def test_the_engine_values_a_play_after_which_the_mover_plays_on_as_its_own_roll
     )
     with pytest.raises(ValueError, match="0-ply only"):
         Engine().rank_plays(Position.initial(), (3, 1), ply=1, continues=lambda play: False)
+
+
+def test_the_engine_names_the_double_whose_best_play_is_worth_most_to_it() -> None:
+    from backgammon.engine.players import EnginePlayer
+
+    american = variants.find("acey-deucey")
+    engine = Engine(variant=american)
+    game = Game(american, position=Position.initial(american), turn=0, dice=(2, 1))
+    game.play("bar/23 bar/24")
+    assert game.pending is not None and game.pending.kind == "choose-double"
+    # The player rolls again after the double's play: each result is its own to roll.
+    best = {
+        number: max(
+            engine.evaluate(play.position).equity
+            for play in game.position.legal_plays((number, number), american)
+        )
+        for number in range(1, 7)
+    }
+    assert EnginePlayer(engine).choose_double(game) == max(best, key=best.__getitem__)

@@ -48,14 +48,6 @@ _LEVELS = {"single": ResignLevel.SINGLE, "gammon": ResignLevel.GAMMON}
 _LEVELS["backgammon"] = ResignLevel.BACKGAMMON
 
 
-def _largest_playable_double(game: Game) -> int:
-    """The highest double with a legal play (1 if none has)."""
-    for number in range(6, 0, -1):
-        if game.position.legal_plays((number, number), game.variant):
-            return number
-    return 1
-
-
 class CubeAdvisor(Protocol):
     """Cube and resignation decisions for the built-in opponent."""
 
@@ -221,7 +213,15 @@ class TerminalGame:
         game = self.game
         pending = game.pending
         if pending is not None and pending.kind == "choose-double":
-            number = _largest_playable_double(game)
+            from backgammon.engine.players import EnginePlayer
+            from backgammon.engine.strength import largest_playable_double
+
+            opponent = self.opponent
+            number = (
+                opponent.choose_double(game)
+                if isinstance(opponent, EnginePlayer)
+                else largest_playable_double(game)
+            )
             game.push(ChooseDouble(number))
             self.write(f"{self.names[1]} chooses {number}-{number}.")
             return

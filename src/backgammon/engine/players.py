@@ -29,6 +29,12 @@ from backgammon.rules.variant import Variant
 __all__ = ["LEVELS", "EngineCube", "EnginePlayer", "Level"]
 
 
+def _rolls_again(play: Play) -> bool:
+    """After the double named on a 1-2 the player rolls again (a play that ends the
+    game is valued the same from either side)."""
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class Level:
     """A playing strength: lookahead plies and equity noise."""
@@ -91,6 +97,18 @@ class EnginePlayer:
         ranked = self.engine.rank_plays(position, roll, ply, continues)
         noisy = [item.equity + self._random.gauss(0.0, self.noise) for item in ranked]
         return ranked[max(range(len(ranked)), key=noisy.__getitem__)].play
+
+    def choose_double(self, game: Game) -> int:
+        """The double to name after an acey-deucey 1-2 (``game`` waits for it): the
+        one whose best play leaves the mover, who then rolls again, the best position
+        by the engine's 0-ply equity (the lowest on ties); 1 when none can be played."""
+        position, variant = game.position, game.variant
+        values: dict[int, float] = {}
+        for number in range(1, 7):
+            if position.legal_plays((number, number), variant):
+                ranked = self.engine.rank_plays(position, (number, number), continues=_rolls_again)
+                values[number] = ranked[0].equity
+        return max(values, key=values.__getitem__) if values else 1
 
 
 class EngineCube:

@@ -18,6 +18,7 @@ import math
 
 from backgammon.engine.baseline import HeuristicPlayer, Player
 from backgammon.engine.network import Networks
+from backgammon.engine.players import EnginePlayer
 from backgammon.rules.dice import SeededDice
 from backgammon.rules.game import ChooseDouble, Game
 from backgammon.rules.variant import STANDARD, Variant
@@ -51,7 +52,13 @@ def play_game(first: Player, second: Player, seed: int, variant: Variant = STAND
             break
         pending = game.pending
         if pending is not None and pending.kind == "choose-double":
-            game.push(ChooseDouble(largest_playable_double(game)))
+            seat = seats[pending.by]
+            number = (
+                seat.choose_double(game)
+                if isinstance(seat, EnginePlayer)
+                else largest_playable_double(game)
+            )
+            game.push(ChooseDouble(number))
             continue
         if game.dice is None:
             game.roll_dice(dice)

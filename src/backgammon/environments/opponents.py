@@ -13,7 +13,7 @@ from typing import Protocol
 import numpy as np
 
 from backgammon.engine.evaluator import Engine
-from backgammon.engine.players import EngineCube
+from backgammon.engine.players import EngineCube, EnginePlayer
 from backgammon.environments.observation import Phase
 from backgammon.environments.table import Table
 from backgammon.rules.cube import Double, Drop, Take
@@ -42,12 +42,6 @@ class RandomOpponent:
 
     def __repr__(self) -> str:
         return "RandomOpponent()"
-
-
-def _plays_on(play: Play) -> bool:
-    """After the double chosen on a 1-2 the player rolls again (a play that ends the
-    game is valued the same from either side)."""
-    return True
 
 
 class EngineOpponent:
@@ -90,16 +84,7 @@ class EngineOpponent:
             take = self._cube.should_take(game)
             return legal.index(Take() if take else Drop())
         if phase is Phase.CHOOSE_DOUBLE:
-            equities = [
-                # The player rolls again after the chosen double's play.
-                engine.rank_plays(
-                    game.position, (action.number, action.number), continues=_plays_on
-                )[0].equity
-                if isinstance(action, ChooseDouble)
-                else float("-inf")
-                for action in legal
-            ]
-            return int(np.argmax(equities))
+            return legal.index(ChooseDouble(EnginePlayer(engine).choose_double(game)))
         return 0
 
     def __repr__(self) -> str:

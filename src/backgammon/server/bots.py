@@ -47,13 +47,6 @@ def engine_for(variant_name: str) -> Engine:
     return Engine(variant=find(variant_name))
 
 
-def _largest_playable_double(game: Game) -> int:
-    for number in range(6, 0, -1):
-        if game.position.legal_plays((number, number), game.variant):
-            return number
-    return 1
-
-
 def decide(request: BotRequest) -> dict[str, Any]:
     """The bot's next action in the game described by ``request`` (run in a worker)."""
     level, variant_name, rules, context, actions, seed = request
@@ -67,7 +60,8 @@ def decide(request: BotRequest) -> dict[str, Any]:
     cube = EngineCube(engine, ply=min(ply, 1))
     pending = game.pending
     if pending is not None and pending.kind == "choose-double":
-        return {"kind": "choose_double", "number": _largest_playable_double(game)}
+        number = EnginePlayer(engine, 0).choose_double(game)
+        return {"kind": "choose_double", "number": number}
     if pending is not None and pending.kind == "double":
         return {"kind": "take" if cube.should_take(game) else "drop"}
     if pending is not None and pending.kind == "resign":
