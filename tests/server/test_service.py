@@ -240,3 +240,45 @@ def test_administrators_named_in_the_settings(tmp_path: Path) -> None:
             await service.stop()
 
     asyncio.run(main())
+
+
+def test_a_spectator_who_subscribes_as_the_invitation_is_accepted_sees_the_started_match(
+    tmp_path: Path,
+) -> None:
+    """A spectator's subscription to an open invitation (and a page's read of it)
+    races the invitee's accept, which lands at many points of the subscription.
+    Whatever the order, the last state the spectator hears is the started match as
+    logged (its opening throw drawn), and the service's own copy of the match agrees
+    with the log."""
+    from backgammon.server import repository
+
+    async def body(service: GameService, _clock: FakeClock) -> None:
+        alice, _ = await service.register("alice", PASSWORD)
+        bob, _ = await service.register("bob", PASSWORD)
+        carl, _ = await service.register("carl", PASSWORD)
+        for steps in range(30):
+            request = CreateMatch(settings=MatchSettings(length=1), opponent="bob")
+            match_id = (await service.create_match(alice, request))["id"]
+            watcher = Connection(carl)
+            service.connect(watcher)
+            # A page's read of the match (GET /api/matches/ID) races the accept too.
+            reading = asyncio.create_task(service.state(match_id))
+            subscribing = asyncio.create_task(service.subscribe(watcher, match_id))
+            for _ in range(steps):
+                await asyncio.sleep(0)
+            await service.join_match(bob, match_id)
+            await asyncio.gather(reading, subscribing)
+            heard = []
+            while not watcher.queue.empty():
+                message = watcher.queue.get_nowait()
+                if message is not None and message["type"] == "state":
+                    heard.append(message["state"])
+            async with service.db.transaction() as db:
+                logged = len(await repository.match_entries(db, match_id))
+            seqs = ["open" if "open" in state else state["seq"] for state in heard]
+            assert logged > 0 and heard[-1].get("seq") == logged, (steps, seqs, logged)
+            assert heard[-1]["game"] is not None, (steps, seqs)
+            assert (await service.state(match_id))["seq"] == logged, (steps, seqs)
+            service.disconnect(watcher)
+
+    _run(tmp_path, body)

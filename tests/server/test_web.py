@@ -313,32 +313,40 @@ BOARD_SIGNATURE = """() => {
 }"""
 
 
-def test_an_invitation_a_double_a_take_and_a_watcher(server_factory: Any, browser: Any) -> None:
-    """One guest invites another by name, who accepts; a third context watches and
-    sees the same board as the inviter (seat 0, drawn at the bottom for both) at each
-    turn; a double is taken; then the inviter concedes and all three see the result."""
-    server = server_factory("--no-warm-up", "--no-bots")
-    pages = [browser.new_context().new_page() for _ in range(3)]
+def _an_invitation(browser: Any, url: str, count: int) -> tuple[list[Any], list[Any], str]:
+    """``count`` guests in their own browser contexts, in the lobby; the first invites
+    the second by name (a 1-point match) and is shown the open match. Returns the
+    pages, each page's problems (see :func:`watch`) and the match id."""
+    pages = [browser.new_context().new_page() for _ in range(count)]
     problems = [watch(page) for page in pages]
-    host, guest, watcher = pages
     for page in pages:
         page.on("dialog", lambda dialog: dialog.accept())
-        page.goto(server.url + "/", wait_until="load")
+        page.goto(url + "/", wait_until="load")
         page.get_by_role("button", name="Play as guest").click()
         page.wait_for_selector("#lobby-view:not([hidden])")
+    host, guest = pages[:2]
     guest_name = guest.locator("#who").text_content().split()[0]
     host.get_by_role("button", name="1", exact=True).click()
     host.locator("#invite-name").fill(guest_name)
     host.locator("#invite-form button").click()
     host.wait_for_function("() => location.hash.startsWith('#/match/')")
-    match_id = host.evaluate("location.hash").removeprefix("#/match/")
+    return pages, problems, host.evaluate("location.hash").removeprefix("#/match/")
+
+
+def test_an_invitation_a_double_a_take_and_a_watcher(server_factory: Any, browser: Any) -> None:
+    """One guest invites another by name, who accepts; a third context watches and
+    sees the same board as the inviter (seat 0, drawn at the bottom for both) at each
+    turn; a double is taken; then the inviter concedes and all three see the result."""
+    server = server_factory("--no-warm-up", "--no-bots")
+    pages, problems, match_id = _an_invitation(browser, server.url, 3)
+    host, guest, watcher = pages
     accept = guest.locator("#invitations button", has_text="Accept")
     accept.wait_for()
     accept.click()
     for page in (host, guest):
         page.wait_for_selector("#board .place", state="attached")
-    # The watcher opens the match once it has started (opening it while the invitation
-    # is still open raced the accept in full runs; see the issue notes).
+    # The watcher opens the match once it has started (spectators who open it while
+    # the invitation is still open: the next test).
     watcher.goto(f"{server.url}/#/match/{match_id}")
     watcher.wait_for_selector("#board .place", state="attached")
 
@@ -383,6 +391,50 @@ def test_an_invitation_a_double_a_take_and_a_watcher(server_factory: Any, browse
     for page in pages:
         page.close()
     assert problems == [[], [], []]
+
+
+def test_spectators_of_an_invitation_see_the_board_once_it_is_accepted(
+    server_factory: Any, browser: Any
+) -> None:
+    """One spectator opens an invited match before the invitee accepts: the page says
+    the invitation waits to be accepted, with no board and no Join button; another
+    opens it just as the invitee accepts. Both then see the board (the server sends
+    the started match to everyone who subscribed while it was open)."""
+    server = server_factory("--no-warm-up", "--no-bots")
+    pages, problems, match_id = _an_invitation(browser, server.url, 4)
+    host, guest, early, late = pages
+    guest_name = guest.locator("#who").text_content().split()[0]
+    early.goto(f"{server.url}/#/match/{match_id}")
+    early.wait_for_function(
+        "() => document.querySelector('#match-status').textContent"
+        ".includes('waiting for the invitation to be accepted')"
+    )
+    status = early.locator("#match-status").text_content()
+    assert guest_name in status, status
+    assert early.locator("#board .place").count() == 0
+    assert not early.locator("#do-join").is_visible()
+    host.wait_for_function(
+        f"() => document.querySelector('#match-status').textContent"
+        f".includes('Waiting for {guest_name} to accept')"
+    )
+    accept = guest.locator("#invitations button", has_text="Accept")
+    accept.wait_for()
+    accept.click()
+    late.goto(f"{server.url}/#/match/{match_id}")
+    for page in pages:
+        page.wait_for_selector("#board .place", state="attached")
+        assert page.locator("#open-panel").is_hidden()
+    seq = int(httpx.get(f"{server.url}/api/matches/{match_id}").json()["seq"])
+    assert seq > 0
+    for page in pages:
+        page.wait_for_function(
+            f"() => Number(document.querySelector('#board').dataset.seq) >= {seq}"
+        )
+    boards = {page.evaluate(BOARD_SIGNATURE) for page in (host, early, late)}
+    assert len(boards) == 1, boards
+    for page in pages:
+        page.close()
+    assert problems == [[], [], [], []]
 
 
 def test_a_player_page_shows_ratings_a_graph_and_downloads(

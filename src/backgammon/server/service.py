@@ -526,7 +526,12 @@ class GameService:
         self._wake_bot(match_id)
 
     async def _load(self, match_id: str) -> LiveMatch:
-        """The live match (rebuilt from the database if this process has none)."""
+        """The live match (rebuilt from the database if this process has none).
+
+        Callers that do not hold the match's lock (a state, a chat) may load it while
+        another task does: the first copy stored is the one kept, so the match is
+        never acted on in one copy and shown from another.
+        """
         live = self._live.get(match_id)
         if live is not None:
             return live
@@ -549,6 +554,9 @@ class GameService:
             (row.nonce0, row.nonce1),
         )
         live.replay(entries)
+        stored = self._live.get(match_id)
+        if stored is not None:
+            return stored  # another task loaded it while this one read the log
         self._live[match_id] = live
         self._seats[match_id] = _Seats((users[0], users[1]), row.rated, row.public)
         return live
@@ -727,14 +735,15 @@ class GameService:
     async def _summary(self, row: MatchRow) -> dict[str, Any]:
         names: list[str | None] = []
         async with self.db.transaction() as connection:
-            for user_id in (row.player0, row.player1):
+            for user_id in (row.player0, row.player1, row.invitee):
                 user = None if user_id is None else await repo.user_by_id(connection, user_id)
                 names.append(None if user is None else user.name)
         return {
             "id": row.id,
             "status": row.status,
             "settings": row.config,
-            "players": names,
+            "players": names[:2],
+            "invitee": names[2],
             "rated": row.rated,
             "public": row.public,
             "commitment": row.commitment,
@@ -869,14 +878,19 @@ class GameService:
             self.hub.join(connection, room)
             connection.send(await self.lobby())
             return
-        state = await self.state(room)
-        self.hub.join(connection, room)
+        # Every change to a match is published under its lock, so under the lock the
+        # snapshot and the joining are one step: each later change is heard after the
+        # snapshot (an invitation accepted meanwhile reaches a spectator who
+        # subscribed while it was open), and none is lost in between.
+        async with self._lock(room):
+            state = await self.state(room)
+            self.hub.join(connection, room)
+            connection.send({"type": "state", "match": room, "entries": [], "state": state})
         async with self.db.transaction() as connection_db:
             chat = await repo.recent_chat(connection_db, room)
         seats = self._seats.get(room)
         is_player = seats is not None and seats.seat_of(connection.user) is not None
         visible = [line for line in chat if line["audience"] == "all" or not is_player]
-        connection.send({"type": "state", "match": room, "entries": [], "state": state})
         if visible:
             connection.send({"type": "chat_history", "room": room, "lines": visible})
 

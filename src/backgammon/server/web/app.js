@@ -560,10 +560,10 @@ function renderMatch() {
   if (state.open) {
     const host = state.open.players[0];
     $("#match-title").textContent = `Open match: ${describeSettings(state.open.settings)}`;
-    $("#match-status").textContent = host === app.me.name ? V.describe(state, seat) : `${host} waits for an opponent.`;
+    $("#match-status").textContent = V.describeOpen(state.open, app.me.name);
     $("#invite-link-row").hidden = host !== app.me.name;
     $("#invite-link").value = `${location.origin}/#/match/${state.open.id}`;
-    $("#do-join").hidden = host === app.me.name;
+    $("#do-join").hidden = !V.mayJoin(state.open, app.me.name);
     $("#board").innerHTML = "";
     for (const id of ["#player-top", "#player-bottom"]) $(id).replaceChildren();
     setControls({});

@@ -650,6 +650,22 @@ export function formatSeconds(seconds) {
 
 const LEVELS = { 1: "a single game", 2: "a gammon", 3: "a backgammon" };
 
+/** What an open match (its summary: `players`, `invitee`) waits for, in words, for
+ *  the user called `me`: its host, its invitee, or anyone else (a spectator). */
+export function describeOpen(open, me) {
+  const host = open.players[0];
+  const invitee = open.invitee || null;
+  if (host === me) return invitee ? `Waiting for ${invitee} to accept the invitation…` : "Waiting for an opponent to join…";
+  if (invitee === me) return `${host} invites you to this match.`;
+  if (invitee) return `${host} has invited ${invitee}: waiting for the invitation to be accepted.`;
+  return `${host} waits for an opponent.`;
+}
+
+/** Whether the user called `me` may take the open seat of an open match. */
+export function mayJoin(open, me) {
+  return open.players[0] !== me && (!open.invitee || open.invitee === me);
+}
+
 /** What the match is waiting for, in words, for the viewer in `seat`. */
 export function describe(state, seat) {
   if (!state) return "";

@@ -728,6 +728,18 @@ test("a match summary becomes a history row from the player's side", () => {
   assert.equal(open.finished, false);
 });
 
+test("an open match says what it waits for, and who may take the seat", () => {
+  const invitation = { id: "m1", players: ["alice", null], invitee: "bob", settings: {} };
+  assert.equal(V.describeOpen(invitation, "alice"), "Waiting for bob to accept the invitation…");
+  assert.equal(V.describeOpen(invitation, "bob"), "alice invites you to this match.");
+  assert.equal(V.describeOpen(invitation, "carl"), "alice has invited bob: waiting for the invitation to be accepted.");
+  assert.deepEqual(["alice", "bob", "carl"].map((me) => V.mayJoin(invitation, me)), [false, true, false]);
+  const open = { ...invitation, invitee: null };
+  assert.equal(V.describeOpen(open, "alice"), "Waiting for an opponent to join…");
+  assert.equal(V.describeOpen(open, "carl"), "alice waits for an opponent.");
+  assert.deepEqual(["alice", "carl"].map((me) => V.mayJoin(open, me)), [false, true]);
+});
+
 test("a forced move is offered in one click, to the mover only", () => {
   const forced = makeState({ dice: [6, 6], plays: ["24/18"], steps: [[[24, 18]]], toMove: 1 });
   assert.equal(V.forcedPlay(forced, 0), "24/18");
