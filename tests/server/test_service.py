@@ -282,3 +282,15 @@ def test_a_spectator_who_subscribes_as_the_invitation_is_accepted_sees_the_start
             service.disconnect(watcher)
 
     _run(tmp_path, body)
+
+
+def test_actions_on_matches_that_do_not_exist_leave_no_lock_behind(tmp_path: Path) -> None:
+    async def body(service: GameService, _clock: FakeClock) -> None:
+        user, _ = await service.register("alice", PASSWORD)
+        for number in range(50):
+            with pytest.raises(ServiceError) as refused:
+                await service.act(user, f"no-such-match-{number}", ActionBody(kind="roll"))
+            assert refused.value.code == "not_found"
+        assert len(service._locks) == 0
+
+    _run(tmp_path, body)

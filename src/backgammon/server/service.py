@@ -14,6 +14,7 @@ import json
 import logging
 import secrets
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -155,7 +156,9 @@ class GameService:
         self.metrics = Metrics()
         self._live: dict[str, LiveMatch] = {}
         self._seats: dict[str, _Seats] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        # One lock per match (or room) while anyone holds or waits for it: weak values,
+        # so requests naming matches that do not exist leave nothing behind.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._bot_tasks: set[asyncio.Task[None]] = set()
         self._bot_users: dict[str, User] = {}
         self._ticker: asyncio.Task[None] | None = None
