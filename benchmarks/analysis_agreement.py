@@ -22,6 +22,11 @@
   plies, and reports how often gnubg's N-ply analysis agrees with the file's 0-ply one
   (the ceiling a strong N-ply analyser reaches on this yardstick) and how often ours
   agrees with gnubg's N-ply.
+* **More matches.** ``--every-match`` compares with gnubg's ``--gnubg-ply`` analysis of
+  every match of the reference folder (136 cube decisions, five of them from one game);
+  ``--gnubg-matches N --length L`` with that of N L-point matches GNU Backgammon plays
+  against itself (0-ply, its own cube; seeds 1..N, kept in ``--gnubg-cache``): a wider,
+  less correlated sample of cube decisions.
 * **Speed.** The time to analyse that match and 7-point matches played by the engine
   against itself (seeded dice, intermediate level, no doubling), at ``--ply``.
 
@@ -298,11 +303,28 @@ def agreement(
     }
 
 
+def _gnubg_binary() -> Path | None:
+    """GNU Backgammon's program (``$GNUBG``, on the path, or Debian's), if installed."""
+    binary = Path(os.environ.get("GNUBG") or shutil.which("gnubg") or "/usr/games/gnubg")
+    return binary if binary.exists() else None
+
+
+def _run_gnubg(binary: Path, option: str, script: Path, timeout: int) -> None:
+    """Run gnubg headless on a command file (``-c``) or a Python script (``-p``)."""
+    subprocess.run(
+        [str(binary), "-t", "-q", "-r", option, str(script)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=timeout,
+    )
+
+
 def gnubg_analysis(path: Path, plies: int, out: Path) -> Path | None:
     """Have GNU Backgammon analyse the match in ``path`` at ``plies`` (checker play and
     cube) and save it as SGF in ``out``; ``None`` when gnubg is not installed."""
-    binary = os.environ.get("GNUBG") or shutil.which("gnubg") or "/usr/games/gnubg"
-    if not Path(binary).exists():
+    binary = _gnubg_binary()
+    if binary is None:
         return None
     commands = out.with_suffix(".commands")
     commands.write_text(
@@ -312,13 +334,7 @@ def gnubg_analysis(path: Path, plies: int, out: Path) -> Path | None:
         "analyse match\n"
         f"save match {out}\n"
     )
-    subprocess.run(
-        [binary, "-t", "-q", "-r", "-c", str(commands)],
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        timeout=600,
-    )
+    _run_gnubg(binary, "-c", commands, timeout=600)
     return out if out.exists() else None
 
 
@@ -452,6 +468,58 @@ def speed(length: int, seeds: list[int], ply: int) -> list[dict[str, Any]]:
     return results
 
 
+GNUBG_SELF_PLAY = """\
+import gnubg
+for line in (
+    "set threads 1", "set rng mersenne", "set seed {seed}", "set display off",
+    "set player 0 gnubg", "set player 1 gnubg",
+    "set player 0 chequerplay evaluation plies 0", "set player 1 chequerplay evaluation plies 0",
+    "set player 0 cubedecision evaluation plies 0", "set player 1 cubedecision evaluation plies 0",
+    "new match {length}",
+):
+    gnubg.command(line)
+def points(side):
+    games = gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)["games"]
+    return sum(game["info"]["points-won"] for game in games if game["info"]["winner"] == side)
+for _ in range(20000):  # "new match" plays it through; "play" resumes it if it stopped
+    if max(points("X"), points("O")) >= {length}:
+        break
+    gnubg.command("play")
+for line in (
+    "set analysis chequerplay evaluation plies {plies}",
+    "set analysis cubedecision evaluation plies {plies}",
+    "analyse match",
+    "save match {out}",
+):
+    gnubg.command(line)
+"""
+"""A gnubg Python script: a ``length``-point match of gnubg against itself at 0-ply (its
+own cube), then its own ``plies``-ply analysis of it, saved as SGF."""
+
+
+def gnubg_played_matches(count: int, length: int, plies: int, cache: Path) -> list[Path]:
+    """``count`` ``length``-point matches GNU Backgammon plays against itself (seeds 1 ..
+    ``count``), each analysed by it at ``plies``, kept in ``cache`` between runs: a wider
+    and less correlated sample of cube decisions than the three reference matches."""
+    binary = _gnubg_binary()
+    if binary is None:
+        raise SystemExit("GNU Backgammon is not installed")
+    cache.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for seed in range(1, count + 1):
+        out = cache / f"selfplay_{length}pt_seed{seed}_gnubg{plies}.sgf"
+        if not out.exists():
+            script = out.with_suffix(".py")
+            partial = out.with_suffix(".partial.sgf")
+            script.write_text(
+                GNUBG_SELF_PLAY.format(seed=seed, length=length, plies=plies, out=partial)
+            )
+            _run_gnubg(binary, "-p", script, timeout=3600)
+            partial.rename(out)
+        paths.append(out)
+    return paths
+
+
 def every_match(
     ply: int, gnubg_ply: int, cache: Path, engine: Engine, cubeful_search: bool
 ) -> list[dict[str, Any]]:
@@ -542,16 +610,29 @@ def main(
         help="cube decisions from the cubeless search made cubeful at the root (the "
         "method before the cubeful search)",
     )
+    parser.add_argument(
+        "--gnubg-matches",
+        type=int,
+        default=0,
+        help="instead: compare with gnubg's --gnubg-ply analysis of this many --length-point "
+        "matches it plays against itself (kept in --gnubg-cache)",
+    )
     args = parser.parse_args(argv)
     engine = make_engine(args.weights)
     pruning_network = default_pruning_network()
     if args.weights is not None and pruning_network is not None:
         engine.pruning = Pruning(pruning_network, keep=PRUNING_KEEP)
     engine.rank_plays(Position.initial(), (3, 1))  # compile / load once, outside timings
-    if args.every_match:
-        reports = every_match(
-            args.ply, args.gnubg_ply, args.gnubg_cache, engine, not args.root_cube
-        )
+    if args.every_match or args.gnubg_matches:
+        if args.gnubg_matches:
+            played = gnubg_played_matches(
+                args.gnubg_matches, args.length, args.gnubg_ply, args.gnubg_cache
+            )
+            reports = [agreement(path, args.ply, engine, not args.root_cube) for path in played]
+        else:
+            reports = every_match(
+                args.ply, args.gnubg_ply, args.gnubg_cache, engine, not args.root_cube
+            )
         _report_every_match(reports, args.ply, args.gnubg_ply)
         if args.json is not None:
             args.json.write_text(json.dumps(reports, indent=2))
