@@ -74,6 +74,9 @@ from backgammon.rules.position import Position
 HERE = Path(__file__).resolve().parent
 CLOSE = 0.01
 """A play within this much of gnubg's best by gnubg's own equities is a near tie."""
+CLOSE_CUBE = 0.1
+"""A cube decision is close when, by gnubg's equities, doubling and not doubling (or
+taking and passing) differ by less than this."""
 TIE = 5e-7
 """Equities in the file closer than this (its six decimals) are equal."""
 THRESHOLDS = Thresholds()
@@ -207,7 +210,7 @@ def agreement(
     plays = same = listed = close = ties = marked = same_mark = 0
     cost = 0.0
     luck_pairs: list[tuple[float, float]] = []
-    cubes = same_cube = same_double = same_model = 0
+    cubes = same_cube = same_double = same_model = close_cubes = same_close_cube = 0
     takes = same_take = 0
     disagreements: list[dict[str, Any]] = []
     for game, properties in zip(analysis.games, theirs, strict=True):
@@ -259,6 +262,10 @@ def agreement(
             cubes += 1
             ours_action = _ours(decision)
             same_cube += ours_action == gnubg
+            no_double, double_take = _gnubg_cube_equities(found["DA"][0], away, decision.cube)
+            if min(abs(no_double - min(double_take, 1.0)), abs(double_take - 1.0)) < CLOSE_CUBE:
+                close_cubes += 1
+                same_close_cube += ours_action == gnubg
             same_double += decision.should_double == gnubg.startswith("double")
             same_model += _model_with_gnubg_probabilities(decision, found["DA"][0], away) == gnubg
             if ours_action != gnubg:
@@ -293,6 +300,8 @@ def agreement(
         "cube_decisions": cubes,
         "same_cube_action": same_cube,
         "same_cube_action_rate": same_cube / cubes if cubes else None,
+        "close_cube_decisions": close_cubes,
+        "same_close_cube_action": same_close_cube,
         "same_double_decision_rate": same_double / cubes if cubes else None,
         "same_cube_action_with_gnubg_probabilities_rate": same_model / cubes if cubes else None,
         "take_decisions": takes,
@@ -538,13 +547,15 @@ def every_match(
 
 
 def _report_every_match(reports: list[dict[str, Any]], ply: int, gnubg_ply: int) -> None:
-    totals = {key: 0 for key in ("plays", "same", "close", "cubes", "same_cube", "takes", "take")}
+    keys = ("plays", "same", "close", "cubes", "same_cube", "close_cubes", "same_close", "takes")
+    totals = {key: 0 for key in (*keys, "take")}
     for report in reports:
         print(
             f"{Path(report['file']).name}: ours at {ply}-ply against gnubg's {gnubg_ply}-ply: "
             f"best play {report['same_best_play']}/{report['checker_plays']}, "
             f"within {CLOSE} {report['our_best_within_close_of_gnubg_best']}, "
-            f"cube action {report['same_cube_action']}/{report['cube_decisions']}, "
+            f"cube action {report['same_cube_action']}/{report['cube_decisions']} "
+            f"(close {report['same_close_cube_action']}/{report['close_cube_decisions']}), "
             f"take/pass {report['same_take_decision']}/{report['take_decisions']} "
             f"({report['analysis_seconds']:.1f} s)"
         )
@@ -558,6 +569,8 @@ def _report_every_match(reports: list[dict[str, Any]], ply: int, gnubg_ply: int)
         totals["close"] += report["our_best_within_close_of_gnubg_best"]
         totals["cubes"] += report["cube_decisions"]
         totals["same_cube"] += report["same_cube_action"]
+        totals["close_cubes"] += report["close_cube_decisions"]
+        totals["same_close"] += report["same_close_cube_action"]
         totals["takes"] += report["take_decisions"]
         totals["take"] += report["same_take_decision"]
     print(
@@ -566,7 +579,9 @@ def _report_every_match(reports: list[dict[str, Any]], ply: int, gnubg_ply: int)
         f"{totals['close']}/{totals['plays']} "
         f"({100 * totals['close'] / max(totals['plays'], 1):.1f}%), cube action "
         f"{totals['same_cube']}/{totals['cubes']} "
-        f"({100 * totals['same_cube'] / max(totals['cubes'], 1):.1f}%), take/pass "
+        f"({100 * totals['same_cube'] / max(totals['cubes'], 1):.1f}%; close ones, within "
+        f"{CLOSE_CUBE} by gnubg's equities, {totals['same_close']}/{totals['close_cubes']} "
+        f"= {100 * totals['same_close'] / max(totals['close_cubes'], 1):.1f}%), take/pass "
         f"{totals['take']}/{totals['takes']}"
     )
 
