@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from backgammon import __version__
@@ -106,6 +106,9 @@ class FibsSession:
         self.toggles = dict(DEFAULT_TOGGLES)
         self.connection: Connection | None = None
         self.playing: str | None = None
+        # A match is being started (by a command, or by a match_started event): the
+        # other path must not start one too, or the match is told from its start twice.
+        self._starting = False
         self.watching: str | None = None
         self.watched_seat = 0
         self.login_time = int(time.time())
@@ -367,7 +370,7 @@ class FibsSession:
             else:
                 await self.error(f"Match length '{words[1]}': a number 1-64 or 'unlimited'.")
                 return
-        if self.playing is not None:
+        if self._busy():
             await self.error("You are already playing.")
             return
         target = await self._named(name)
@@ -378,14 +381,15 @@ class FibsSession:
             return
         opponent = f"bot:{target.bot_level}" if target.kind == "bot" else target.name
         settings = MatchSettings(length=length, clock=None)
-        created = await self.service.create_match(
-            user, CreateMatch(settings=settings, opponent=opponent)
-        )
+        request = CreateMatch(settings=settings, opponent=opponent)
         what = "an unlimited match" if not length else f"a {length} point match"
-        if target.kind == "bot":
-            await self.line(f"{target.name} accepts your invitation to {what}.")
-            await self._start_playing(created["id"])
+        if target.kind == "bot":  # the match starts at once: this command starts playing it
+            with self._starting_match():
+                created = await self.service.create_match(user, request)
+                await self.line(f"{target.name} accepts your invitation to {what}.")
+                await self._start_playing(created["id"])
         else:
+            await self.service.create_match(user, request)
             await self.line(f"** You invited {target.name} to {what}.")
 
     async def _cmd_join(self, rest: str) -> None:
@@ -394,12 +398,27 @@ class FibsSession:
         if not rest:
             await self.error("Join whom?")
             return
-        if self.playing is not None:
+        if self._busy():
             await self.error("You are already playing.")
             return
-        match_id = await self.service.invitation_from(user, rest.split()[0])
-        await self.service.join_match(user, match_id)
-        await self._start_playing(match_id)
+        with self._starting_match():
+            match_id = await self.service.invitation_from(user, rest.split()[0])
+            await self.service.join_match(user, match_id)
+            await self._start_playing(match_id)
+
+    def _busy(self) -> bool:
+        return self.playing is not None or self._starting
+
+    @contextlib.contextmanager
+    def _starting_match(self) -> Iterator[None]:
+        """Claim the start of a match for the code inside: the ``match_started``
+        event that the service sends meanwhile (it may be handled before the
+        command's own reply comes back) is then left to it."""
+        self._starting = True
+        try:
+            yield
+        finally:
+            self._starting = False
 
     async def _start_playing(
         self, match_id: str, resumed: bool = False, announce: bool = True
@@ -710,16 +729,17 @@ class FibsSession:
     async def _match_started(self, message: dict[str, Any]) -> None:
         """A match of ours began (someone joined our invitation, or we joined)."""
         match_id = message["match"]
-        if self.playing is not None or self.user is None:
-            return  # already in it (we joined), or playing another one
+        if self._busy() or self.user is None:
+            return  # already in it (we joined, or a bot accepted), or playing another one
         names = message["players"]
         other = next((name for name in names if name != self.user.name), "?")
-        state = await self.service.state(match_id)
-        length = state["settings"]["length"]
-        what = f"a {length} point match" if length else "an unlimited match"
-        # Playing first, then the line: a command sent on seeing it finds the match.
-        await self._start_playing(match_id, announce=False)
-        await self.line(f"** Player {other} has joined you for {what}.")
+        with self._starting_match():
+            state = await self.service.state(match_id)
+            length = state["settings"]["length"]
+            what = f"a {length} point match" if length else "an unlimited match"
+            # Playing first, then the line: a command sent on seeing it finds the match.
+            await self._start_playing(match_id, announce=False)
+            await self.line(f"** Player {other} has joined you for {what}.")
 
     async def _lobby_event(self, message: dict[str, Any]) -> None:
         event = message.get("event")

@@ -1,0 +1,96 @@
+"""The FIBS session in-process, on a real SQLite database: orderings of its two tasks
+(the commands it reads and the events it is sent) that loopback seldom produces."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from backgammon.server.database import Database
+from backgammon.server.fibs.session import FibsSession
+from backgammon.server.protocol import CreateMatch, MatchSettings
+from backgammon.server.service import GameService
+from backgammon.server.settings import Settings
+
+PASSWORD = "a long enough password"
+
+
+async def _until(done: Any, what: str) -> None:
+    for _ in range(1000):
+        if done():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_a_join_whose_reply_comes_after_the_match_started_event_starts_playing_once(
+    tmp_path: Path,
+) -> None:
+    """The service tells the joiner's session that the match started before
+    ``join_match`` returns; here the session handles that event (and the state after
+    it) before the command goes on. The match is told once: one new game, one prompt,
+    the joiner's own line, not the inviter's."""
+
+    async def main() -> None:
+        settings = Settings(data_dir=tmp_path, bots=(), warm_up=False)
+        service = GameService(settings, Database(settings.database))
+        await service.start()
+        try:
+            jane, _ = await service.register("jane", PASSWORD)
+            await service.register("leo", PASSWORD)
+            inputs: asyncio.Queue[str] = asyncio.Queue()
+            output: list[str] = []
+
+            async def write(text: str) -> None:
+                output.append(text)
+
+            session = FibsSession(service, inputs.get, write, "127.0.0.1")
+            handled: list[str] = []
+            event = session._event
+
+            async def tracked_event(message: dict[str, Any]) -> None:
+                await event(message)
+                handled.append(message.get("type", ""))
+
+            session._event = tracked_event  # type: ignore[method-assign]
+            join = service.join_match
+
+            async def slow_join(*args: Any, **kwargs: Any) -> dict[str, Any]:
+                joined = await join(*args, **kwargs)
+                # The reply is late: the session's events are all handled first.
+                await _until(lambda: "match_started" in handled, "the match_started event")
+                connection = session.connection
+                assert connection is not None
+                for _ in range(20):
+                    await asyncio.sleep(0.005)
+                await _until(connection.queue.empty, "the session's events")
+                return joined
+
+            service.join_match = slow_join  # type: ignore[method-assign]
+            running = asyncio.create_task(session.run())
+            await inputs.put(f"login TestClient 1008 leo {PASSWORD}")
+            await _until(lambda: "6\r\n" in "".join(output), "the login")
+            request = CreateMatch(settings=MatchSettings(length=1), opponent="leo")
+            await service.create_match(jane, request)
+            await _until(lambda: "Type 'join jane'" in "".join(output), "the invitation")
+            await inputs.put("join jane")
+            await _until(lambda: "** You are now playing" in "".join(output), "the join's answer")
+            await _until(lambda: "Starting a new game" in "".join(output), "the new game")
+            connection = session.connection
+            assert connection is not None
+            await _until(connection.queue.empty, "the session's events")
+            for _ in range(20):
+                await asyncio.sleep(0.005)
+            lines = "".join(output).split("\r\n")
+            await inputs.put("bye")
+            await running
+        finally:
+            await service.stop()
+        assert lines.count("Starting a new game with jane.") == 1
+        prompts = ("Please move", "It's your turn. Please roll")
+        assert len([line for line in lines if line.startswith(prompts)]) <= 1
+        assert lines.count("** You are now playing a 1 point match with jane") == 1
+        assert not any(line.startswith("** Player jane has joined you") for line in lines)
+
+    asyncio.run(main())
