@@ -23,7 +23,7 @@
   (the ceiling a strong N-ply analyser reaches on this yardstick) and how often ours
   agrees with gnubg's N-ply.
 * **More matches.** ``--every-match`` compares with gnubg's ``--gnubg-ply`` analysis of
-  every match of the reference folder (136 cube decisions, five of them from one game);
+  every match of the reference folder (a small sample, its cube misses mostly in one game);
   ``--gnubg-matches N --length L`` with that of N L-point matches GNU Backgammon plays
   against itself (0-ply, its own cube; seeds 1..N, kept in ``--gnubg-cache``): a wider,
   less correlated sample of cube decisions.

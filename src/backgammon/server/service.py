@@ -736,16 +736,15 @@ class GameService:
         return write_match_text((await self._load(match_id)).record(), "mat")
 
     async def _summary(self, row: MatchRow) -> dict[str, Any]:
-        names: list[str | None] = []
-        # The invitee's name is looked up only while it is not a player already (an
-        # open invitation): a started match's summary costs no extra query.
-        invitee = row.invitee if row.invitee not in (row.player0, row.player1) else None
+        # Each distinct user once: a started invitation's invitee is one of its players.
+        wanted = {uid for uid in (row.player0, row.player1, row.invitee) if uid is not None}
+        found: dict[int | None, str] = {}
         async with self.db.transaction() as connection:
-            for user_id in (row.player0, row.player1, invitee):
-                user = None if user_id is None else await repo.user_by_id(connection, user_id)
-                names.append(None if user is None else user.name)
-        if invitee is None and row.invitee is not None:
-            names[2] = names[0] if row.invitee == row.player0 else names[1]
+            for user_id in wanted:
+                user = await repo.user_by_id(connection, user_id)
+                if user is not None:
+                    found[user_id] = user.name
+        names = [found.get(user_id) for user_id in (row.player0, row.player1, row.invitee)]
         return {
             "id": row.id,
             "status": row.status,
