@@ -43,7 +43,6 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -586,12 +585,9 @@ def _report_every_match(reports: list[dict[str, Any]], ply: int, gnubg_ply: int)
     )
 
 
-def main(
-    argv: list[str] | None = None, make_engine: Callable[[str | None], Engine] = Engine
-) -> None:
+def main(argv: list[str] | None = None) -> None:
     """Run both parts and print a report (and JSON with ``--json``). ``argv``: the
-    options (default: the command line); ``make_engine``: the engine that analyses the
-    reference match, from ``--weights`` (``backgame_hybrid.py`` passes its own)."""
+    options (default: the command line)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", type=Path, default=REFERENCE)
     parser.add_argument("--ply", type=int, default=0)
@@ -633,7 +629,7 @@ def main(
         "matches it plays against itself (kept in --gnubg-cache)",
     )
     args = parser.parse_args(argv)
-    engine = make_engine(args.weights)
+    engine = Engine(args.weights)
     pruning_network = default_pruning_network()
     if args.weights is not None and pruning_network is not None:
         engine.pruning = Pruning(pruning_network, keep=PRUNING_KEEP)

@@ -424,10 +424,6 @@ def train(
             bar.console.print(row)
 
 
-_ROLLOUT_LABELS = "labels-rollout.npy"
-"""The label file of a ``label-rollouts`` folder."""
-
-
 def _counting_progress() -> Progress:
     """A progress bar for the long training steps: what, how far, how long left."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -438,18 +434,6 @@ def _counting_progress() -> Progress:
         TextColumn("{task.completed}/{task.total}"),
         TimeRemainingColumn(),
     )
-
-
-def _without_back_games(
-    source: object, boards: npt.NDArray[np.uint8], labels: npt.NDArray[np.float64]
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
-    """``boards`` and their ``labels`` less the back games (``backgame_starts``),
-    saying how many were left out of ``source``."""
-    from backgammon.training.searched_games import backgame_starts
-
-    back = backgame_starts(boards)
-    typer.echo(f"{int(back.sum())} back games left out of {source}")
-    return boards[~back], labels[~back]
 
 
 @app.command()
@@ -472,10 +456,6 @@ def distill(
         list[str] | None,
         typer.Option(help="Another distill folder, fully labelled at --plies, to fit on too."),
     ] = None,
-    rollouts: Annotated[
-        list[str] | None,
-        typer.Option(help="A label-rollouts folder, fully labelled, to fit on too."),
-    ] = None,
     fit: Annotated[
         str, typer.Option(help="The networks to train, comma-separated.")
     ] = "contact,crashed,race",
@@ -483,13 +463,6 @@ def distill(
         str | None,
         typer.Option(help="Take the networks not trained from these weights ('default')."),
     ] = None,
-    drop_back_games: Annotated[
-        bool,
-        typer.Option(
-            help="Leave the back games out of the search-labelled positions (FOLDER's and "
-            "--also's), so that --rollouts folders alone label them."
-        ),
-    ] = False,
 ) -> None:
     """Improve the networks beyond TD: label positions from the engine's own games with
     its own deeper search, and train the networks on them. Writes FOLDER/networks.npz;
@@ -533,24 +506,16 @@ def distill(
             done = label_positions(engine, part, plies, progress=lambda n: bar.advance(task, n))
             labels = np.concatenate((labels, done))
             np.save(labels_file, labels)
-    if drop_back_games:
-        boards, labels = _without_back_games(folder, boards, labels)
-    extras = [
-        (other, f"labels-{plies}ply.npy", f"at {plies}-ply", "--also") for other in also or []
-    ]
-    extras += [(other, _ROLLOUT_LABELS, "by rollouts", "--rollouts") for other in rollouts or []]
-    for other, label_name, kind, option in extras:
+    for other in also or []:
         extra_boards = np.load(Path(other) / "positions.npy")
-        extra_file = Path(other) / label_name
+        extra_file = Path(other) / labels_file.name
         extra_labels = np.load(extra_file) if extra_file.exists() else np.zeros((0, 5))
         if extra_labels.shape[0] != extra_boards.shape[0]:
             raise typer.BadParameter(
                 f"{other} has {extra_labels.shape[0]} of {extra_boards.shape[0]} positions "
-                f"labelled {kind}: finish it first",
-                param_hint=option,
+                f"labelled at {plies}-ply: finish it first",
+                param_hint="--also",
             )
-        if drop_back_games and option == "--also":
-            extra_boards, extra_labels = _without_back_games(other, extra_boards, extra_labels)
         boards = np.concatenate((boards, extra_boards))
         labels = np.concatenate((labels, extra_labels))
         typer.echo(f"{extra_boards.shape[0]} labelled positions from {other}")
@@ -584,10 +549,8 @@ def distill(
             "games": games,
             "positions": int(boards.shape[0]),
             "also": list(also or []),
-            "rollouts": list(rollouts or []),
             "fitted": names,
             "others_from": others_from,
-            "drop_back_games": drop_back_games,
             "plies": plies,
             "epochs": epochs,
             "learning_rate": learning_rate,
@@ -603,240 +566,6 @@ def distill(
     )
     networks.replace(metadata=metadata).save(work / "networks.npz")
     typer.echo(json.dumps({"weights": str(work / "networks.npz")}))
-
-
-@app.command(name="label-rollouts")
-def label_rollouts_command(
-    folder: Annotated[
-        str, typer.Option(help="Work folder: positions.npy and labels-rollout.npy; resumed.")
-    ],
-    source: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--from", help="Distill folders to sample positions from (if FOLDER has none)."
-        ),
-    ] = None,
-    positions: Annotated[
-        int, typer.Option(help="Contact and crashed positions to sample.")
-    ] = 50_000,
-    weights: Annotated[
-        str | None, typer.Option(help="Weights that play the rollouts (default: shipped).")
-    ] = None,
-    trials: Annotated[int, typer.Option(help="Games per position.")] = 36,
-    processes: Annotated[int, typer.Option(help="Worker processes.")] = 2,
-    seed: Annotated[int, typer.Option(help="Seed of the sample and the dice.")] = 7,
-) -> None:
-    """Label positions by rolling them out with the engine's own 0-ply play (the mean
-    outcome of TRIALS games each), for `distill --rollouts FOLDER`: targets free of the
-    network's own biases. Positions are sampled once from the contact and crashed
-    positions of the --from folders (distill folders) and kept in FOLDER; labels are
-    saved as they come, so an interrupted run resumes."""
-    import numpy as np
-
-    from backgammon.engine import Engine
-    from backgammon.engine.evaluator import PositionClass, classify_boards
-    from backgammon.training.rollout_labels import rollout_labels
-
-    work = Path(folder)
-    work.mkdir(parents=True, exist_ok=True)
-    positions_file = work / "positions.npy"
-    if not positions_file.exists():
-        if not source:
-            raise typer.BadParameter(
-                f"{folder} has no positions.npy: name distill folders to sample from",
-                param_hint="--from",
-            )
-        pool = np.concatenate([np.load(Path(other) / "positions.npy") for other in source])
-        classes = classify_boards(pool)
-        eligible = np.flatnonzero(
-            (classes == int(PositionClass.CONTACT)) | (classes == int(PositionClass.CRASHED))
-        )
-        if eligible.shape[0] < positions:
-            raise typer.BadParameter(
-                f"the --from folders hold {eligible.shape[0]} contact and crashed positions, "
-                f"fewer than {positions}",
-                param_hint="--positions",
-            )
-        chosen = np.random.default_rng(seed).choice(eligible, size=positions, replace=False)
-        np.save(positions_file, pool[chosen])
-    boards = np.load(positions_file)
-    labels_file = work / _ROLLOUT_LABELS
-    labels = np.load(labels_file) if labels_file.exists() else np.zeros((0, 5))
-    networks = Engine(weights).networks
-    step = 4_000
-    with _counting_progress() as bar:
-        task = bar.add_task(f"rolling out ({trials} games each)", total=boards.shape[0])
-        bar.update(task, completed=labels.shape[0])
-        while labels.shape[0] < boards.shape[0]:
-            begin = labels.shape[0]
-            done = rollout_labels(
-                networks,
-                boards[begin : begin + step],
-                trials,
-                seed=seed * 1_000_003 + begin,
-                processes=processes,
-                chunk=250,
-                progress=lambda n: bar.advance(task, n),
-            )
-            labels = np.concatenate((labels, done))
-            np.save(labels_file, labels)
-    typer.echo(json.dumps({"positions": int(boards.shape[0]), "labels": str(labels_file)}))
-
-
-@app.command(name="label-searched-games")
-def label_searched_games_command(
-    folder: Annotated[
-        str,
-        typer.Option(help="Work folder: the games so far and the labels; resumed."),
-    ],
-    source: Annotated[
-        list[str] | None,
-        typer.Option("--from", help="Distill folders whose back games start the games."),
-    ] = None,
-    games: Annotated[int, typer.Option(help="Games to play.")] = 80_000,
-    ply: Annotated[int, typer.Option(help="Search depth of both sides' plays.")] = 1,
-    lam: Annotated[
-        float,
-        typer.Option("--lambda", help="Weight of the game's outcome against the network's values."),
-    ] = 1.0,
-    luck_adjusted: Annotated[
-        bool,
-        typer.Option(
-            "--luck-adjusted",
-            help="Label by the outcome less the luck of the rolls that followed (at 0-ply).",
-        ),
-    ] = False,
-    behind: Annotated[
-        int, typer.Option(help="A back game's side trails by at least this many pips.")
-    ] = 50,
-    weights: Annotated[
-        str | None, typer.Option(help="Weights that play and value (default: shipped).")
-    ] = None,
-    processes: Annotated[int, typer.Option(help="Worker processes.")] = 2,
-    chunk: Annotated[int, typer.Option(help="Games per saved step.")] = 2_000,
-    seed: Annotated[int, typer.Option(help="Seed of the games.")] = 11,
-) -> None:
-    """Expert-iteration targets: play games from the back games of the --from folders
-    with PLY-ply search on both sides, and label every contact or crashed position on
-    the way by its λ-return (LAMBDA 1: the game's outcome; --luck-adjusted: the outcome
-    less the luck of the rolls that followed, less noisy and as unbiased) for `distill
-    --rollouts FOLDER`. Games are saved every CHUNK, so an interrupted run resumes; the
-    labels are (re)computed at the end, so another --lambda on a finished folder only
-    relabels."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    import numpy as np
-
-    from backgammon.engine import Engine
-    from backgammon.rules.movegen import BOARD_SLOTS
-    from backgammon.training.searched_games import (
-        backgame_starts,
-        lambda_returns,
-        luck_adjusted_outcomes,
-        play_searched_games_with,
-        played_rolls,
-        roll_values_with,
-    )
-
-    for name, value in (("games", games), ("processes", processes), ("chunk", chunk)):
-        if value < 1:
-            raise typer.BadParameter(f"must be >= 1, got {value}", param_hint=f"--{name}")
-    if not 0.0 <= lam <= 1.0:
-        raise typer.BadParameter(f"must be between 0 and 1, got {lam}", param_hint="--lambda")
-    if luck_adjusted and lam != 1.0:
-        raise typer.BadParameter(
-            "--luck-adjusted labels adjust the outcome: leave --lambda at 1",
-            param_hint="--lambda",
-        )
-    work = Path(folder)
-    work.mkdir(parents=True, exist_ok=True)
-    starts_file = work / "starts.npy"
-    if not starts_file.exists():
-        if not source:
-            raise typer.BadParameter(
-                f"{folder} has no starts.npy: name distill folders to take back games from",
-                param_hint="--from",
-            )
-        pool = np.concatenate([np.load(Path(other) / "positions.npy") for other in source])
-        chosen = pool[backgame_starts(pool, behind=behind)]
-        if chosen.shape[0] == 0:
-            raise typer.BadParameter(
-                f"the --from folders hold no back games trailing by {behind} pips or more",
-                param_hint="--behind",
-            )
-        np.save(starts_file, chosen)
-    starts = np.load(starts_file)
-    names = ("boards", "outcomes", "games", "rolls")
-    if (work / "games.npy").exists():
-        saved = {name: np.load(work / f"{name}.npy") for name in names if name != "rolls"}
-        rolls_file = work / "rolls.npy"
-        # Folders made before the rolls were kept: their rolls are inferred.
-        saved["rolls"] = (
-            np.load(rolls_file)
-            if rolls_file.exists()
-            else np.full(saved["games"].shape[0], -1, dtype=np.int64)
-        )
-    else:
-        saved = {
-            "boards": np.zeros((0, BOARD_SLOTS), dtype=np.uint8),
-            "outcomes": np.zeros((0, 5)),
-            "games": np.zeros(0, dtype=np.int64),
-            "rolls": np.zeros(0, dtype=np.int64),
-        }
-    done_file = work / "games-done.json"
-    done = json.loads(done_file.read_text())["games"] if done_file.exists() else 0
-    kept = saved["games"] < done  # drop a step saved without its count (interrupted)
-    saved = {name: array[kept] for name, array in saved.items()}
-    steps = [(begin, min(chunk, games - begin)) for begin in range(done, games, chunk)]
-    with _counting_progress() as bar, ProcessPoolExecutor(max_workers=processes) as workers:
-        task = bar.add_task(f"games at {ply}-ply", total=games)
-        bar.update(task, completed=done)
-        for first in range(0, len(steps), processes):
-            batch = steps[first : first + processes]
-            jobs = [
-                workers.submit(
-                    play_searched_games_with, weights, starts, count, ply, seed + begin, begin
-                )
-                for begin, count in batch
-            ]
-            for (_, count), job in zip(batch, jobs, strict=True):
-                result = job.result()
-                for name in names:
-                    saved[name] = np.concatenate((saved[name], getattr(result, name)))
-                bar.advance(task, count)
-            for name in names:
-                np.save(work / f"{name}.npy", saved[name])
-            done_file.write_text(json.dumps({"games": batch[-1][0] + batch[-1][1]}))
-    if luck_adjusted:
-        boards = saved["boards"]
-        cuts = range(0, boards.shape[0], 10_000)
-        with _counting_progress() as bar, ProcessPoolExecutor(max_workers=processes) as workers:
-            task = bar.add_task("luck of every roll", total=boards.shape[0])
-            parts = []
-            for part in workers.map(
-                roll_values_with, [weights] * len(cuts), [boards[at : at + 10_000] for at in cuts]
-            ):
-                parts.append(part)
-                bar.advance(task, part.shape[0])
-        values_of_rolls = np.concatenate(parts) if parts else np.zeros((0, 21, 5), dtype=np.float32)
-        played = played_rolls(boards, saved["games"], saved["rolls"])
-        labels = luck_adjusted_outcomes(values_of_rolls, played, saved["outcomes"], saved["games"])
-    else:
-        values = Engine(weights).evaluate_boards(saved["boards"])
-        labels = lambda_returns(values, saved["outcomes"], saved["games"], lam)
-    np.save(work / "positions.npy", saved["boards"])
-    np.save(work / _ROLLOUT_LABELS, labels)
-    typer.echo(
-        json.dumps(
-            {
-                "games": max(done, games),
-                "positions": int(saved["boards"].shape[0]),
-                "lambda": lam,
-                "luck_adjusted": luck_adjusted,
-                "labels": str(work / _ROLLOUT_LABELS),
-            }
-        )
-    )
 
 
 @app.command(name="train-prune")
