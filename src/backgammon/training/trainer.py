@@ -52,8 +52,8 @@ class TrainingSettings:
         seed: seeds both the initial weights and the dice.
         variant: the variant to train (its registry name): self-play games of that
             variant, from its start, under its movement and scoring (see
-            :func:`~backgammon.training.td.variant_rules`; variants whose turn goes on
-            after a play are refused).
+            :func:`~backgammon.training.td.variant_rules`; variants whose games end on
+            a hit, first-hit and atomic, are refused).
         lam: the TD(λ) trace decay; 0 is TD(0), much the fastest.
     """
 
