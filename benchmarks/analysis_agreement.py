@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/analysis_agreement.py [--file SGF] [--ply 0] [--json OUT]
 
-* **Agreement.** ``../shared/reference/formats/match03_5pt_analysed.sgf`` holds GNU
+* **Agreement.** ``tests/data/reference/formats/match03_5pt_analysed.sgf`` holds GNU
   Backgammon 1.07's 0-ply analysis in its ``A`` (the plays considered, best first) and
   ``DA`` (cube decision: no-double and double/take evaluations, in match winning
   chances) properties. For every unforced checker play we compare our best play (by
@@ -80,7 +80,7 @@ TIE = 5e-7
 """Equities in the file closer than this (its six decimals) are equal."""
 THRESHOLDS = Thresholds()
 """The marks' thresholds (gnubg's 0.04 / 0.08 / 0.16)."""
-REFERENCE = HERE.parent.parent / "shared" / "reference" / "formats" / "match03_5pt_analysed.sgf"
+REFERENCE = HERE.parent / "tests" / "data" / "reference" / "formats" / "match03_5pt_analysed.sgf"
 
 
 def _point(letter: str, player: int) -> int:
@@ -532,7 +532,7 @@ def every_match(
     ply: int, gnubg_ply: int, cache: Path, engine: Engine, cubeful_search: bool
 ) -> list[dict[str, Any]]:
     """Our analysis at ``ply`` against GNU Backgammon's at ``gnubg_ply`` on every match
-    of ``../shared/reference/formats/`` (gnubg's analyses kept in ``cache``)."""
+    of ``tests/data/reference/formats/`` (gnubg's analyses kept in ``cache``)."""
     cache.mkdir(parents=True, exist_ok=True)
     reports = []
     for match in sorted(REFERENCE.parent.glob("match*.sgf")):

@@ -5,7 +5,7 @@ by our rule, so the names compare).
 
     python benchmarks/cube_speed.py --positions 50 --runs 3
 
-Positions: the first N records of ``../shared/reference/evals_public.jsonl`` (money,
+Positions: the first N records of ``tests/data/reference/evals_public.jsonl.xz`` (money,
 centred cube, the side on roll deciding before its roll). GNU Backgammon is driven
 through ``../shared/gnubg`` (with its fast-poll shim, so its per-call floor is about
 50 µs); when it is not installed only our figures are shown.

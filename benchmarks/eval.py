@@ -5,7 +5,7 @@ Run by hand, never by the test suite::
 
     .venv/bin/python benchmarks/eval.py [--runs 5] [--repeat 5] [--json OUT] [--no-gnubg]
 
-The positions are the 2,000 records of ``../shared/reference/evals_public.jsonl`` (half
+The positions are the 2,000 records of ``tests/data/reference/evals_public.jsonl.xz`` (half
 contact, a quarter race, a quarter bear-off). Measured ``--runs`` times after a warm-up
 (JIT compile), reported as the median, each run making ``--repeat`` passes over all
 positions:
@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import lzma
 import os
 import statistics
 import subprocess
@@ -64,7 +65,7 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
-DEFAULT_REFERENCE = SHARED / "reference" / "evals_public.jsonl"
+DEFAULT_REFERENCE = ROOT / "tests" / "data" / "reference" / "evals_public.jsonl.xz"
 DEFAULT_GNUBG_DIR = SHARED / "gnubg"
 DEFAULT_PYPI_PYTHON = Path("/tmp/venv-gnubg/bin/python")
 DEFAULT_NUMBA_CACHE = Path(tempfile.gettempdir()) / "backgammon-bench-numba-cache"
@@ -124,8 +125,9 @@ class Rate:
 
 
 def load_records(path: Path) -> list[dict[str, Any]]:
-    """The records of the reference file (the ``_meta`` line skipped)."""
-    with path.open(encoding="utf-8") as handle:
+    """The records of the reference file, plain or xz-compressed (the ``_meta`` line skipped)."""
+    opener = lzma.open if path.suffix == ".xz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
         records = [json.loads(line) for line in handle if line.strip()]
     return [record for record in records if "_meta" not in record]
 

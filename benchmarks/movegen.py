@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import lzma
 import os
 import platform
 import statistics
@@ -66,7 +67,7 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
-DEFAULT_REFERENCE = SHARED / "reference" / "moves_public.jsonl"
+DEFAULT_REFERENCE = ROOT / "tests" / "data" / "reference" / "moves_public.jsonl.xz"
 DEFAULT_GNUBG_DIR = SHARED / "gnubg"
 DEFAULT_PYPI_PYTHON = Path("/tmp/venv-gnubg/bin/python")
 DEFAULT_NUMBA_CACHE = Path(tempfile.gettempdir()) / "backgammon-bench-numba-cache"
@@ -103,7 +104,8 @@ class Case:
 
 
 def load_cases(path: Path, limit: int | None) -> list[Case]:
-    """Read the reference records (skipping the ``_meta`` line), at most ``limit``.
+    """Read the reference records, plain or xz-compressed (skipping the ``_meta`` line), at
+    most ``limit``.
 
     Raises:
         ValueError: if a record's position does not match its ``off`` counts.
@@ -111,7 +113,8 @@ def load_cases(path: Path, limit: int | None) -> list[Case]:
     from backgammon import Position
 
     cases: list[Case] = []
-    with path.open(encoding="utf-8") as handle:
+    opener = lzma.open if path.suffix == ".xz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
         for line in handle:
             if not line.strip():
                 continue

@@ -3,7 +3,7 @@
 
     python benchmarks/search_speed.py --positions 50 --runs 3
 
-Positions: the first N records of ``../shared/reference/evals_public.jsonl`` with
+Positions: the first N records of ``tests/data/reference/evals_public.jsonl.xz`` with
 their recorded dice. GNU Backgammon is driven through ``../shared/gnubg`` (its 2-ply
 "normal" filter, as ``hint``); when it is not installed only our figures are shown.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import lzma
 import statistics
 import sys
 import time
@@ -21,12 +22,15 @@ from backgammon import Position
 from backgammon.engine import Engine
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
+EVALS = (
+    Path(__file__).resolve().parents[1] / "tests" / "data" / "reference" / "evals_public.jsonl.xz"
+)
 
 
 def load(count: int) -> list[tuple[Position, tuple[int, int], list[list[int]]]]:
     """Positions, dice and GNU Backgammon boards from the reference file."""
     cases = []
-    with open(SHARED / "reference" / "evals_public.jsonl", encoding="utf-8") as handle:
+    with lzma.open(EVALS, "rt", encoding="utf-8") as handle:
         for line in handle:
             record = json.loads(line)
             if "_meta" in record or "dice" not in record:

@@ -49,9 +49,8 @@ from backgammon.rules.dice import Roll
 from backgammon.rules.game import Action, Game
 from backgammon.rules.play import Play
 from backgammon.rules.position import Position
-from tests.reference import REFERENCE
+from tests.reference import FORMATS
 
-FORMATS = REFERENCE / "formats"
 MONEY = MatchInfo(0, ("Alice", "Bob"))
 
 Step = Action | str

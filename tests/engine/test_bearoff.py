@@ -29,7 +29,7 @@ from backgammon.engine.bearoff import (
     main,
 )
 from backgammon.errors import EngineError, InvalidPositionError
-from tests.reference import REFERENCE, position_of
+from tests.reference import eval_records, position_of
 
 EMPTY = (0, 0, 0, 0, 0, 0)
 
@@ -308,11 +308,7 @@ def test_evaluate_orientation(db: BearoffDatabase) -> None:
 
 
 def _reference_bearoff_records() -> list[dict[str, object]]:
-    import json
-
-    with open(REFERENCE / "evals_public.jsonl", encoding="utf-8") as handle:
-        records = [json.loads(line) for line in handle]
-    return [r for r in records if r.get("class") in ("bearoff1", "bearoff2")]
+    return [r for r in eval_records() if r.get("class") in ("bearoff1", "bearoff2")]
 
 
 def test_against_gnubg_bearoff_records(db: BearoffDatabase) -> None:
@@ -347,12 +343,8 @@ def test_against_gnubg_bearoff_records(db: BearoffDatabase) -> None:
 
 
 def test_other_reference_positions_are_not_bearoff(db: BearoffDatabase) -> None:
-    import json
-
-    with open(REFERENCE / "evals_public.jsonl", encoding="utf-8") as handle:
-        records = [json.loads(line) for line in handle]
-    for record in records:
-        if "_meta" in record or record["class"] in ("bearoff1", "bearoff2"):
+    for record in eval_records():
+        if record["class"] in ("bearoff1", "bearoff2"):
             continue
         assert db.classify(position_of(record["position"])) is None, record["id"]
 

@@ -151,7 +151,7 @@ def test_gammons_raise_the_take_point_and_hold_the_cube() -> None:
     assert live_take_point(met, 9, 9, 1, (0.0, 0.3)) > plain_take
     # The taker's own gammon chances make taking better.
     assert live_take_point(met, 9, 9, 1, (0.3, 0.0)) < plain_take
-    # From GNU Backgammon's analysis in ../shared/reference/formats/match03_5pt_analysed.sgf
+    # From GNU Backgammon's analysis in tests/data/reference/formats/match03_5pt_analysed.sgf
     # (game 2, move 29): 3-away against 5-away, centred cube, a gammonish position where
     # its answer is "no double" (play on for the gammon that wins the match at 2 cubes).
     gammonish = (0.623, 0.433, 0.073, 0.033, 0.0)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -41,7 +40,7 @@ from backgammon.engine.network import (
     forward_one,
 )
 from backgammon.errors import EngineError
-from tests.reference import REFERENCE, position_of
+from tests.reference import eval_records, position_of
 
 GNUBG_CLASSES = {
     "over": PositionClass.OVER,
@@ -53,14 +52,6 @@ GNUBG_CLASSES = {
     "crashed": PositionClass.CRASHED,
     "contact": PositionClass.CONTACT,
 }
-
-
-@cache
-def eval_records() -> tuple[dict[str, Any], ...]:
-    """The records of evals_public.jsonl (the ``_meta`` header skipped)."""
-    with open(REFERENCE / "evals_public.jsonl", encoding="utf-8") as handle:
-        records = [json.loads(line) for line in handle]
-    return tuple(record for record in records if "_meta" not in record)
 
 
 @cache

@@ -43,11 +43,9 @@ from backgammon.rules.match import Match
 from backgammon.rules.play import Play
 from backgammon.rules.position import Position
 from backgammon.variants import find
-from tests.reference import REFERENCE
+from tests.reference import FORMATS
 
-FORMATS = REFERENCE / "formats"
 MAT_FILES = sorted(FORMATS.glob("*.mat"))
-NEEDS_FILES = pytest.mark.skipif(not MAT_FILES, reason=f"no .mat files in {FORMATS}")
 HERE = Location()
 
 
@@ -106,7 +104,6 @@ def file_final_score(text: str) -> tuple[int, int]:
     return final[0], final[1]
 
 
-@NEEDS_FILES
 @pytest.mark.parametrize("name", mat_ids())
 def test_reference_file_reads_and_reaches_its_scores(name: str) -> None:
     text, record = reference(name)
@@ -151,14 +148,11 @@ def after_steps(position: Position, steps: list[tuple[int, int]]) -> tuple[tuple
     return tuple(own), tuple(opponent)
 
 
-@NEEDS_FILES
 @pytest.mark.parametrize("name", mat_ids())
 def test_reference_file_agrees_with_the_same_match_in_sgf(name: str) -> None:
     """Same dice, cube actions, resulting positions and results as GNU Backgammon's
     SGF export of the match (read here with a few regular expressions)."""
     sgf_path = FORMATS / name.replace(".mat", ".sgf")
-    if not sgf_path.exists():
-        pytest.skip(f"{sgf_path} not found")
     _, record = reference(name)
     games = sgf_games(sgf_path.read_text(encoding="utf-8"))
     assert len(games) == len(record.games)
@@ -195,7 +189,6 @@ def test_reference_file_agrees_with_the_same_match_in_sgf(name: str) -> None:
         assert result == f"{'WB'[outcome.winner]}+{outcome.points}{resigned}"
 
 
-@NEEDS_FILES
 @pytest.mark.parametrize("name", mat_ids())
 def test_reference_file_round_trips(name: str) -> None:
     _, record = reference(name)
@@ -208,7 +201,6 @@ def without_moves(line: str) -> list[str]:
     return [word for word in line.split() if "/" not in word]
 
 
-@NEEDS_FILES
 @pytest.mark.parametrize("name", mat_ids())
 def test_written_text_is_laid_out_as_gnu_backgammon_writes_it(name: str) -> None:
     """Line for line the same as GNU Backgammon's file, except the order of a turn's
@@ -228,15 +220,12 @@ def test_written_text_is_laid_out_as_gnu_backgammon_writes_it(name: str) -> None
     assert written.endswith("points\n\n") or written.endswith("point\n\n")
 
 
-@NEEDS_FILES
 @pytest.mark.parametrize("name", mat_ids())
 def test_the_same_match_from_sgf_is_written_exactly_as_gnu_backgammon_did(name: str) -> None:
     """The SGF keeps each turn's steps in GNU Backgammon's order, so the .mat written
     from it is GNU Backgammon's own export, byte for byte."""
     sgf = pytest.importorskip("backgammon.formats.sgf")
     sgf_path = FORMATS / name.replace(".mat", ".sgf")
-    if not sgf_path.exists():
-        pytest.skip(f"{sgf_path} not found")
     text, record = reference(name)
     builder = RecordBuilder()
     sgf.read_sgf(sgf_path.read_text(encoding="utf-8"), builder)
@@ -250,7 +239,6 @@ def test_the_same_match_from_sgf_is_written_exactly_as_gnu_backgammon_did(name: 
         ]
 
 
-@NEEDS_FILES
 def test_the_writer_streams_from_the_reader() -> None:
     """A reader feeding the writer directly gives the text ``write_mat`` gives."""
     text, record = reference(MAT_FILES[0].name)
@@ -544,7 +532,6 @@ def test_a_match_without_games() -> None:
     assert write_mat(record) == "\n 5 point match\n\n"
 
 
-@NEEDS_FILES
 def test_other_writers_variants_read_the_same() -> None:
     """GammonSite / XG / BGBlitz habits: no leading spaces, unmarked hits, dice low die
     first, ``Wins 2 point``, ``and the match``, ``Cannot Move``, padded columns."""
@@ -635,7 +622,6 @@ def error_of(text: str) -> MatchFileError:
     return caught.value
 
 
-@NEEDS_FILES
 def test_an_illegal_move_is_reported_at_its_line_and_column() -> None:
     text, _ = reference("match01_3pt.mat")
     bad = text.replace("  3) 54: 13/8 24/20 ", "  3) 54: 13/8 24/19 ")
@@ -644,7 +630,6 @@ def test_an_illegal_move_is_reported_at_its_line_and_column() -> None:
     assert "24/19" in str(error)
 
 
-@NEEDS_FILES
 def test_a_wrong_score_is_reported_at_the_score_line() -> None:
     text, _ = reference("match01_3pt.mat")
     lines = text.splitlines(keepends=True)
@@ -655,7 +640,6 @@ def test_a_wrong_score_is_reported_at_the_score_line() -> None:
     assert "starts at 1-1" in str(error)
 
 
-@NEEDS_FILES
 def test_a_wrong_cube_value_is_reported() -> None:
     text, _ = reference("match01_3pt.mat")
     error = error_of(text.replace("Doubles => 4", "Doubles => 8"))
@@ -700,7 +684,6 @@ def test_malformed_input_says_where_and_what_was_expected(text: str) -> None:
     assert words in str(error)
 
 
-@NEEDS_FILES
 def test_on_error_makes_reading_lenient() -> None:
     text, record = reference("match01_3pt.mat")
     noisy = text.replace("\n Game 2\n", "\nsome junk\n Game 2\n")
@@ -736,7 +719,6 @@ def is_prefix_of(partial: MatchRecord, full: MatchRecord, slack: int = 0) -> boo
     return all(game.outcome == whole.outcome for game, whole in finished)
 
 
-@NEEDS_FILES
 @pytest.mark.parametrize("name", mat_ids())
 def test_every_prefix_by_lines_is_a_clean_record_or_an_error(name: str) -> None:
     text, record = reference(name)
@@ -750,7 +732,6 @@ def test_every_prefix_by_lines_is_a_clean_record_or_an_error(name: str) -> None:
     assert complete > len(lines) // 2
 
 
-@NEEDS_FILES
 @pytest.mark.parametrize("name", mat_ids())
 def test_prefixes_by_characters_are_a_clean_record_or_an_error(name: str) -> None:
     text, record = reference(name)

@@ -43,9 +43,8 @@ from backgammon.rules.match import Match
 from backgammon.rules.play import Play
 from backgammon.rules.variant import STANDARD, Variant
 from backgammon.variants import find
-from tests.reference import REFERENCE
+from tests.reference import FORMATS
 
-FORMATS = REFERENCE / "formats"
 SGF_FILES = sorted(FORMATS.glob("*.sgf"))
 HERE = Location()
 

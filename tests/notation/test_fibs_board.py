@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -22,20 +21,9 @@ from backgammon.notation.fibs_board import (
     sides_to_fibs_board,
 )
 from backgammon.notation.match_id import decode_match_id
+from tests.reference import format_positions
 
-FORMATS = Path(__file__).resolve().parents[2] / ".." / "shared" / "reference" / "formats"
-POSITIONS_FILE = FORMATS / "positions.json"
-
-
-def _reference_positions() -> list[dict[str, Any]]:
-    if not POSITIONS_FILE.exists():
-        return []
-    positions: list[dict[str, Any]] = json.loads(POSITIONS_FILE.read_text())["positions"]
-    return positions
-
-
-POSITIONS = _reference_positions()
-NO_REFERENCE = pytest.mark.skipif(not POSITIONS, reason=f"{POSITIONS_FILE} not found")
+POSITIONS = format_positions()
 
 START_SIDE = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
@@ -170,7 +158,6 @@ def test_line_ending_is_ignored() -> None:
     assert decode_fibs_board(SPEC_EXAMPLE + "\r\n") == decode_fibs_board(SPEC_EXAMPLE)
 
 
-@NO_REFERENCE
 @pytest.mark.parametrize("entry", POSITIONS, ids=[entry["name"] for entry in POSITIONS])
 def test_reference_positions(entry: dict[str, Any]) -> None:
     """GNU Backgammon writes the line for the side on roll as O moving 24 -> 1."""
@@ -188,7 +175,6 @@ def test_reference_positions(entry: dict[str, Any]) -> None:
     assert (fields.player_on_bar, fields.opponent_on_bar) == (0, 0)
 
 
-@NO_REFERENCE
 @pytest.mark.parametrize("entry", POSITIONS, ids=[entry["name"] for entry in POSITIONS])
 def test_reference_positions_agree_with_the_match_id(entry: dict[str, Any]) -> None:
     """The player is GNU Backgammon's player 1 (on roll), the opponent player 0."""
@@ -436,13 +422,10 @@ def test_module_imports_nothing_from_the_package_but_errors() -> None:
 
 
 def test_position_from_fibs_board_matches_reference_positions() -> None:
-    import json
-    from pathlib import Path
 
     from backgammon import Position
 
-    path = Path(__file__).resolve().parents[2].parent / "shared/reference/formats/positions.json"
-    entries = json.loads(path.read_text())["positions"]
+    entries = format_positions()
     for entry in entries:
         expected = Position.from_position_id(entry["position_id"])
         assert Position.from_fibs_board(entry["fibs_board"]) == expected, entry["name"]

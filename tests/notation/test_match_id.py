@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import ast
-import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -15,31 +13,12 @@ from hypothesis import strategies as st
 from backgammon.errors import InvalidIdError
 from backgammon.notation import match_id
 from backgammon.notation.match_id import MatchIdFields, decode_match_id, encode_match_id
+from tests.reference import format_positions, text_match_ids
 
-FORMATS = Path(__file__).resolve().parents[2] / ".." / "shared" / "reference" / "formats"
-POSITIONS_FILE = FORMATS / "positions.json"
 BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 MAX15 = (1 << 15) - 1
-
-
-def _reference_positions() -> list[dict[str, Any]]:
-    if not POSITIONS_FILE.exists():
-        return []
-    positions: list[dict[str, Any]] = json.loads(POSITIONS_FILE.read_text())["positions"]
-    return positions
-
-
-def _reference_text_match_ids() -> list[str]:
-    """Every Match ID printed in the reference text exports (GNU Backgammon 1.07)."""
-    found: set[str] = set()
-    for path in sorted(FORMATS.glob("*.txt")):
-        found.update(re.findall(r"Match ID\s*:\s*(\S+)", path.read_text()))
-    return sorted(found)
-
-
-POSITIONS = _reference_positions()
-TEXT_MATCH_IDS = _reference_text_match_ids()
-NO_REFERENCE = pytest.mark.skipif(not POSITIONS, reason=f"{POSITIONS_FILE} not found")
+POSITIONS = format_positions()
+TEXT_MATCH_IDS = text_match_ids()
 
 # The manual's worked example: 9-point match at 2-4, player 0 owns a 2-cube, player 1
 # has rolled 52. It predates bit 67 (Jacoby off), so that bit is clear.
@@ -167,7 +146,6 @@ def test_default_fields_are_a_fresh_money_game() -> None:
     assert encode_match_id(fields) == "MAEAAAAAAAAE"
 
 
-@NO_REFERENCE
 @pytest.mark.parametrize("entry", POSITIONS, ids=[entry["name"] for entry in POSITIONS])
 def test_reference_positions_round_trip(entry: dict[str, Any]) -> None:
     ids = {
@@ -180,7 +158,6 @@ def test_reference_positions_round_trip(entry: dict[str, Any]) -> None:
         assert encode_match_id(decode_match_id(text)) == text
 
 
-@NO_REFERENCE
 @pytest.mark.parametrize("entry", POSITIONS, ids=[entry["name"] for entry in POSITIONS])
 def test_reference_positions_fields(entry: dict[str, Any]) -> None:
     """GNU Backgammon's player 1 is on roll in every entry; ``state`` lists only changes."""
@@ -201,7 +178,6 @@ def test_reference_positions_fields(entry: dict[str, Any]) -> None:
     assert fields.jacoby is False
 
 
-@pytest.mark.skipif(not TEXT_MATCH_IDS, reason="no reference text exports found")
 def test_every_match_id_in_the_reference_text_exports_round_trips() -> None:
     assert len(TEXT_MATCH_IDS) > 100
     for text in TEXT_MATCH_IDS:

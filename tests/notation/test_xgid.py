@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import json
 from pathlib import Path
 from typing import Any
 
@@ -15,20 +14,9 @@ from backgammon.errors import InvalidIdError
 from backgammon.notation import xgid
 from backgammon.notation.match_id import decode_match_id
 from backgammon.notation.xgid import XgidFields, decode_xgid, encode_xgid
+from tests.reference import format_positions
 
-FORMATS = Path(__file__).resolve().parents[2] / ".." / "shared" / "reference" / "formats"
-POSITIONS_FILE = FORMATS / "positions.json"
-
-
-def _reference_positions() -> list[dict[str, Any]]:
-    if not POSITIONS_FILE.exists():
-        return []
-    positions: list[dict[str, Any]] = json.loads(POSITIONS_FILE.read_text())["positions"]
-    return positions
-
-
-POSITIONS = _reference_positions()
-NO_REFERENCE = pytest.mark.skipif(not POSITIONS, reason=f"{POSITIONS_FILE} not found")
+POSITIONS = format_positions()
 
 START = "-b----E-C---eE---c-e----B-"
 START_XGID = f"XGID={START}:0:0:1:00:0:0:0:0:10"
@@ -150,7 +138,6 @@ def test_sixteen_checkers_per_point_and_more_than_fifteen_per_side() -> None:
     assert decode_xgid(text) == fields
 
 
-@NO_REFERENCE
 @pytest.mark.parametrize("entry", POSITIONS, ids=[entry["name"] for entry in POSITIONS])
 def test_reference_positions(entry: dict[str, Any]) -> None:
     """The player on roll is XG's bottom player (turn 1) in every entry."""
@@ -163,7 +150,6 @@ def test_reference_positions(entry: dict[str, Any]) -> None:
     assert fields.turn == 1
 
 
-@NO_REFERENCE
 @pytest.mark.parametrize("entry", POSITIONS, ids=[entry["name"] for entry in POSITIONS])
 def test_reference_positions_agree_with_gnubgs_import(entry: dict[str, Any]) -> None:
     """GNU Backgammon maps the top player to its player 0 and the bottom one to 1."""
@@ -339,12 +325,9 @@ def test_module_imports_nothing_from_the_package_but_errors() -> None:
 
 
 def test_position_from_xgid_matches_reference_position_ids() -> None:
-    import json
-    from pathlib import Path
 
     from backgammon import Position
 
-    path = Path(__file__).resolve().parents[2].parent / "shared/reference/formats/positions.json"
-    for entry in json.loads(path.read_text())["positions"]:
+    for entry in format_positions():
         position = Position.from_xgid(entry["xgid"])
         assert position == Position.from_position_id(entry["position_id"]), entry["name"]

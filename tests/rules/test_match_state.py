@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -16,29 +14,11 @@ from hypothesis import strategies as st
 from backgammon.errors import InvalidIdError
 from backgammon.rules import match_state
 from backgammon.rules.match_state import GameState, MatchState, Resignation
+from tests.reference import format_positions, text_match_ids
 
-FORMATS = Path(__file__).resolve().parents[2] / ".." / "shared" / "reference" / "formats"
-POSITIONS_FILE = FORMATS / "positions.json"
 MAX15 = (1 << 15) - 1
-
-
-def _reference_positions() -> list[dict[str, Any]]:
-    if not POSITIONS_FILE.exists():
-        return []
-    positions: list[dict[str, Any]] = json.loads(POSITIONS_FILE.read_text())["positions"]
-    return positions
-
-
-def _reference_text_match_ids() -> list[str]:
-    found: set[str] = set()
-    for path in sorted(FORMATS.glob("*.txt")):
-        found.update(re.findall(r"Match ID\s*:\s*(\S+)", path.read_text()))
-    return sorted(found)
-
-
-POSITIONS = _reference_positions()
-TEXT_MATCH_IDS = _reference_text_match_ids()
-NO_REFERENCE = pytest.mark.skipif(not POSITIONS, reason=f"{POSITIONS_FILE} not found")
+POSITIONS = format_positions()
+TEXT_MATCH_IDS = text_match_ids()
 
 
 @st.composite
@@ -186,7 +166,6 @@ def test_repr_is_canonical_and_pastes_back() -> None:
 # --- Match IDs ----------------------------------------------------------------------
 
 
-@NO_REFERENCE
 @pytest.mark.parametrize("entry", POSITIONS, ids=[entry["name"] for entry in POSITIONS])
 def test_reference_positions(entry: dict[str, Any]) -> None:
     """GNU Backgammon's player 1 is on roll in every entry; ``state`` lists only changes."""
@@ -207,7 +186,6 @@ def test_reference_positions(entry: dict[str, Any]) -> None:
     assert state.game_state is GameState.PLAYING
 
 
-@pytest.mark.skipif(not TEXT_MATCH_IDS, reason="no reference text exports found")
 def test_every_match_id_in_the_reference_text_exports_round_trips() -> None:
     assert TEXT_MATCH_IDS
     for text in TEXT_MATCH_IDS:

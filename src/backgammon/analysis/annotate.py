@@ -54,7 +54,7 @@ Backgammon's SGF analysis syntax (``A``, ``DA``, ``MR``, ``LU``, ``GW``/``GB``, 
 ``DO``, ``BC``, ``DC``), so ``write_match(record, "x.sgf")`` keeps it.
 
 >>> from backgammon.formats import read_match
->>> record = read_match("../shared/reference/formats/match01_3pt.sgf")  # doctest: +SKIP
+>>> record = read_match("tests/data/reference/formats/match01_3pt.sgf")  # doctest: +SKIP
 >>> analysis = analyze_match(record)  # doctest: +SKIP
 >>> analysis.games[0].decisions[0].kind  # doctest: +SKIP
 'checker'

@@ -2,7 +2,7 @@
 replayed through the rules.
 
 >>> import backgammon.formats as formats
->>> record = formats.read_match("../shared/reference/formats/match01_3pt.mat")  # doctest: +SKIP
+>>> record = formats.read_match("tests/data/reference/formats/match01_3pt.mat")  # doctest: +SKIP
 >>> record.length, record.games[0].score_before, record.games[0].score_after  # doctest: +SKIP
 (3, (0, 0), (0, 1))
 """

@@ -36,7 +36,7 @@ The format
 There is no formal definition. Sources: what GNU Backgammon 1.07 writes (``export.c``:
 ``ExportMatchMat``, ``ExportGameJF``) and reads (``import.c``: ``ImportMatVariation``,
 ``ImportGame``, ``ParseMatMove``; https://savannah.gnu.org/projects/gnubg), the matches it
-exported in ``shared/reference/formats`` (with their SGF), and files from other programs:
+exported in ``tests/data/reference/formats`` (with their SGF), and files from other programs:
 GammonSite, BGBlitz and older gnubg in https://github.com/andrewbaine/td-gammon
 (``test_data/``), and XG Mobile's header tags. A file is::
 
