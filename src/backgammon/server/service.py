@@ -39,6 +39,7 @@ from backgammon.server.fair_dice import commitment, new_seed
 from backgammon.server.group_commit import GroupCommitter
 from backgammon.server.hub import Connection, Hub
 from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
+from backgammon.server.presence import NameCache, WhoCache, WhoFacts
 from backgammon.server.protocol import PROTOCOL_VERSION, ActionBody, CreateMatch, MatchSettings
 from backgammon.server.ratings import Rating, rate_match
 from backgammon.server.repository import MatchRow, User
@@ -165,6 +166,8 @@ class GameService:
         self.bus: EventBus = LocalBus()
         self._committer: GroupCommitter | None = None
         self._elsewhere: dict[int, tuple[dict[str, Any], int]] = {}
+        self._who = WhoCache(self._read_who, self.clock.now)
+        self._names = NameCache()
         self.ready = False
 
     # -- lifecycle -----------------------------------------------------------------
@@ -375,6 +378,10 @@ class GameService:
 
     # -- matches -------------------------------------------------------------------
 
+    def bots(self) -> list[User]:
+        """The bot accounts this server offers."""
+        return list(self._bot_users.values())
+
     def bot_user(self, level: str) -> User:
         """The bot account at ``level``.
 
@@ -520,6 +527,7 @@ class GameService:
         self._lobby_event({"event": "match_started", "match": match_id})
         seats = self._seats.get(match_id)
         if seats is not None:
+            self._who.forget(*(user.id for user in seats.users if user is not None))
             names = [None if user is None else user.name for user in seats.users]
             for user in seats.users:
                 if user is not None and user.kind != "bot":
@@ -596,6 +604,9 @@ class GameService:
         if live.result is not None:
             self.metrics.matches_finished += 1
             self._lobby_event({"event": "match_finished", "match": live.id})
+            seats = self._seats.get(live.id)
+            if seats is not None:
+                self._who.forget(*(user.id for user in seats.users if user is not None))
             # A finished match leaves memory; it is reloaded from the log if asked for.
             self._live.pop(live.id, None)
             self._seats.pop(live.id, None)
@@ -737,14 +748,8 @@ class GameService:
 
     async def _summary(self, row: MatchRow) -> dict[str, Any]:
         # Each distinct user once: a started invitation's invitee is one of its players.
-        wanted = {uid for uid in (row.player0, row.player1, row.invitee) if uid is not None}
-        found: dict[int | None, str] = {}
-        async with self.db.transaction() as connection:
-            for user_id in wanted:
-                user = await repo.user_by_id(connection, user_id)
-                if user is not None:
-                    found[user_id] = user.name
-        names = [found.get(user_id) for user_id in (row.player0, row.player1, row.invitee)]
+        ids = (row.player0, row.player1, row.invitee)
+        names = [await self._name_of(user_id) for user_id in ids]
         return {
             "id": row.id,
             "status": row.status,
@@ -758,6 +763,50 @@ class GameService:
             "created_at": row.created_at,
         }
 
+    async def _name_of(self, user_id: int | None) -> str | None:
+        """A user's name (None for no user), from memory after the first time."""
+        if user_id is None:
+            return None
+        name = self._names.get(user_id)
+        if name is None:
+            async with self.db.transaction() as connection:
+                user = await repo.user_by_id(connection, user_id)
+            if user is None:
+                return None
+            name = user.name
+            self._names.put(user_id, name)
+        return name
+
+    async def _read_who(self, user_id: int) -> WhoFacts:
+        async with self.db.transaction() as connection:
+            user = await repo.user_by_id(connection, user_id)
+            if user is None:
+                raise ServiceError("not_found", f"no user {user_id}", 404)
+            rating = await repo.get_rating(connection, user_id, "standard")
+            rows = await repo.list_matches(connection, status="playing", user_id=user_id, limit=1)
+        seats = (rows[0].player0, rows[0].player1) if rows else ()
+        opponents = [seat for seat in seats if seat is not None and seat != user_id]
+        opponent = await self._name_of(opponents[0]) if opponents else None
+        rating_now, experience = (1500.0, 0) if rating is None else rating
+        return WhoFacts(user.name, user.kind, rating_now, experience, opponent)
+
+    async def who(self, user_id: int) -> WhoFacts:
+        """What the who list shows of a user: rating, experience, current opponent
+        (kept in memory briefly: see :mod:`backgammon.server.presence`).
+
+        Raises:
+            ServiceError: ``not_found`` for no such user.
+        """
+        return await self._who.get(user_id)
+
+    def online(self) -> list[tuple[int, dict[str, Any]]]:
+        """Everyone online in any process (user id, public facts), by name, with no
+        database query."""
+        here = {user.id: user.public() for user in self.hub.online()}
+        for key, (public, _count) in self._elsewhere.items():
+            here.setdefault(key, public)
+        return sorted(here.items(), key=lambda item: str(item[1]["name"]))
+
     async def lobby(self) -> dict[str, Any]:
         """Who is online (here), open public matches, and matches in play."""
         async with self.db.transaction() as connection:
@@ -766,13 +815,7 @@ class GameService:
         return {
             "type": "lobby",
             "protocol": PROTOCOL_VERSION,
-            "online": sorted(
-                {
-                    **{user.id: user.public() for user in self.hub.online()},
-                    **{key: public for key, (public, _count) in self._elsewhere.items()},
-                }.values(),
-                key=lambda u: str(u["name"]),
-            ),
+            "online": [public for _user_id, public in self.online()],
             "bots": [user.public() for user in self._bot_users.values()],
             "open": [await self._summary(row) for row in open_rows],
             "playing": [await self._summary(row) for row in playing if row.public],

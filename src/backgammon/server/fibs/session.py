@@ -319,38 +319,40 @@ class FibsSession:
         await self._who(rest.split()[0] if rest else None)
 
     async def _who(self, only: str | None = None) -> None:
-        lobby = await self.service.lobby()
-        names = [user["name"] for user in lobby["online"]]
-        names += [bot["name"] for bot in lobby["bots"] if bot["name"] not in names]
-        for name in sorted(names):
-            if only is not None and name.lower() != only.lower():
+        users = self.service.online()
+        here = {user_id for user_id, _public in users}
+        users += [(bot.id, bot.public()) for bot in self.service.bots() if bot.id not in here]
+        lines = []
+        for user_id, public in sorted(users, key=lambda item: str(item[1]["name"])):
+            if only is not None and str(public["name"]).lower() != only.lower():
                 continue
-            await self.line(await self._who_line(name))
+            with contextlib.suppress(ServiceError):
+                lines.append(await self._who_line(user_id))
         if self.clip:
-            await self.line("6")
+            lines.append("6")
+        if lines:
+            await self._write("".join(line + "\r\n" for line in lines))
 
-    async def _who_line(self, name: str) -> str:
-        user = await self.service.user_named(name)
-        rating, experience = await self.service.rating_of(user)
-        opponent = "-"
-        for match in await self.service.matches_of(user):
-            others = [p for p in match["players"] if p and p != name]
-            opponent = others[0] if others else "-"
-            break
-        ready = user.kind == "bot" or (
-            self.user is not None and user.id == self.user.id and self.toggles["ready"]
+    async def _who_line(self, user_id: int) -> str:
+        """A user's who line (CLIP's ``5`` line, or a line for people), from the
+        service's facts kept in memory: no query per line."""
+        facts = await self.service.who(user_id)
+        opponent = facts.opponent or "-"
+        ready = facts.kind == "bot" or (
+            self.user is not None and user_id == self.user.id and self.toggles["ready"]
         )
         line = who_info_line(
-            name,
+            facts.name,
             opponent=opponent,
             ready=ready,
-            rating=rating,
-            experience=experience,
+            rating=facts.rating,
+            experience=facts.experience,
             login=self.login_time,
-            client="bot" if user.kind == "bot" else "-",
+            client="bot" if facts.kind == "bot" else "-",
         )
         if self.clip:
             return line
+        name, rating, experience = facts.name, facts.rating, facts.experience
         return f"{name:20} rating {rating:8.2f}  experience {experience:5}  playing {opponent}"
 
     async def _cmd_invite(self, rest: str) -> None:
@@ -749,8 +751,8 @@ class FibsSession:
             return
         if event == "online":
             if self.clip:
-                await self.line(f"7 {name} {name} logs in.")
-                await self.line(await self._who_line(name))
+                who = await self._who_line(int(message["user_id"]))
+                await self._write(f"7 {name} {name} logs in.\r\n{who}\r\n")
             elif self.toggles["notify"]:
                 await self.line(f"{name} logs in.")
         elif event == "offline":
