@@ -234,14 +234,14 @@ def test_bad_input_gets_fibs_errors_and_changes_nothing(server_factory: Any) -> 
         # A match against a bot; the bot accepts at once, as FIBS bots do.
         mark = len(hugo.lines)
         await hugo.send("invite bot_beginner 1")
-        await hugo.wait_for(lambda line: line.startswith("** Player bot_beginner has joined you"), mark)
+        await hugo.wait_for(
+            lambda line: line.startswith("** Player bot_beginner has joined you"), mark
+        )
         await hugo.wait_for(lambda line: line.startswith("board:"), since=mark)
         matches = httpx.get(f"{server.url}/api/users/hugo").json()["matches"]
         match_id = matches[0]["id"]
         # Wait for hugo's turn, then try bad moves: each refused, nothing changes.
-        await hugo.wait_for(
-            lambda line: line.startswith(("It's your turn", "Please move")), mark
-        )
+        await hugo.wait_for(lambda line: line.startswith(("It's your turn", "Please move")), mark)
         state = httpx.get(f"{server.url}/api/matches/{match_id}").json()
         seq = state["seq"]
         if state["game"]["dice"] is None:
@@ -275,9 +275,7 @@ def test_a_restart_mid_match_and_the_fibs_client_goes_on(server_factory: Any) ->
         ivy = await _clip_login(_fibs_port(server), "ivy", PASSWORD)
         mark = len(ivy.lines)
         await ivy.send("invite bot_beginner 3")
-        await ivy.wait_for(
-            lambda line: line.startswith(("It's your turn", "Please move")), mark
-        )
+        await ivy.wait_for(lambda line: line.startswith(("It's your turn", "Please move")), mark)
         await ivy.close()  # the client and the server vanish
 
     asyncio.run(first_half())
