@@ -8,6 +8,17 @@ import contextlib
 import time
 from collections.abc import Callable
 
+from .fibs_classifier import MessageClassifier
+
+PROMPTS = (
+    "login: ",
+    "> ",
+    "password: ",
+    "Please give your password: ",
+    "Please retype your password: ",
+)
+"""Prompts the server sends without a line end; a client reads each as a message."""
+
 
 class ClipClient:
     """One telnet connection to the FIBS listener."""
@@ -21,6 +32,9 @@ class ClipClient:
         self._arrived = asyncio.Event()
         self.closed = False
         self.partial = ""
+        # Every message as a real client classifies it (a prompt on its own).
+        self.classifier = MessageClassifier()
+        self._prompt_sent = ""
 
     async def connect(self) -> None:
         self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
@@ -39,15 +53,33 @@ class ClipClient:
                 buffer = rest
                 for raw in complete:
                     line = raw.decode("utf-8").rstrip("\r")
+                    self._classify(line)
                     # Like FIBS clients, drop a prompt the line was glued to.
                     for prompt in ("login: ", "> ", "password: "):
                         line = line.removeprefix(prompt)
                     self.lines.append(line)
                 self.partial = buffer.decode("utf-8", "replace")
+                if self.partial.endswith(PROMPTS) and self.partial != self._prompt_sent:
+                    self.classifier.feed(self.partial.removeprefix(self._prompt_sent))
+                    self._prompt_sent = self.partial
                 self._arrived.set()
         finally:
             self.closed = True
             self._arrived.set()
+
+    def _classify(self, line: str) -> None:
+        """Classify a completed line, less a prompt already classified."""
+        if self._prompt_sent and line.startswith(self._prompt_sent):
+            line = line[len(self._prompt_sent) :]
+            self._prompt_sent = ""
+            if not line:
+                return
+        self._prompt_sent = ""
+        self.classifier.feed(line)
+
+    def unknown(self) -> list[str]:
+        """The lines received so far that a real FIBS client could not place."""
+        return self.classifier.unknown()
 
     async def send(self, line: str | bytes) -> None:
         assert self._writer is not None

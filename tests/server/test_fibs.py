@@ -86,6 +86,7 @@ class FibsPlayer:
         ]
         if game["dice"]:
             assert list(fields.player_dice) == game["dice"]
+            assert fields.can_move == game["to_move"], (line, game["to_move"])
         self.checked += 1
 
     async def play(self, match_id: str, seat: int) -> str:
@@ -93,7 +94,7 @@ class FibsPlayer:
         while True:
             index = await client.wait_for(
                 lambda line: (
-                    line.startswith(("It's your turn. Please roll", "Please move"))
+                    line.startswith(("It's your turn", "Please move"))
                     or "doubles. Type 'accept'" in line
                     or (" match " in line and ("wins the" in line or "You win the" in line))
                 ),
@@ -107,9 +108,15 @@ class FibsPlayer:
             if "doubles. Type" in line:
                 await client.send("accept")
                 continue
+            if line == "It's your turn to move.":  # the opening: its board follows
+                index = 1 + await client.wait_for(lambda x: x.startswith("board:"), since=index)
             board = self.last_board(index)
-            self.check_board(board, match_id, seat)
-            if line.startswith("It's your turn"):
+            try:
+                self.check_board(board, match_id, seat)
+            except AssertionError:
+                print("\n".join(client.lines[index - 12 : index + 1]))
+                raise
+            if line.startswith("It's your turn. Please roll"):
                 fields = decode_fibs_board(board)
                 if fields.player_may_double and not self.doubled:
                     self.doubled = True
@@ -219,20 +226,22 @@ def test_bad_input_gets_fibs_errors_and_changes_nothing(server_factory: Any) -> 
         assert await answer("roll") == "** You're not playing."
         assert await answer("move 13-7") == "** You're not playing."
         assert await answer("tell nobody_here hi") == "** There is no one called nobody_here"
-        assert await answer("x" * 100_000) == "** Your line was too long and was ignored."
-        assert await answer(b"\xff\xfe\xfd\x80 roll") == "** Please send plain text only."
+        too_long = "** Unknown command: (a line too long, ignored)"
+        assert await answer("x" * 100_000) == too_long
+        not_text = "** Unknown command: (bytes that are not text, ignored)"
+        assert await answer(b"\xff\xfe\xfd\x80 roll") == not_text
         assert await answer("toggle nonsense") == "** Don't know how to toggle nonsense"
         # A match against a bot; the bot accepts at once, as FIBS bots do.
         mark = len(hugo.lines)
         await hugo.send("invite bot_beginner 1")
-        await hugo.wait_for(lambda line: "bot_beginner accepts your invitation" in line, mark)
+        await hugo.wait_for(
+            lambda line: line.startswith("** Player bot_beginner has joined you"), mark
+        )
         await hugo.wait_for(lambda line: line.startswith("board:"), since=mark)
         matches = httpx.get(f"{server.url}/api/users/hugo").json()["matches"]
         match_id = matches[0]["id"]
         # Wait for hugo's turn, then try bad moves: each refused, nothing changes.
-        await hugo.wait_for(
-            lambda line: line.startswith(("It's your turn. Please roll", "Please move")), mark
-        )
+        await hugo.wait_for(lambda line: line.startswith(("It's your turn", "Please move")), mark)
         state = httpx.get(f"{server.url}/api/matches/{match_id}").json()
         seq = state["seq"]
         if state["game"]["dice"] is None:
@@ -266,9 +275,7 @@ def test_a_restart_mid_match_and_the_fibs_client_goes_on(server_factory: Any) ->
         ivy = await _clip_login(_fibs_port(server), "ivy", PASSWORD)
         mark = len(ivy.lines)
         await ivy.send("invite bot_beginner 3")
-        await ivy.wait_for(
-            lambda line: line.startswith(("It's your turn. Please roll", "Please move")), mark
-        )
+        await ivy.wait_for(lambda line: line.startswith(("It's your turn", "Please move")), mark)
         await ivy.close()  # the client and the server vanish
 
     asyncio.run(first_half())

@@ -88,7 +88,7 @@ def test_a_join_whose_reply_comes_after_the_match_started_event_starts_playing_o
         finally:
             await service.stop()
         assert lines.count("Starting a new game with jane.") == 1
-        prompts = ("Please move", "It's your turn. Please roll")
+        prompts = ("Please move", "It's your turn")
         assert len([line for line in lines if line.startswith(prompts)]) <= 1
         assert lines.count("** You are now playing a 1 point match with jane") == 1
         assert not any(line.startswith("** Player jane has joined you") for line in lines)

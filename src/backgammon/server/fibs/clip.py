@@ -8,6 +8,7 @@ and announced in the reader's own numbering (an opponent's 13-7 reads 12-18).
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from backgammon.notation.fibs_board import (
@@ -15,10 +16,17 @@ from backgammon.notation.fibs_board import (
     encode_fibs_board,
     sides_to_fibs_board,
 )
+from backgammon.rules.play import parse_play
+from backgammon.rules.position import Position
+from backgammon.variants import find
 
 __all__ = [
     "MONEY_LENGTH",
+    "ORDINALS",
+    "TOGGLE_TEXTS",
     "board_line",
+    "game_after",
+    "move_error",
     "moves_text",
     "own_info_line",
     "who_info_line",
@@ -26,6 +34,73 @@ __all__ = [
 
 MONEY_LENGTH = 9999
 """FIBS's match length for an unlimited match (our money sessions)."""
+
+TOGGLE_TEXTS: dict[str, tuple[str, str]] = {
+    "allowpip": (
+        "You allow the use the server's 'pip' command.",
+        "You don't allow the use of the server's 'pip' command.",
+    ),
+    "autoboard": (
+        "The board will be refreshed after every move.",
+        "The board won't be refreshed after every move.",
+    ),
+    "autodouble": (
+        "You agree that doublets during opening double the cube.",
+        "You don't agree that doublets during opening double the cube.",
+    ),
+    "automove": (
+        "Forced moves will be done automatically.",
+        "Forced moves won't be done automatically.",
+    ),
+    "bell": (
+        "Your terminal will ring the bell if someone talks to you or invites you",
+        "Your terminal won't ring the bell if someone talks to you or invites you",
+    ),
+    "crawford": (
+        "You insist on playing with the Crawford rule.",
+        "You would like to play without using the Crawford rule.",
+    ),
+    "double": (
+        "You will be asked if you want to double.",
+        "You won't be asked if you want to double.",
+    ),
+    "greedy": ("Will use automatic greedy bearoffs.", "Won't use automatic greedy bearoffs."),
+    "moreboards": ("Will send rawboards after rolling.", "Won't send rawboards after rolling."),
+    "moves": (
+        "You want a list of moves after this game.",
+        "You won't see a list of moves after this game.",
+    ),
+    "notify": (
+        "You'll be notified when new users log in.",
+        "You won't be notified when new users log in.",
+    ),
+    "ratings": (
+        "You'll see how the rating changes are calculated.",
+        "You won't see how the rating changes are calculated.",
+    ),
+    "ready": (
+        "You're now ready to invite or join someone.",
+        "You're now refusing to play with someone.",
+    ),
+    "report": (
+        "You will be informed about starting and ending matches.",
+        "You won't be informed about starting and ending matches.",
+    ),
+    "silent": (
+        "You won't hear what other players shout.",
+        "You will hear what other players shout.",
+    ),
+    "telnet": (
+        "You use telnet and don't need extra 'newlines'.",
+        "You use a client program and will receive extra 'newlines'.",
+    ),
+    "wrap": ("Your terminal knows how to wrap long lines.", "The server will wrap long lines."),
+}
+"""FIBS's ``**`` line for each toggle switched on and off (the texts FIBS clients
+match, see docs/fibs.md)."""
+
+ORDINALS = ("first", "second", "third", "fourth")
+"""The words FIBS numbers the steps of a move with in its error lines."""
 
 
 def _sides(board: dict[str, Any], seat: int) -> tuple[list[int], list[int]]:
@@ -134,3 +209,115 @@ def own_info_line(name: str, toggles: dict[str, bool], rating: float, experience
         f"{flag('moves')} {flag('notify')} {rating:.2f} {flag('ratings')} {flag('ready')} "
         f"0 {flag('report')} {flag('silent')} UTC"
     )
+
+
+def _moves_of(position: Position, dice: tuple[int, int], variant: str) -> int:
+    """How many checkers ``dice`` let the side on roll move (CLIP's can-move)."""
+    plays = position.legal_plays(dice, find(variant))
+    return max((play.dice_used for play in plays), default=0)
+
+
+def game_after(
+    game: dict[str, Any] | None, entry: dict[str, Any], final: dict[str, Any], variant: str
+) -> dict[str, Any] | None:
+    """The game part of a match state (as :meth:`LiveMatch.state` gives it) after one
+    log entry, from the one before it: what FIBS shows on the ``board:`` line it sends
+    after that entry. ``final`` is the game after the last entry of the same
+    message (the start of a game is read from it). None where the board is not
+    known (between games)."""
+    kind = entry["kind"]
+    if kind == "new_game":
+        return None
+    if kind == "opening":
+        return copy.deepcopy(final)
+    if game is None:
+        return None
+    view = copy.deepcopy(game)
+    board = view["board"]
+    mover: int = entry["by"] if entry.get("by") is not None else entry.get("player", 0)
+    if kind == "roll":
+        dice = (entry["dice"][0], entry["dice"][1])
+        sides = (board["player0"], board["player1"])
+        position = Position.from_slots(sides[mover], sides[1 - mover])
+        view.update(turn=mover, dice=list(dice), to_move=_moves_of(position, dice, variant))
+    elif kind == "play":
+        if entry.get("steps") and view["dice"]:
+            sides = (board["player0"], board["player1"])
+            before = Position.from_slots(sides[mover], sides[1 - mover])
+            dice = (view["dice"][0], view["dice"][1])
+            after = parse_play(entry["move"], before, dice, find(variant)).position
+            mine, theirs = list(after.player), list(after.opponent)
+            board["player0"], board["player1"] = (mine, theirs) if mover == 0 else (theirs, mine)
+        view.update(turn=1 - mover, dice=None, to_move=0)
+    elif kind == "double":
+        view["pending"] = {"kind": "double", "by": entry["by"], "level": 1}
+    elif kind == "take":
+        cube = view["cube"]
+        view["cube"] = {"value": cube["value"] * 2, "owner": entry["by"]}
+        view["pending"] = None
+    elif kind == "resign":
+        view["pending"] = {"kind": "resign", "by": entry["by"], "level": entry["level"]}
+    elif kind == "reject":
+        view["pending"] = None
+    if entry.get("game_over") is not None:
+        view["over"] = True
+    return view
+
+
+def move_error(position: Position, dice: tuple[int, int], typed: list[tuple[int, int]]) -> str:
+    """FIBS's words for a refused move (``typed``: the steps as (from, to) in the
+    mover's numbering, 25 the bar and 0 off), from FIBS's checks in its order: the
+    number of steps, then each step in turn (the bar first, the point moved from,
+    the distance against the dice left, bearing off, the point moved to)."""
+    plays = position.legal_plays(dice)
+    needed = max((play.dice_used for play in plays), default=0)
+    if len(typed) < needed:
+        return f"You must give {needed} moves."
+    if len(typed) > needed:
+        return f"Please don't give more than {needed} moves."
+    mine, theirs = list(position.player), list(position.opponent)
+    left = [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
+    for number, (source, destination) in enumerate(typed):
+        problem = _step_error(mine, theirs, left, source, destination)
+        if problem is not None:
+            return f"{problem} in your {ORDINALS[number]} move."
+    first = typed[0] if typed else (0, 0)
+    return f"You can't move {_point(first[0], False)}-{_point(first[1], False)} in your first move."
+
+
+def _step_error(
+    mine: list[int], theirs: list[int], left: list[int], source: int, destination: int
+) -> str | None:
+    """What is wrong with one step (FIBS's words, less "in your first move"), or None after
+    playing it on ``mine``/``theirs`` and using its die from ``left``."""
+    if mine[25] and source != 25:
+        return "You have to remove pieces from the bar"
+    if not 1 <= source <= 25 or not mine[source]:
+        return f"You can't move from {source}"
+    if destination == 0:
+        higher = any(mine[point] for point in range(7, 26))
+        fits = [
+            die
+            for die in left
+            if die == source
+            or (die > source and not any(mine[point] for point in range(source + 1, 7)))
+        ]
+        if higher or not fits:
+            return "You can't remove this piece"
+        die = min(fits)
+    else:
+        distance = source - destination
+        if distance <= 0:
+            return f"You can't move {source}-home" if distance < 0 else "You can't move home"
+        if distance not in left:
+            return f"You can't move {distance} points"
+        if theirs[25 - destination] >= 2:
+            return f"You can't move to {destination}"
+        die = distance
+        if theirs[25 - destination] == 1:
+            theirs[25 - destination] = 0
+            theirs[25] += 1
+    left.remove(die)
+    mine[source] -= 1
+    mine[destination] += 1
+    return None

@@ -18,9 +18,13 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from backgammon import __version__
+from backgammon.errors import BackgammonError
 from backgammon.rules.position import Position
 from backgammon.server.fibs.clip import (
+    TOGGLE_TEXTS,
     board_line,
+    game_after,
+    move_error,
     moves_text,
     own_info_line,
     who_info_line,
@@ -46,7 +50,6 @@ DEFAULT_TOGGLES = {
     "autoboard": True,
     "autodouble": False,
     "automove": False,
-    "away": False,
     "bell": False,
     "crawford": True,
     "double": True,
@@ -63,10 +66,53 @@ DEFAULT_TOGGLES = {
 }
 """FIBS's toggles and their values for a new login (kept for the session)."""
 
+SERVER_NAME = "backgammon"
+"""The server's name in FIBS's guest greeting (clients match one word)."""
+
+LOGOUT_WORDS = ("bye", "quit", "exit", "adios", "ciao", "logout")
+
+REGISTER_HELP = (
+    "Please register before using this server:",
+    "",
+    "Type 'name username' where 'username' is the login name you want to use.",
+    "The username may not contain blanks ' ' or colons ':'. The system will ask",
+    "for a password twice. Type 'bye' if you don't want to register now.",
+    "",
+    " ONE USERNAME PER PERSON ONLY!!!",
+    "",
+)
+"""FIBS's words to a guest before the ``> `` prompt."""
+
 COMMANDS = (
     "who rawwho invite join roll move double accept reject resign leave board watch "
     "unwatch look say shout kibitz whisper tell toggle set help bye"
 )
+
+
+def _typed_steps(moves: list[str]) -> list[tuple[int, int]] | None:
+    """The steps of a typed move (``["13/7", "bar/22"]``) as (from, to) pairs, 25
+    the bar and 0 off; None if a step is not two points."""
+    points = {"bar": 25, "b": 25, "off": 0, "o": 0, "home": 0, "h": 0}
+    typed: list[tuple[int, int]] = []
+    for move in moves:
+        ends = move.lower().split("/")
+        if len(ends) != 2:
+            return None
+        try:
+            pair = [points[end] if end in points else int(end) for end in ends]
+        except ValueError:
+            return None
+        typed.append((pair[0], pair[1]))
+    return typed
+
+
+def _shows_board(entry: dict[str, Any]) -> bool:
+    """Whether FIBS sends a ``board:`` line after this entry: after the opening roll
+    (unless a tie), after every roll and after every move, 'can't move' included."""
+    kind = entry["kind"]
+    if kind == "opening":
+        return bool(entry["dice"][0] != entry["dice"][1])
+    return kind in ("roll", "play")
 
 
 class LineTooLongError(Exception):
@@ -111,11 +157,14 @@ class FibsSession:
         self._starting = False
         self.watching: str | None = None
         self.watched_seat = 0
+        # The player being watched by name (who may be between matches).
+        self.watched_name: str | None = None
         self.login_time = int(time.time())
         self._pump: asyncio.Task[None] | None = None
         self._told_turn: int = -1
         self._states: dict[str, dict[str, Any]] = {}
         self._seen: dict[str, int] = {}
+        self._typed: list[tuple[int, int]] | None = None
 
     # -- output --------------------------------------------------------------------
 
@@ -154,9 +203,9 @@ class FibsSession:
         try:
             return (await self._read_line()).strip()
         except LineTooLongError:
-            await self.error("Your line was too long and was ignored.")
+            await self.error("Unknown command: (a line too long, ignored)")
         except UnicodeDecodeError:
-            await self.error("Please send plain text only.")
+            await self.error("Unknown command: (bytes that are not text, ignored)")
         return None
 
     async def close(self) -> None:
@@ -201,16 +250,36 @@ class FibsSession:
                 await self.error(error.message)
 
     async def _register(self) -> None:
-        await self.line("Welcome, guest. To make an account, type: name YOURNAME")
+        """FIBS's registration as ``guest``: the greeting, then ``name NAME`` at the
+        ``> `` prompt (a taken name refused at once), the password twice."""
+        await self.line(f"Welcome to {SERVER_NAME}. You just logged in as guest.")
+        for text in REGISTER_HELP:
+            await self.line(text)
+        while self.user is None:
+            await self._write("> ")
+            words = (await self._next_line() or "").split()
+            if words and words[0].lower() in LOGOUT_WORDS:
+                await self.line("                             Goodbye.")
+                raise EOFError
+            if len(words) != 2 or words[0].lower() != "name":
+                await self.line("Type 'name NAME' to register, or 'bye'.")
+                continue
+            await self._register_name(words[1])
+        await self.line("You are registered.")
+        await self.line("Type 'help beginner' to get started.")
         await self._write("> ")
-        line = await self._next_line() or ""
-        words = line.split()
-        if len(words) != 2 or words[0] != "name":
-            await self.error("Type 'name YOURNAME' to choose a name.")
+
+    async def _register_name(self, name: str) -> None:
+        """Ask for the password twice and make the account ``name``."""
+        if await self._name_taken(name):
+            await self.error(f"Please use another name. '{name}' is already used by someone else.")
             return
-        name = words[1]
+        await self.line(f"Your name will be {name}")
+        await self.line("Type in no password and hit Enter/Return if you want to change it now.")
         await self._write("Please give your password: ")
         first = await self._next_line() or ""
+        if not first:
+            return
         await self._write("Please retype your password: ")
         second = await self._next_line() or ""
         if first != second:
@@ -220,8 +289,13 @@ class FibsSession:
             self.user, _token = await self.service.register(name, first)
         except ServiceError as error:
             await self.error(error.message)
-            return
-        await self.line(f"You are registered as {name}. Welcome!")
+
+    async def _name_taken(self, name: str) -> bool:
+        try:
+            await self.service.user_named(name)
+        except ServiceError:
+            return False
+        return True
 
     async def _welcome(self) -> None:
         user = self.user
@@ -260,8 +334,8 @@ class FibsSession:
         if handler is None:
             await self.error(f"Unknown command: '{word}'")
             return True
-        if word in ("bye", "quit", "exit", "adios", "ciao", "logout"):
-            await self.line("Goodbye.")
+        if word in LOGOUT_WORDS:
+            await self.line("                             Goodbye.")
             return False
         try:
             await handler(rest)
@@ -300,7 +374,7 @@ class FibsSession:
             "set": self._cmd_set,
             "help": self._cmd_help,
         }
-        for word in ("bye", "quit", "exit", "adios", "ciao", "logout"):
+        for word in LOGOUT_WORDS:
             handlers[word] = nothing
         return handlers
 
@@ -388,8 +462,8 @@ class FibsSession:
         if target.kind == "bot":  # the match starts at once: this command starts playing it
             with self._starting_match():
                 created = await self.service.create_match(user, request)
-                await self.line(f"{target.name} accepts your invitation to {what}.")
-                await self._start_playing(created["id"])
+                await self.line(f"** Player {target.name} has joined you for {what}.")
+                await self._start_playing(created["id"], announce=False)
         else:
             await self.service.create_match(user, request)
             await self.line(f"** You invited {target.name} to {what}.")
@@ -437,6 +511,7 @@ class FibsSession:
         what = "an unlimited match" if not length else f"a {length} point match"
         if resumed:
             self._seen[match_id] = state["seq"]
+            self._states[match_id] = state
             await self.line(
                 f"You are now playing with {names[1 - seat]}. Your running match was loaded."
             )
@@ -476,11 +551,23 @@ class FibsSession:
                 return "You did already roll the dice."
             if kind == "play" and game["dice"] is None:
                 return "You have to roll the dice before moving."
+            if kind == "play" and self._typed is not None and state is not None:
+                return self._move_error(state, self._typed)
             if kind == "double" and game["dice"] is not None:
                 return "You can only double before you roll the dice."
             if kind in ("take", "drop", "accept", "reject") and game["pending"] is None:
                 return f"{opponent} didn't double or resign."
         return error.message
+
+    def _move_error(self, state: dict[str, Any], typed: list[tuple[int, int]]) -> str:
+        """FIBS's words for a refused move of the player's (docs/fibs.md)."""
+        assert self.user is not None
+        game = state["game"]
+        seat = state["players"].index(self.user.name)
+        position = Position.from_slots_text(game["board"]["slots"])
+        if seat == 1:
+            position = position.flip()
+        return move_error(position, (game["dice"][0], game["dice"][1]), typed)
 
     def _simple(self, kind: str) -> Callable[[str], Awaitable[None]]:
         async def act(_rest: str) -> None:
@@ -530,6 +617,7 @@ class FibsSession:
         else:
             await self.error(f"Can't understand the move '{rest}'.")
             return
+        self._typed = _typed_steps(moves)
         await self._act("play", move=self._resolve_steps(moves) or " ".join(moves))
 
     def _resolve_steps(self, moves: list[str]) -> str | None:
@@ -542,17 +630,9 @@ class FibsSession:
         game = state["game"]
         if game["dice"] is None or self.user.name not in state["players"]:
             return None
-        points = {"bar": 25, "b": 25, "off": 0, "o": 0, "home": 0, "h": 0}
-        typed: list[tuple[int, int]] = []
-        for move in moves:
-            ends = move.lower().split("/")
-            if len(ends) != 2:
-                return None
-            try:
-                pair = [points[end] if end in points else int(end) for end in ends]
-            except ValueError:
-                return None
-            typed.append((pair[0], pair[1]))
+        typed = _typed_steps(moves)
+        if typed is None:
+            return None
         seat = state["players"].index(self.user.name)
         position = Position.from_slots_text(game["board"]["slots"])
         if seat == 1:
@@ -572,13 +652,13 @@ class FibsSession:
             return
         assert self.connection is not None
         self.service.hub.leave(self.connection, self.playing)
-        await self.line("You leave the match; it is kept: log in again or 'join' to go on.")
+        await self.line("** You terminated the game. The game was saved.")
         self.playing = None
 
     async def _cmd_board(self, _rest: str) -> None:
         match_id = self.playing or self.watching
         if match_id is None:
-            await self.error("You're not playing or watching.")
+            await self.error("You're not watching or playing.")
             return
         state = self._states.get(match_id) or await self.service.state(match_id)
         await self._board(state, match_id)
@@ -599,25 +679,48 @@ class FibsSession:
         return target, playing[0]
 
     async def _cmd_watch(self, rest: str) -> None:
+        """Watch a player: their match now, or (as FIBS) the next one they start."""
         assert self.connection is not None
-        found = await self._match_of(rest, "Watch whom?")
-        if found is None:
+        if not rest:
+            await self.error("Watch whom?")
             return
-        target, match = found
-        match_id = match["id"]
-        self.watching = match_id
-        self.watched_seat = match["players"].index(target.name)
-        await self.service.subscribe(self.connection, match_id)
+        if self.playing is not None:
+            await self.error("You can't watch another game while you're playing.")
+            return
+        target = await self._named(rest.split()[0])
+        if target is None:
+            return
+        self._stop_watching()
+        self.watched_name = target.name
         await self.line(f"You're now watching {target.name}.")
+        playing = await self.service.matches_of(target)
+        if not playing:
+            await self.line(f"{target.name} is not doing anything interesting.")
+            return
+        await self._watch_match(playing[0]["id"], target.name)
+
+    async def _watch_match(self, match_id: str, name: str) -> None:
+        assert self.connection is not None
+        state = await self.service.state(match_id)
+        if name not in state["players"]:
+            return
+        self.watching = match_id
+        self.watched_seat = state["players"].index(name)
+        self._states[match_id] = state
+        await self.service.subscribe(self.connection, match_id)
+
+    def _stop_watching(self) -> None:
+        if self.watching is not None and self.connection is not None:
+            self.service.hub.leave(self.connection, self.watching)
+        self.watching = None
 
     async def _cmd_unwatch(self, _rest: str) -> None:
-        if self.watching is None:
+        if self.watched_name is None:
             await self.error("You're not watching.")
             return
-        assert self.connection is not None
-        self.service.hub.leave(self.connection, self.watching)
-        self.watching = None
-        await self.line("You stop watching.")
+        name, self.watched_name = self.watched_name, None
+        self._stop_watching()
+        await self.line(f"You stop watching {name}.")
 
     async def _cmd_look(self, rest: str) -> None:
         found = await self._match_of(rest, "Look at whom?")
@@ -668,7 +771,7 @@ class FibsSession:
         assert self.user is not None
         room = self.playing or self.watching
         if room is None:
-            await self.error("You're not playing or watching.")
+            await self.error("You're not watching or playing.")
             return
         await self.service.chat(self.user, room, text, audience=audience)
         await self.line(f"{code} {text}" if self.clip else f"You {verb}: {text}")
@@ -684,7 +787,8 @@ class FibsSession:
             await self.error(f"Don't know how to toggle {name}")
             return
         self.toggles[name] = not self.toggles[name]
-        await self.line(f"** You {'now' if self.toggles[name] else 'no longer'} have '{name}' set.")
+        on, off = TOGGLE_TEXTS[name]
+        await self.error(on if self.toggles[name] else off)
 
     async def _cmd_set(self, rest: str) -> None:
         words = rest.split()
@@ -745,6 +849,9 @@ class FibsSession:
 
     async def _lobby_event(self, message: dict[str, Any]) -> None:
         event = message.get("event")
+        if event == "match_started":
+            await self._watched_starts(message["match"])
+            return
         user = message.get("user") or {}
         name = user.get("name")
         if not name or (self.user is not None and name == self.user.name):
@@ -759,6 +866,21 @@ class FibsSession:
             await self.line(
                 f"8 {name} {name} drops connection." if self.clip else f"{name} logs out."
             )
+
+    async def _watched_starts(self, match_id: str) -> None:
+        """The player we watch between matches starts one: watch it (as FIBS)."""
+        name = self.watched_name
+        if name is None or self.watching is not None or self.playing is not None:
+            return
+        state = await self.service.state(match_id)
+        names = state["players"]
+        if name not in names:
+            return
+        length = state["settings"]["length"]
+        what = f"a {length} point match" if length else "an unlimited match"
+        await self.line(f"{names[0]} and {names[1]} start {what}.")
+        self._seen[match_id] = 0  # told from its start
+        await self._watch_match(match_id, name)
 
     async def _invitation(self, message: dict[str, Any]) -> None:
         length = message["settings"]["length"]
@@ -791,6 +913,7 @@ class FibsSession:
         if first > seen:
             entries = await self.service.log_entries(match_id, seen, first) + entries
         self._seen[match_id] = state["seq"]
+        previous = self._states.get(match_id)
         self._states[match_id] = state
         user = self.user
         assert user is not None
@@ -803,12 +926,21 @@ class FibsSession:
             viewer = names[seat]
         else:
             return
+        playing = viewer == "You"
+        view = None if previous is None else previous.get("game")
         for entry in entries:
-            await self._tell_entry(entry, names, seat, viewer == "You", state)
-        show = (entries and self.toggles["autoboard"]) or not entries
-        if state["game"] is not None and show:
+            view = self._game_after(view, entry, state)
+            await self._tell_entry(entry, names, seat, playing, state)
+            if view is not None and self.toggles["autoboard"] and _shows_board(entry):
+                await self._board({**state, "game": view}, match_id)
+            if playing:
+                await self._entry_prompt(entry, view, seat, state)
+            over = entry.get("game_over")
+            if over is not None:
+                await self._game_over(over, names, seat, playing, state)
+        if state["game"] is not None and not entries:
             await self._board(state, match_id)
-        if viewer == "You":
+        if playing:
             await self._prompt(state, seat)
         if state["result"] is not None:
             await self._match_over(state, seat, viewer == "You")
@@ -869,8 +1001,10 @@ class FibsSession:
         elif kind == "double" and by is not None:
             if me(by):
                 await self.line(f"You double. Please wait for {names[1 - by]} to accept or reject.")
-            else:
+            elif playing:
                 await self.line(f"{names[by]} doubles. Type 'accept' or 'reject'.")
+            else:
+                await self.line(f"{names[by]} doubles.")
         elif kind == "take" and by is not None:
             cube = state["game"]["cube"]["value"] if state["game"] else 2
             verb = "accept" if me(by) else "accepts"
@@ -890,9 +1024,36 @@ class FibsSession:
         elif kind == "reject" and by is not None:
             verb = "reject" if me(by) else "rejects"
             await self.line(f"{name(by)} {verb}. The game continues.")
-        over = entry.get("game_over")
-        if over is not None:
-            await self._game_over(over, names, seat, playing, state)
+
+    @staticmethod
+    def _game_after(
+        view: dict[str, Any] | None, entry: dict[str, Any], state: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The game as FIBS shows it after ``entry`` (None where unknown)."""
+        try:
+            return game_after(view, entry, state["game"], state["settings"]["variant"])
+        except (BackgammonError, ValueError, KeyError, TypeError):
+            log.warning("FIBS session could not follow a %s entry", entry.get("kind"))
+            return None
+
+    async def _entry_prompt(
+        self,
+        entry: dict[str, Any],
+        view: dict[str, Any] | None,
+        seat: int,
+        state: dict[str, Any],
+    ) -> None:
+        """FIBS's prompt after an entry of the player's own: none after the opening
+        (its 'It's your turn to move.' is the prompt), 'Please move n pieces.' after
+        a roll that can move (a roll that cannot is followed by 'You can't move.')."""
+        kind = entry["kind"]
+        if kind == "opening" and view is not None and view["turn"] == seat:
+            self._told_turn = state["seq"]
+        elif kind == "roll" and view is not None and view["turn"] == seat:
+            to_move = view.get("to_move", 0)
+            if to_move:
+                self._told_turn = state["seq"]
+                await self.line(f"Please move {to_move} {'piece' if to_move == 1 else 'pieces'}.")
 
     async def _game_over(
         self,
@@ -960,13 +1121,8 @@ class FibsSession:
         if winner is None:
             await self.line(f"The match ends {score[0]}-{score[1]}.")
             return
-        how = {
-            "timeout": " (time ran out)",
-            "left": " (the opponent left)",
-            "adjudicated": " (adjudicated)",
-        }.get(result["reason"], "")
         points = f"{score[winner]}-{score[1 - winner]}"
         if playing and winner == seat:
-            await self.line(f"You win {what} {points}{how} .")
+            await self.line(f"You win {what} {points} .")
         else:
-            await self.line(f"{names[winner]} wins {what} {points}{how} .")
+            await self.line(f"{names[winner]} wins {what} {points} .")
