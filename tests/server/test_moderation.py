@@ -6,15 +6,23 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from backgammon.server import repository
 from backgammon.server.client import ClientError, ServerClient
+from backgammon.server.hub import Connection
+from backgammon.server.moderation import Standings
+from backgammon.server.repository import User
+from backgammon.server.service import GameService
 
+from .browser import needs_chromium
 from .clip_client import ClipClient
 from .test_fibs import _clip_login
+from .test_service import _run
 
 PASSWORD = "a long enough password"
 
@@ -152,3 +160,75 @@ def test_a_fibs_flood_is_refused_then_disconnected(server_factory: Any) -> None:
         await other.close()
 
     asyncio.run(scenario())
+
+
+def test_a_connection_authenticated_before_a_kick_and_registered_after_it_is_closed(
+    tmp_path: Path,
+) -> None:
+    async def body(service: GameService, _clock: object) -> None:
+        admin, _ = await service.register("root", PASSWORD)
+        async with service.db.transaction() as db:
+            await repository.set_user_flags(db, admin.id, is_admin=True)
+        admin = await service.user_named("root")
+        erin, token = await service.register("erin", PASSWORD)
+        # A page authenticates (its token still valid), then the kick is heard, then
+        # the page's connection is registered.
+        since = service.moderation_epoch
+        assert await service.authenticate(token) is not None
+        await service.moderate(admin, "erin", "kick")
+        late = Connection(erin)
+        service.connect(late, since)
+        assert late.closed
+        # A login after the kick is a new session: it stays open.
+        again, _ = await service.login("erin", PASSWORD, "10.0.0.1")
+        fresh = Connection(again)
+        service.connect(fresh, service.moderation_epoch)
+        assert not fresh.closed
+
+    _run(tmp_path, body)
+
+
+def test_a_read_that_raced_a_moderation_is_not_cached() -> None:
+    standings = Standings()
+    carl = User(id=7, name="carl", kind="human")
+    epoch = standings.epoch  # a read of carl's flags begins
+    standings.forget(7)  # carl is muted meanwhile
+    standings.store(carl, epoch)  # the read ends with the old flags
+    assert standings.get(7) is None
+    standings.store(carl, standings.epoch)
+    assert standings.get(7) == carl
+
+
+@needs_chromium
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_kicked_page_is_logged_out_and_does_not_come_back(
+    server_factory: Any, browser: Any
+) -> None:
+    """The page used to reconnect half a second after a kick with its still valid
+    cookie: now the kick revokes it, and the page shows the login form."""
+    first, _ = _servers(server_factory, "sqlite")
+    page = browser.new_context().new_page()
+    page.goto(first.url + "/", wait_until="load")
+    page.locator("#login-form input[name=name]").fill("erin")
+    page.locator("#login-form input[name=password]").fill(PASSWORD)
+    page.locator("#login-form button[value=login]").click()
+    page.wait_for_selector("#lobby-view:not([hidden])")
+    token = httpx.post(
+        f"{first.url}/api/login", json={"name": "root", "password": PASSWORD}
+    ).json()["token"]
+    kicked = httpx.post(
+        f"{first.url}/api/admin/users/erin/kick", headers={"authorization": f"Bearer {token}"}
+    )
+    assert kicked.status_code == 200
+    page.wait_for_selector("#login-view:not([hidden])", timeout=10_000)
+    assert "kick by an administrator" in page.locator("#status").text_content()
+    time.sleep(1.5)  # past the page's reconnection delay: it stays logged out
+    assert page.locator("#login-view").is_visible()
+    assert (
+        page.context.cookies() == []
+        or httpx.get(
+            f"{first.url}/api/me", cookies={c["name"]: c["value"] for c in page.context.cookies()}
+        ).status_code
+        == 401
+    )
+    page.close()

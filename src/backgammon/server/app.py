@@ -450,13 +450,14 @@ async def _serve_websocket(websocket: WebSocket, service: GameService, settings:
         log.warning("websocket refused: origin %r", websocket.headers.get("origin"))
         await websocket.close(code=4403, reason="origin not allowed")
         return
+    since = service.moderation_epoch
     user = await service.authenticate(_token(websocket))
     if user is None:
         await websocket.close(code=4401, reason="log in first")
         return
     await websocket.accept()
     connection = Connection(user)
-    service.connect(connection)
+    service.connect(connection, since)
     writer = asyncio.create_task(_write(websocket, connection))
     limit = TokenBucket(settings.messages_per_second, settings.message_burst)
     try:

@@ -39,13 +39,15 @@ class Standings:
 
     A read that started before a moderation event may have read the old flags, so
     :meth:`store` keeps a user only if nothing was forgotten since the read began
-    (:attr:`epoch` then is unchanged).
+    (:attr:`epoch` then is unchanged). In the same way a connection authenticated
+    before a kick but registered after it is closed: :meth:`closed_since`.
     """
 
     def __init__(self, capacity: int = 50_000) -> None:
         self.capacity = capacity
         self.epoch = 0
         self._users: OrderedDict[int, User] = OrderedDict()
+        self._closed_at: OrderedDict[int, int] = OrderedDict()
 
     def get(self, user_id: int) -> User | None:
         """The cached user, or None (read it from the database, then :meth:`store`)."""
@@ -64,7 +66,18 @@ class Standings:
         while len(self._users) > self.capacity:
             self._users.popitem(last=False)
 
-    def forget(self, user_id: int) -> None:
-        """The user's standing changed: read it afresh next time."""
+    def forget(self, user_id: int, closing: bool = False) -> None:
+        """The user's standing changed: read it afresh next time (``closing``: a
+        kick or ban closed the user's connections)."""
         self.epoch += 1
         self._users.pop(user_id, None)
+        if closing:
+            self._closed_at[user_id] = self.epoch
+            self._closed_at.move_to_end(user_id)
+            while len(self._closed_at) > self.capacity:
+                self._closed_at.popitem(last=False)
+
+    def closed_since(self, user_id: int, epoch: int) -> bool:
+        """Whether a kick or ban of the user was heard after :attr:`epoch` was
+        ``epoch``."""
+        return self._closed_at.get(user_id, -1) > epoch

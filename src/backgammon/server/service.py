@@ -862,8 +862,18 @@ class GameService:
 
     # -- connections ---------------------------------------------------------------
 
-    def connect(self, connection: Connection) -> None:
-        """Register a client; the lobby hears that its user came online."""
+    @property
+    def moderation_epoch(self) -> int:
+        """A mark to take before authenticating a connection, for :meth:`connect`."""
+        return self._standings.epoch
+
+    def connect(self, connection: Connection, since: int | None = None) -> None:
+        """Register a client; the lobby hears that its user came online.
+
+        ``since``: the :attr:`moderation_epoch` taken before the client was
+        authenticated; if the user was kicked or banned after it, the connection is
+        closed at once (the kick was heard before the connection was registered).
+        """
         if self.hub.add(connection):
             self._lobby_event(
                 {"event": "online", "user": connection.user.public(), "user_id": connection.user.id}
@@ -876,6 +886,9 @@ class GameService:
                 "user": connection.user.public(),
             }
         )
+        if since is not None and self._standings.closed_since(connection.user.id, since):
+            connection.send({"type": "kicked", "message": "kick by an administrator"})
+            connection.close()
 
     def disconnect(self, connection: Connection) -> None:
         """Forget a client; the lobby hears if its user went offline."""
@@ -1047,7 +1060,7 @@ class GameService:
     def _apply_moderation(self, user_id: int, what: str) -> None:
         """A user's moderation was committed (here or in another process): forget
         their cached standing and tell (or close) their connections here."""
-        self._standings.forget(user_id)
+        self._standings.forget(user_id, closing=what in CLOSING)
         if what in CLOSING:
             message = {"type": "kicked", "message": f"{what} by an administrator"}
         else:

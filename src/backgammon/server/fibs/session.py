@@ -133,6 +133,7 @@ class FibsSession:
         settings = service.settings
         self._limit = TokenBucket(settings.messages_per_second, settings.message_burst)
         self._runner: asyncio.Task[None] | None = None
+        self._authenticated_at = 0  # the service's moderation epoch before login
         self._ended_by_server = False
 
     # -- output --------------------------------------------------------------------
@@ -228,6 +229,7 @@ class FibsSession:
             await self._write("login: ")
 
     async def _check_password(self, name: str, password: str) -> None:
+        self._authenticated_at = self.service.moderation_epoch
         try:
             self.user, _token = await self.service.login(name, password, self.address)
         except ServiceError as error:
@@ -264,7 +266,7 @@ class FibsSession:
         assert user is not None
         rating, experience = await self.service.rating_of(user)
         self.connection = Connection(user, queue_size=1024)
-        self.service.connect(self.connection)
+        self.service.connect(self.connection, self._authenticated_at)
         await self.service.subscribe(self.connection, "lobby")
         if self.clip:
             await self.line(f"1 {user.name} {self.login_time} {self.address}")
