@@ -46,6 +46,7 @@ from backgammon.server.protocol import (
     parse_client_message,
     parse_position_query,
 )
+from backgammon.server.rate_limit import TokenBucket
 from backgammon.server.repository import User
 from backgammon.server.review import ReviewJobs
 from backgammon.server.rollouts import RolloutJobs, RolloutQuery
@@ -93,26 +94,6 @@ async def current_user(request: Request) -> User:
 
 Auth = Annotated[User, Depends(current_user)]
 """A route argument that requires a logged-in user."""
-
-
-class _RateLimit:
-    """A token bucket: ``rate`` messages a second, bursts of ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-        self.refused = 0
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        self.refused += 1
-        return False
 
 
 def create_app(
@@ -469,15 +450,16 @@ async def _serve_websocket(websocket: WebSocket, service: GameService, settings:
         log.warning("websocket refused: origin %r", websocket.headers.get("origin"))
         await websocket.close(code=4403, reason="origin not allowed")
         return
+    since = service.moderation_epoch
     user = await service.authenticate(_token(websocket))
     if user is None:
         await websocket.close(code=4401, reason="log in first")
         return
     await websocket.accept()
     connection = Connection(user)
-    service.connect(connection)
+    service.connect(connection, since)
     writer = asyncio.create_task(_write(websocket, connection))
-    limit = _RateLimit(settings.messages_per_second, settings.message_burst)
+    limit = TokenBucket(settings.messages_per_second, settings.message_burst)
     try:
         while not connection.closed:
             received = await websocket.receive()
@@ -498,7 +480,7 @@ async def _serve_websocket(websocket: WebSocket, service: GameService, settings:
                 break
             if not limit.allow():
                 refusal = {"type": "error", "code": "rate_limited", "ref": _ref_of(data)}
-                if limit.refused > 5 * settings.message_burst:
+                if limit.flooding:
                     connection.send({**refusal, "message": "too many messages: disconnected"})
                     connection.close()
                     break

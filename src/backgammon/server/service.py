@@ -39,11 +39,13 @@ from backgammon.server.fair_dice import commitment, new_seed
 from backgammon.server.group_commit import GroupCommitter
 from backgammon.server.hub import Connection, Hub
 from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
+from backgammon.server.moderation import CLOSING, MODERATIONS, Standings
 from backgammon.server.presence import NameCache, WhoCache, WhoFacts
 from backgammon.server.protocol import PROTOCOL_VERSION, ActionBody, CreateMatch, MatchSettings
 from backgammon.server.ratings import Rating, rate_match
 from backgammon.server.repository import MatchRow, User
 from backgammon.server.settings import Settings
+from backgammon.server.user_text import UserTextError, check_text
 
 __all__ = ["Clock", "GameService", "Metrics", "ServiceError", "SystemClock"]
 
@@ -168,6 +170,7 @@ class GameService:
         self._elsewhere: dict[int, tuple[dict[str, Any], int]] = {}
         self._who = WhoCache(self._read_who, self.clock.now)
         self._names = NameCache()
+        self._standings = Standings()
         self.ready = False
 
     # -- lifecycle -----------------------------------------------------------------
@@ -401,8 +404,10 @@ class GameService:
         at once). The creator sits in seat 0.
 
         Raises:
-            ServiceError: for an unknown opponent, or a rated match for a guest.
+            ServiceError: for an unknown opponent, or a rated match for a guest;
+                ``forbidden`` for a banned user.
         """
+        await self._check_active(user)
         opponent: User | None = None
         invitee: User | None = None
         rated = request.rated and user.kind != "guest"
@@ -463,8 +468,10 @@ class GameService:
 
         Raises:
             ServiceError: ``not_found``, or ``conflict`` if it is not open, is your
-                own, or is by invitation for someone else.
+                own, or is by invitation for someone else; ``forbidden`` for a
+                banned user.
         """
+        await self._check_active(user)
         async with self._lock(match_id), self.db.transaction() as connection:
             row = await repo.match_row(connection, match_id)
             if row is None:
@@ -664,8 +671,10 @@ class GameService:
 
         Raises:
             ServiceError: ``not_found``; ``not_a_player`` for a spectator or an
-                outsider; or the rules' refusal (``not_your_turn``, ``illegal``, ...).
+                outsider; ``forbidden`` for a banned user; or the rules' refusal
+                (``not_your_turn``, ``illegal``, ...).
         """
+        await self._check_active(user)
         for attempt in range(3):
             try:
                 seq = await self._act_once(user, match_id, action, expect)
@@ -858,6 +867,8 @@ class GameService:
             self.hub.publish(str(event["room"]), message, only)
         elif kind == "user":
             self._deliver_to_user(int(event["user"]), event["message"], bool(event["close"]))
+        elif kind == "moderation":
+            self._apply_moderation(int(event["user"]), str(event["what"]))
 
     def _note_elsewhere(self, message: dict[str, Any]) -> None:
         user = message["user"]
@@ -894,8 +905,18 @@ class GameService:
 
     # -- connections ---------------------------------------------------------------
 
-    def connect(self, connection: Connection) -> None:
-        """Register a client; the lobby hears that its user came online."""
+    @property
+    def moderation_epoch(self) -> int:
+        """A mark to take before authenticating a connection, for :meth:`connect`."""
+        return self._standings.epoch
+
+    def connect(self, connection: Connection, since: int | None = None) -> None:
+        """Register a client; the lobby hears that its user came online.
+
+        ``since``: the :attr:`moderation_epoch` taken before the client was
+        authenticated; if the user was kicked or banned after it, the connection is
+        closed at once (the kick was heard before the connection was registered).
+        """
         if self.hub.add(connection):
             self._lobby_event(
                 {"event": "online", "user": connection.user.public(), "user_id": connection.user.id}
@@ -908,6 +929,9 @@ class GameService:
                 "user": connection.user.public(),
             }
         )
+        if since is not None and self._standings.closed_since(connection.user.id, since):
+            connection.send({"type": "kicked", "message": "kick by an administrator"})
+            connection.close()
 
     def disconnect(self, connection: Connection) -> None:
         """Forget a client; the lobby hears if its user went offline."""
@@ -950,10 +974,11 @@ class GameService:
         whispers to the spectators only).
 
         Raises:
-            ServiceError: ``forbidden`` for a muted user, ``not_found`` for a room.
+            ServiceError: ``bad_request`` for a text others may not receive (see
+                :mod:`backgammon.server.user_text`), ``forbidden`` for a muted or
+                banned user, ``not_found`` for a room.
         """
-        if user.muted:
-            raise ServiceError("forbidden", "you are muted", 403)
+        await self._check_speaker(user, text)
         only: Callable[[Connection], bool] | None = None
         if room == "lobby":
             audience = "all"
@@ -998,10 +1023,10 @@ class GameService:
         addressee.
 
         Raises:
-            ServiceError: ``forbidden`` for a muted user, ``not_found``.
+            ServiceError: ``bad_request`` for a text others may not receive,
+                ``forbidden`` for a muted or banned user, ``not_found``.
         """
-        if user.muted:
-            raise ServiceError("forbidden", "you are muted", 403)
+        await self._check_speaker(user, text)
         target = await self.user_named(name)
         self._to_user(
             target.id,
@@ -1049,35 +1074,74 @@ class GameService:
     # -- administration --------------------------------------------------------------
 
     async def moderate(self, admin: User, name: str, what: str) -> None:
-        """An administrator mutes, unmutes, kicks, bans or unbans a user.
+        """An administrator mutes, unmutes, kicks, bans or unbans a user (see
+        :mod:`backgammon.server.moderation`): committed, then applied at once to
+        every open connection of the user in every process.
 
         Raises:
-            ServiceError: ``forbidden`` unless ``admin`` is an administrator.
+            ServiceError: ``forbidden`` unless ``admin`` is an administrator,
+                ``bad_request`` for an unknown moderation, ``not_found``.
         """
         if not admin.is_admin:
             raise ServiceError("forbidden", "administrators only", 403)
+        if what not in MODERATIONS:
+            known = ", ".join(MODERATIONS)
+            raise ServiceError("bad_request", f"unknown moderation {what[:20]!r}: {known}")
         target = await self.user_named(name)
+        event = {"k": "moderation", "user": target.id, "what": what}
         async with self.db.transaction() as connection:
             if what in ("mute", "unmute"):
                 await repo.set_user_flags(connection, target.id, muted=what == "mute")
             elif what in ("ban", "unban"):
                 await repo.set_user_flags(connection, target.id, banned=what == "ban")
-                if what == "ban":
-                    await repo.delete_tokens_of(connection, target.id)
-            elif what != "kick":
-                raise ServiceError("bad_request", f"unknown moderation {what!r}")
+            if what in CLOSING:
+                await repo.delete_tokens_of(connection, target.id)
+            await self.bus.send_in(connection, event)
         log.info("moderation admin=%s target=%s action=%s", admin.name, target.name, what)
-        if what in ("kick", "ban"):
-            self._to_user(
-                target.id, {"type": "kicked", "message": f"{what} by an administrator"}, True
-            )
-        fresh = await self._fresh_user(target.id)
-        for live_id, seats in list(self._seats.items()):
-            if fresh is not None and seats.seat_of(target) is not None:
-                seated = tuple(
-                    fresh if u is not None and u.id == fresh.id else u for u in seats.users
-                )
-                self._seats[live_id] = _Seats((seated[0], seated[1]), seats.rated, seats.public)
+        self._apply_moderation(target.id, what)
+
+    def _apply_moderation(self, user_id: int, what: str) -> None:
+        """A user's moderation was committed (here or in another process): forget
+        their cached standing and tell (or close) their connections here."""
+        self._standings.forget(user_id, closing=what in CLOSING)
+        if what in CLOSING:
+            message = {"type": "kicked", "message": f"{what} by an administrator"}
+        else:
+            words = "muted" if what == "mute" else "no longer muted"
+            message = {"type": "moderation", "action": what, "message": f"you are {words}"}
+        self._deliver_to_user(user_id, message, what in CLOSING)
+
+    async def standing(self, user: User) -> User:
+        """``user`` with their current ``muted`` and ``banned`` flags (cached per
+        process, forgotten on every moderation event; the database on a miss)."""
+        cached = self._standings.get(user.id)
+        if cached is not None:
+            return cached
+        epoch = self._standings.epoch
+        fresh = await self._fresh_user(user.id)
+        if fresh is None:
+            raise ServiceError("forbidden", "no such account", 403)
+        self._standings.store(fresh, epoch)
+        return fresh
+
+    async def _check_active(self, user: User) -> None:
+        """Refuse anything from a banned user (a ban closes their connections; this
+        refuses what was already on its way)."""
+        if (await self.standing(user)).banned:
+            raise ServiceError("forbidden", f"{user.name} is banned", 403)
+
+    async def _check_speaker(self, user: User, text: str) -> None:
+        """Refuse a text that others may not receive, or any text from a muted or
+        banned user."""
+        try:
+            check_text(text)
+        except UserTextError as error:
+            raise ServiceError("bad_request", str(error)) from None
+        current = await self.standing(user)
+        if current.banned:
+            raise ServiceError("forbidden", f"{user.name} is banned", 403)
+        if current.muted:
+            raise ServiceError("forbidden", "you are muted", 403)
 
     async def _fresh_user(self, user_id: int) -> User | None:
         async with self.db.transaction() as connection:

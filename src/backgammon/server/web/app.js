@@ -250,7 +250,11 @@ function receive(message) {
       if (app.state) renderMatch();
       break;
     }
-    case "kicked":
+    case "kicked": // the server revoked this session: log in again (no reconnecting)
+      loggedOut();
+      say(message.message, true);
+      break;
+    case "moderation":
       say(message.message, true);
       break;
     default:
