@@ -67,6 +67,26 @@ def serve(
     rate_limit: Annotated[
         float, typer.Option(help="Messages a second each connection may send.")
     ] = 20.0,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="Proxies whose X-Forwarded-For gives the client's address (comma-separated "
+            "addresses or networks, or '*'); default uvicorn's: $FORWARDED_ALLOW_IPS or "
+            "127.0.0.1. Set it to the proxy's address behind nginx (docs/deploy.md)."
+        ),
+    ] = None,
+    secure_cookies: Annotated[
+        bool,
+        typer.Option(
+            "--secure-cookies", help="Mark the session cookie Secure (the site is on HTTPS)."
+        ),
+    ] = False,
+    signups_per_hour: Annotated[
+        int,
+        typer.Option(
+            help="Accounts (registered or guest) one address may make: at once, and an hour."
+        ),
+    ] = 30,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
 ) -> None:
     """Run the online game server: accounts, lobby, matches against people and bots,
@@ -92,6 +112,8 @@ def serve(
             admins=tuple(admin or ()),
             fibs_host=host,
             message_burst=max(40, int(2 * rate_limit)),
+            secure_cookies=secure_cookies,
+            signups_per_hour=signups_per_hour,
         )
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
@@ -120,6 +142,7 @@ def serve(
         ws_per_message_deflate=False,
         log_level=log_level,
         timeout_graceful_shutdown=10,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
 
 

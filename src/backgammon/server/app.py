@@ -4,6 +4,9 @@
 read at import time. Routes are grouped by resource (accounts, lobby, matches,
 users, administration, operations); ``/ws`` is the live connection. Browsers
 authenticate with an HttpOnly, SameSite cookie; bots send ``Authorization: Bearer``.
+A state-changing request without a bearer token must come from the site's own pages
+(its ``Origin`` and ``Sec-Fetch-Site`` say so), so that another site cannot make a
+visitor's browser act with the visitor's cookie.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import asyncio
 import gc
 import json
 import logging
+import math
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -20,6 +24,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request, Response, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
+from starlette.requests import HTTPConnection
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -76,7 +81,41 @@ def _token(request: Request | WebSocket) -> str | None:
 
 
 def _address(request: Request | WebSocket) -> str:
+    # uvicorn has already put the proxy's X-Forwarded-For here when the proxy is
+    # trusted (``serve --forwarded-allow-ips``).
     return request.client.host if request.client is not None else "unknown"
+
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def same_site_only(request: Request) -> None:
+    """Refuse a state-changing request that a page of another site made a browser
+    send (a forged request riding on the visitor's cookie). Requests with a bearer
+    token, and programs that send neither ``Origin`` nor ``Sec-Fetch-Site``, pass.
+
+    Raises:
+        ServiceError: ``forbidden`` (403) naming the foreign origin.
+    """
+    if request.method in SAFE_METHODS:
+        return
+    if request.headers.get("authorization", "").lower().startswith("bearer "):
+        return
+    settings: Settings = request.app.state.service.settings
+    origin = request.headers.get("origin")
+    fetch_site = request.headers.get("sec-fetch-site")
+    if origin is not None:
+        allowed = _origin_allowed(request, settings)
+    else:
+        allowed = fetch_site in (None, "same-origin", "none")
+    if not allowed:
+        log.warning("cross-site request refused: origin %r, %s", origin, request.url.path)
+        raise ServiceError(
+            "forbidden",
+            f"cross-site request refused: {request.method} {request.url.path} from "
+            f"{(origin or fetch_site or '')[:80]!r}, not a page of this site",
+            403,
+        )
 
 
 async def current_user(request: Request) -> User:
@@ -161,8 +200,13 @@ def create_app(
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, error: ServiceError) -> JSONResponse:
+        headers = None
+        if error.retry_after is not None:
+            headers = {"retry-after": str(max(1, math.ceil(error.retry_after)))}
         return JSONResponse(
-            {"error": error.code, "message": error.message}, status_code=error.status
+            {"error": error.code, "message": error.message},
+            status_code=error.status,
+            headers=headers,
         )
 
     def _session_response(user: User, token: str, status: int = 200) -> JSONResponse:
@@ -180,8 +224,8 @@ def create_app(
     accounts = APIRouter(prefix="/api", tags=["accounts"])
 
     @accounts.post("/register", status_code=201)
-    async def register(body: Credentials) -> JSONResponse:
-        user, token = await service.register(body.name, body.password)
+    async def register(body: Credentials, request: Request) -> JSONResponse:
+        user, token = await service.register(body.name, body.password, address=_address(request))
         return _session_response(user, token, 201)
 
     @accounts.post("/login")
@@ -190,8 +234,8 @@ def create_app(
         return _session_response(user, token)
 
     @accounts.post("/guest", status_code=201)
-    async def guest() -> JSONResponse:
-        user, token = await service.guest()
+    async def guest(request: Request) -> JSONResponse:
+        user, token = await service.guest(address=_address(request))
         return _session_response(user, token, 201)
 
     @accounts.post("/logout")
@@ -199,7 +243,9 @@ def create_app(
         token = _token(request)
         if token:
             await service.logout(token)
-        response.delete_cookie(COOKIE)
+        response.delete_cookie(
+            COOKIE, httponly=True, samesite="lax", secure=settings.secure_cookies
+        )
         return {"ok": True}
 
     @accounts.get("/me")
@@ -412,7 +458,7 @@ def create_app(
         return PlainTextResponse(_prometheus(service), media_type="text/plain; version=0.0.4")
 
     for router in (accounts, lobby, matches, users, admin, tools, operations):
-        app.include_router(router)
+        app.include_router(router, dependencies=[Depends(same_site_only)])
 
     # The web app (docs/web.md): static files, no build step. The page at /, its
     # modules and style sheet under /static.
@@ -433,13 +479,13 @@ def create_app(
     return app
 
 
-def _origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
-    origin = websocket.headers.get("origin")
+def _origin_allowed(connection: HTTPConnection, settings: Settings) -> bool:
+    origin = connection.headers.get("origin")
     if origin is None:
         return True  # not a browser: bots and other programs
     if origin in settings.allowed_origins:
         return True
-    host = websocket.headers.get("host", "")
+    host = connection.headers.get("host", "")
     return origin.split("://", 1)[-1] == host
 
 

@@ -14,7 +14,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from backgammon.server.tables import (
     chat_messages,
-    login_failures,
     match_actions,
     matches,
     rating_history,
@@ -27,11 +26,9 @@ __all__ = [
     "MatchRow",
     "User",
     "add_chat",
-    "add_login_failure",
     "append_entries",
     "append_rows",
     "claim_seat",
-    "count_login_failures",
     "create_match",
     "create_user",
     "delete_token",
@@ -43,6 +40,7 @@ __all__ = [
     "rating_history_of",
     "ratings_of",
     "recent_chat",
+    "replace_password_hash",
     "set_rating",
     "set_user_flags",
     "store_token",
@@ -199,30 +197,16 @@ async def delete_tokens_of(connection: AsyncConnection, user_id: int) -> None:
     await connection.execute(delete(tokens).where(tokens.c.user_id == user_id))
 
 
-async def add_login_failure(
-    connection: AsyncConnection, name: str, address: str, now: float
+async def replace_password_hash(
+    connection: AsyncConnection, user_id: int, old: str | None, new: str
 ) -> None:
-    """Count a wrong password for ``name`` from ``address``."""
+    """Store ``new`` as the user's password hash if it is still ``old`` (a rehash
+    with today's parameters loses to a concurrent change of password)."""
     await connection.execute(
-        insert(login_failures).values(name=name.lower()[:64], address=address[:64], at=now)
+        update(users)
+        .where(users.c.id == user_id, users.c.password_hash == old)
+        .values(password_hash=new)
     )
-
-
-async def count_login_failures(
-    connection: AsyncConnection, name: str, address: str, since: float
-) -> tuple[int, int]:
-    """Wrong passwords since ``since``: for this account, and from this address."""
-    by_name = await connection.scalar(
-        select(func.count())
-        .select_from(login_failures)
-        .where(login_failures.c.name == name.lower()[:64], login_failures.c.at >= since)
-    )
-    by_address = await connection.scalar(
-        select(func.count())
-        .select_from(login_failures)
-        .where(login_failures.c.address == address[:64], login_failures.c.at >= since)
-    )
-    return int(by_name or 0), int(by_address or 0)
 
 
 async def create_match(connection: AsyncConnection, **values: Any) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import secrets
 import time
 import weakref
@@ -24,11 +25,15 @@ from sqlalchemy.exc import IntegrityError
 from backgammon import __version__
 from backgammon.formats import write_match_text
 from backgammon.server import repository as repo
+from backgammon.server import throttle
 from backgammon.server.accounts import (
+    PasswordWorkers,
+    PasswordWorkersBusyError,
     check_name,
     check_password,
     hash_password,
     hash_token,
+    needs_rehash,
     new_token,
     verify_password,
 )
@@ -73,17 +78,21 @@ class ServiceError(Exception):
 
     Attributes:
         code: machine-readable (``bad_request``, ``unauthorized``, ``forbidden``,
-            ``not_found``, ``conflict``, ``throttled``, and the
+            ``not_found``, ``conflict``, ``throttled``, ``busy``, and the
             :class:`~backgammon.server.live_match.ActionRefusedError` codes).
         message: what is wrong, for people.
         status: the HTTP status that fits.
+        retry_after: for ``throttled`` and ``busy``, the seconds to wait.
     """
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(
+        self, code: str, message: str, status: int = 400, *, retry_after: float | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.retry_after = retry_after
 
 
 @dataclass
@@ -132,6 +141,27 @@ def _new_match_id() -> str:
     return secrets.token_urlsafe(9)
 
 
+FORGET_THROTTLES_AFTER = 86_400.0
+"""Throttle rows untouched this long are deleted (every policy has leaked away by
+then)."""
+
+
+def _throttled(message: str, wait: float) -> ServiceError:
+    seconds = max(1, math.ceil(wait))
+    return ServiceError(
+        "throttled", f"{message}: try again in {seconds} s", 429, retry_after=seconds
+    )
+
+
+def _busy() -> ServiceError:
+    return ServiceError(
+        "busy",
+        "the server is busy checking passwords: try again in a few seconds",
+        503,
+        retry_after=5,
+    )
+
+
 class GameService:
     """Accounts, lobby, matches, bots and clocks over one database.
 
@@ -166,6 +196,12 @@ class GameService:
         self._bot_users: dict[str, User] = {}
         self._ticker: asyncio.Task[None] | None = None
         self.bus: EventBus = LocalBus()
+        self.passwords = PasswordWorkers(settings.password_threads, settings.password_queue)
+        self._login_policy = throttle.Policy(
+            settings.login_free_failures, settings.login_forgive_seconds, settings.login_max_delay
+        )
+        per_signup = 3600.0 / settings.signups_per_hour
+        self._signup_policy = throttle.Policy(settings.signups_per_hour, per_signup, per_signup)
         self._committer: GroupCommitter | None = None
         self._elsewhere: dict[int, tuple[dict[str, Any], int]] = {}
         self._who = WhoCache(self._read_who, self.clock.now)
@@ -240,6 +276,7 @@ class GameService:
         if self._committer is not None:
             await self._committer.stop()
         await self.bus.close()
+        self.passwords.close()
         await self.db.close()
 
     @property
@@ -268,62 +305,150 @@ class GameService:
             )
         return token
 
-    async def register(self, name: str, password: str) -> tuple[User, str]:
-        """Create an account and log it in; returns the user and a session token.
+    async def _take_signup(self, address: str | None) -> None:
+        """Count one account made from ``address`` (None: an in-process caller).
 
         Raises:
-            ServiceError: for a bad name or password, or a name taken.
+            ServiceError: ``throttled`` when the address has made too many.
+        """
+        if address is None:
+            return
+        key = f"signup:{throttle.client_address(address)}"
+        async with self.db.transaction() as connection:
+            wait = await throttle.take(connection, key, self.clock.now(), self._signup_policy)
+        if wait:
+            log.warning("sign-up throttled address=%s", address)
+            raise _throttled("too many new accounts from your address", wait)
+
+    async def register(
+        self, name: str, password: str, *, address: str | None = None
+    ) -> tuple[User, str]:
+        """Create an account and log it in; returns the user and a session token.
+
+        Args:
+            name: the new name (unique whatever its case).
+            password: its password.
+            address: the client's address: accounts made from one address are
+                limited (``signups_per_hour``); None for in-process callers (tools,
+                tests), which are not.
+
+        Raises:
+            ServiceError: ``bad_request`` for a bad name or password, ``conflict`` for
+                a name taken (in any case), ``throttled`` for too many accounts from
+                the address, ``busy`` when too many passwords wait to be hashed.
         """
         try:
             check_name(name)
             check_password(password)
         except ValueError as error:
             raise ServiceError("bad_request", str(error)) from None
-        hashed = await asyncio.to_thread(hash_password, password)
+        taken = ServiceError("conflict", f"the name {name!r} is taken", 409)
+        async with self.db.transaction() as connection:
+            if await repo.user_by_name(connection, name) is not None:
+                raise taken
+        try:
+            with self.passwords.admit():
+                await self._take_signup(address)
+                hashed = await self.passwords.run(hash_password, password)
+        except PasswordWorkersBusyError:
+            raise _busy() from None
+        now = self.clock.now()
         try:
             async with self.db.transaction() as connection:
-                if await repo.user_by_name(connection, name) is not None:
-                    raise ServiceError("conflict", f"the name {name!r} is taken", 409)
-                user = await repo.create_user(connection, name, hashed, "human", self.clock.now())
-        except IntegrityError:
-            raise ServiceError("conflict", f"the name {name!r} is taken", 409) from None
+                user = await repo.create_user(connection, name, hashed, "human", now)
+                if address is not None:
+                    client = throttle.client_address(address)
+                    await throttle.remember_address(connection, user.id, client, now)
+        except IntegrityError:  # the unique index on lower(name): a racing registration
+            raise taken from None
         log.info("registered user=%s", user.name)
         return user, await self._issue_token(user)
+
+    async def _take_login_try(
+        self, name: str, client: str, now: float
+    ) -> tuple[tuple[User, str | None] | None, list[str]]:
+        """Count a login try before its password is checked: against the client's
+        address, and against the account unless the client's address has logged in
+        to it before. Returns the account found and the keys counted.
+
+        Raises:
+            ServiceError: ``throttled`` (nothing counted) when either must wait.
+        """
+        policy = self._login_policy
+        async with self.db.transaction() as connection:
+            found = await repo.user_by_name(connection, name)
+            known = found is not None and await throttle.is_known_address(
+                connection, found[0].id, client
+            )
+            keys = [f"login-address:{client}"]
+            wait = await throttle.take(connection, keys[0], now, policy)
+            if wait:
+                raise _throttled("too many failed logins from your address", wait)
+            if not known:
+                keys.append(f"login-account:{name.lower()[:64]}")
+                wait = await throttle.take(connection, keys[1], now, policy)
+                if wait:  # leaving the transaction undoes the address's count
+                    raise _throttled(
+                        "too many failed logins to this account from new addresses "
+                        "(an address that logged in to it before may try at once)",
+                        wait,
+                    )
+        return found, keys
 
     async def login(self, name: str, password: str, address: str) -> tuple[User, str]:
         """Check a password and open a session.
 
+        Every try is counted before its password is checked (and given back when it
+        was right): per client address, and per account from addresses that never
+        logged in to it, so strangers cannot lock the owner out (docs/security.md).
+
         Raises:
-            ServiceError: ``throttled`` after too many wrong passwords for this
-                account or from this address in a minute (even with the right
-                password), ``unauthorized`` for a wrong name or password,
-                ``forbidden`` for a banned account.
+            ServiceError: ``throttled`` (429) when this address, or this account
+                from a new address, must wait (even with the right password);
+                ``busy`` (503) when too many passwords wait to be checked;
+                ``unauthorized`` for a wrong name or password, ``forbidden`` for a
+                banned account.
         """
+        client = throttle.client_address(address)
         now = self.clock.now()
-        limit = self.settings.login_failures_per_minute
-        async with self.db.transaction() as connection:
-            by_name, by_address = await repo.count_login_failures(
-                connection, name, address, now - 60.0
-            )
-            found = await repo.user_by_name(connection, name)
-        if by_name >= limit or by_address >= limit:
+        try:
+            with self.passwords.admit():
+                found, keys = await self._take_login_try(name, client, now)
+                hashed = found[1] if found is not None else None
+                good = hashed is not None and await self.passwords.run(
+                    verify_password, hashed, password
+                )
+                rehashed = None
+                if good and hashed is not None and needs_rehash(hashed):
+                    rehashed = await self.passwords.run(hash_password, password)
+        except PasswordWorkersBusyError:
+            raise _busy() from None
+        except ServiceError:
             log.warning("login throttled name=%r address=%s", name[:40], address)
-            raise ServiceError(
-                "throttled", "too many wrong passwords: wait a minute and try again", 429
-            )
-        hashed = found[1] if found is not None else None
-        good = hashed is not None and await asyncio.to_thread(verify_password, hashed, password)
+            raise
         if not good or found is None:
-            async with self.db.transaction() as connection:
-                await repo.add_login_failure(connection, name, address, now)
+            log.info("login failed name=%r address=%s", name[:40], address)
             raise ServiceError("unauthorized", "wrong name or password", 401)
         user = found[0]
+        async with self.db.transaction() as connection:
+            for key in keys:
+                await throttle.give_back(connection, key)
+            await throttle.remember_address(connection, user.id, client, now)
+            if rehashed is not None:
+                await repo.replace_password_hash(connection, user.id, hashed, rehashed)
+            await throttle.forget_stale(connection, now - FORGET_THROTTLES_AFTER)
         if user.banned:
             raise ServiceError("forbidden", f"{user.name} is banned", 403)
         return user, await self._issue_token(user)
 
-    async def guest(self) -> tuple[User, str]:
-        """A new guest account (unrated play) and its session token."""
+    async def guest(self, *, address: str | None = None) -> tuple[User, str]:
+        """A new guest account (unrated play) and its session token.
+
+        Raises:
+            ServiceError: ``throttled`` for too many accounts from ``address``
+                (None for in-process callers, which are not limited).
+        """
+        await self._take_signup(address)
         async with self.db.transaction() as connection:
             for _ in range(5):
                 name = f"guest{secrets.randbelow(10**8):08d}"

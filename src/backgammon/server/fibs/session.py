@@ -287,9 +287,7 @@ class FibsSession:
         try:
             self.user, _token = await self.service.login(name, password, self.address)
         except ServiceError as error:
-            if error.code == "throttled":
-                await self.error("Too many failed logins; wait a minute and try again.")
-            elif error.code == "forbidden":
+            if error.code in ("throttled", "busy", "forbidden"):
                 await self.error(error.message)
 
     async def _register(self) -> None:
@@ -329,7 +327,7 @@ class FibsSession:
             await self.error("The two passwords were not identical. Please give them again.")
             return
         try:
-            self.user, _token = await self.service.register(name, first)
+            self.user, _token = await self.service.register(name, first, address=self.address)
         except ServiceError as error:
             await self.error(error.message)
 
