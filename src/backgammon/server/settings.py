@@ -37,7 +37,10 @@ class Settings(BaseModel):
         login_failures_per_minute: wrong passwords allowed per account and per address
             in a minute before further logins are refused.
         session_days: how long a login token lives.
-        bot_processes: worker processes for the bots' searches.
+        bot_processes: worker processes for the bots' decisions (0: a thread).
+        tool_processes: worker processes of their own for the position tool,
+            rollouts and analyses (started on first use), so that bots never wait
+            behind them.
         bots: the bot levels offered in the lobby.
         warm_up: compile the engine's kernels before reporting ready.
         abandon_after: seconds after which a match nobody acts in is adjudicated.
@@ -58,6 +61,7 @@ class Settings(BaseModel):
     login_failures_per_minute: int = Field(default=10, ge=1)
     session_days: int = Field(default=30, ge=1)
     bot_processes: int = Field(default=1, ge=0)
+    tool_processes: int = Field(default=1, ge=1)
     bots: tuple[str, ...] = ("beginner", "intermediate", "expert", "worldclass")
     warm_up: bool = True
     abandon_after: float = Field(default=3 * 24 * 3600.0, gt=0)
