@@ -46,7 +46,8 @@ def main() -> None:
         deciles = statistics.quantiles(walls, n=10)
         print(
             f"{label:20} m={hasher.memory_cost} KiB t={hasher.time_cost} p={hasher.parallelism}: "
-            f"wall median {statistics.median(walls) * 1000:.1f} ms, p90 {deciles[-1] * 1000:.1f} ms; "
+            f"wall median {statistics.median(walls) * 1000:.1f} ms, "
+            f"p90 {deciles[-1] * 1000:.1f} ms; "
             f"CPU median {statistics.median(cpus) * 1000:.1f} ms"
         )
 

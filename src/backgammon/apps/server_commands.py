@@ -48,6 +48,13 @@ def serve(
     bot_processes: Annotated[
         int, typer.Option(help="Worker processes for the bots' searches (0: a thread).")
     ] = 1,
+    tool_processes: Annotated[
+        int,
+        typer.Option(
+            help="Worker processes for the position tool, rollouts and analyses "
+            "(their own, so bots never wait behind them)."
+        ),
+    ] = 1,
     no_bots: Annotated[bool, typer.Option("--no-bots", help="Offer no bots.")] = False,
     warm_up: Annotated[
         bool, typer.Option(help="Compile the engine's kernels before reporting ready.")
@@ -104,6 +111,7 @@ def serve(
             database_url=database or "",
             data_dir=data or DEFAULT_DATA_DIR,
             bot_processes=bot_processes,
+            tool_processes=tool_processes,
             bots=() if no_bots else Settings().bots,
             warm_up=warm_up,
             allowed_origins=tuple(origin or ()),

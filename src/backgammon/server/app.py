@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from backgammon import __version__
+from backgammon.server.body_limit import BodySizeLimit
 from backgammon.server.bots import BotPool
 from backgammon.server.database import Database
 from backgammon.server.engine_tools import position_report, read_position
@@ -51,11 +52,12 @@ from backgammon.server.protocol import (
     parse_client_message,
     parse_position_query,
 )
+from backgammon.server.quotas import Quota, QuotaExceededError
 from backgammon.server.rate_limit import TokenBucket
 from backgammon.server.repository import User
 from backgammon.server.review import ReviewJobs
 from backgammon.server.rollouts import RolloutJobs, RolloutQuery
-from backgammon.server.service import Clock, GameService, ServiceError
+from backgammon.server.service import Clock, GameService, Histogram, ServiceError
 from backgammon.server.settings import Settings
 
 __all__ = ["COOKIE", "create_app"]
@@ -68,6 +70,12 @@ log = logging.getLogger("backgammon.server")
 MAX_UPLOAD_BYTES = 1_100_000
 """The largest ``POST /api/analysis`` body (a million characters of match file and
 its JSON quoting)."""
+
+MAX_BODY_BYTES = 16_384
+"""The largest body of any other request (refused before it is read)."""
+
+POSITION_LIMITS = (2, 8)
+"""``POST /api/position`` requests in flight: per user (or address), and in all."""
 
 WEB = Path(__file__).parent / "web"
 """The web app's static files (``index.html``, ES modules, a style sheet)."""
@@ -116,6 +124,17 @@ def same_site_only(request: Request) -> None:
             f"{(origin or fetch_site or '')[:80]!r}, not a page of this site",
             403,
         )
+
+
+async def _owner(request: Request) -> str:
+    """Whom engine work is counted against: the logged-in user, else the address."""
+    service: GameService = request.app.state.service
+    user = await service.authenticate(_token(request))
+    return f"user:{user.id}" if user is not None else f"address:{_address(request)}"
+
+
+def _throttled(error: QuotaExceededError) -> ServiceError:
+    return ServiceError("throttled", str(error), 429)
 
 
 async def current_user(request: Request) -> User:
@@ -197,6 +216,9 @@ def create_app(
         description="Accounts, lobby, matches and downloads; live play over /ws.",
     )
     app.state.service = service
+    app.add_middleware(
+        BodySizeLimit, default=MAX_BODY_BYTES, by_path={"/api/analysis": MAX_UPLOAD_BYTES}
+    )
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, error: ServiceError) -> JSONResponse:
@@ -268,6 +290,10 @@ def create_app(
     async def create(body: CreateMatch, user: Auth) -> dict[str, Any]:
         return await service.create_match(user, body)
 
+    @matches.post("/commitment", status_code=201)
+    async def dice_commitment(user: Auth) -> dict[str, str]:
+        return await service.dice_commitment(user)
+
     @matches.post("/{match_id}/join")
     async def join(match_id: str, body: JoinMatch, user: Auth) -> dict[str, Any]:
         return await service.join_match(user, match_id, body.nonce)
@@ -325,10 +351,18 @@ def create_app(
             read_position(query.position)
         except (ProtocolError, ValueError) as error:
             raise ServiceError("bad_request", str(error)) from None
-        report: dict[str, Any] = await service.pool.run(
-            position_report, query.position, query.roll, query.ply
-        )
+        owner = await _owner(request)
+        try:
+            slot = position_quota.take(owner)
+        except QuotaExceededError as error:
+            raise _throttled(error) from None
+        with slot:
+            report: dict[str, Any] = await service.pool.run(
+                position_report, query.position, query.roll, query.ply
+            )
         return report
+
+    position_quota = Quota("position evaluations", *POSITION_LIMITS)
 
     reviews: list[ReviewJobs] = []  # made on first use (it needs the pool)
 
@@ -367,10 +401,11 @@ def create_app(
         jobs = _reviews()
         job = jobs.find(text, name, upload.ply)
         if job is None:
-            if jobs.running() >= jobs.running_limit:
-                raise ServiceError("throttled", "the server is busy analysing: try again soon", 429)
+            owner = await _owner(request)
             try:
-                job = await jobs.start(text, name, upload.ply)
+                job = await jobs.start(text, name, upload.ply, owner)
+            except QuotaExceededError as error:
+                raise _throttled(error) from None
             except ValueError as error:
                 raise ServiceError("bad_request", f"text: {error}") from None
         answer = {"id": job.id, "ply": job.ply, "done": 0, "total": job.total}
@@ -422,11 +457,11 @@ def create_app(
             read_position(query.position)
         except (ProtocolError, ValueError) as error:
             raise ServiceError("bad_request", str(error)) from None
-        jobs = _rollouts()
-        if jobs.running() >= jobs.running_limit:
-            raise ServiceError("throttled", "the server is busy rolling out: try again soon", 429)
+        owner = await _owner(request)
         try:
-            job = await jobs.start(query)
+            job = await _rollouts().start(query, owner)
+        except QuotaExceededError as error:
+            raise _throttled(error) from None
         except ValueError as error:
             raise ServiceError("bad_request", str(error)) from None
         return JSONResponse({"id": job.id, "done": 0, "total": job.total}, status_code=202)
@@ -616,14 +651,26 @@ def _prometheus(service: GameService) -> str:
         "# HELP backgammon_matches_finished_total Matches finished.",
         "# TYPE backgammon_matches_finished_total counter",
         f"backgammon_matches_finished_total {metrics.matches_finished}",
-        "# HELP backgammon_commit_seconds Time to commit an action to the database.",
-        "# TYPE backgammon_commit_seconds histogram",
     ]
-    for bound, count in metrics.latency_buckets.items():
-        lines.append(f'backgammon_commit_seconds_bucket{{le="{bound}"}} {count}')
-    lines += [
-        f'backgammon_commit_seconds_bucket{{le="+Inf"}} {metrics.commit_count}',
-        f"backgammon_commit_seconds_sum {metrics.commit_seconds:.6f}",
-        f"backgammon_commit_seconds_count {metrics.commit_count}",
-    ]
+    lines += _histogram(
+        "backgammon_commit_seconds", "Time to commit an action to the database.", metrics.commit
+    )
+    lines += _histogram(
+        "backgammon_action_seconds",
+        "Time from an action's receipt to its new state published to the match's subscribers.",
+        metrics.action,
+    )
     return "\n".join(lines) + "\n"
+
+
+def _histogram(name: str, description: str, histogram: Histogram) -> list[str]:
+    """A histogram in Prometheus's text format."""
+    lines = [f"# HELP {name} {description}", f"# TYPE {name} histogram"]
+    for bound, count in histogram.cumulative():
+        lines.append(f'{name}_bucket{{le="{bound}"}} {count}')
+    lines += [
+        f'{name}_bucket{{le="+Inf"}} {histogram.count}',
+        f"{name}_sum {histogram.total:.6f}",
+        f"{name}_count {histogram.count}",
+    ]
+    return lines

@@ -116,6 +116,11 @@ class CreateMatch(_Strict):
     opponent: str | None = Field(
         default=None, max_length=40, description="a user name to invite, or bot:LEVEL"
     )
+    commitment: str | None = Field(
+        default=None,
+        pattern=r"^[0-9a-f]{64}$",
+        description="a dice commitment from POST /api/matches/commitment (needed with a nonce)",
+    )
     nonce: str = Field(default="", max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
 
 

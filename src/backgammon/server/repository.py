@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from backgammon.server.tables import (
     chat_messages,
+    dice_commitments,
     match_actions,
     matches,
     rating_history,
@@ -26,6 +27,7 @@ __all__ = [
     "MatchRow",
     "User",
     "add_chat",
+    "add_dice_commitment",
     "append_entries",
     "append_rows",
     "claim_seat",
@@ -44,6 +46,7 @@ __all__ = [
     "set_rating",
     "set_user_flags",
     "store_token",
+    "take_dice_commitment",
     "update_match",
     "user_by_id",
     "user_by_name",
@@ -386,3 +389,47 @@ async def recent_chat(
         .limit(limit)
     )
     return [dict(row._asdict()) for row in reversed(result.all())]
+
+
+async def add_dice_commitment(
+    connection: AsyncConnection, commitment: str, user_id: int, seed_hex: str, at: float, keep: int
+) -> None:
+    """Store a seed handed out (as its commitment) to a user for a match to come,
+    keeping only the user's newest ``keep``."""
+    await connection.execute(
+        insert(dice_commitments).values(
+            commitment=commitment, user_id=user_id, seed=seed_hex, created_at=at
+        )
+    )
+    newest = (
+        select(dice_commitments.c.commitment)
+        .where(dice_commitments.c.user_id == user_id)
+        .order_by(dice_commitments.c.created_at.desc())
+        .limit(keep)
+    )
+    await connection.execute(
+        delete(dice_commitments).where(
+            dice_commitments.c.user_id == user_id,
+            dice_commitments.c.commitment.not_in(newest.scalar_subquery()),
+        )
+    )
+
+
+async def take_dice_commitment(
+    connection: AsyncConnection, commitment: str, user_id: int
+) -> str | None:
+    """The seed (hex) behind a commitment handed out to ``user_id``, removed so that
+    it serves one match only; None if there is none (or another request took it)."""
+    seed = await connection.scalar(
+        select(dice_commitments.c.seed).where(
+            dice_commitments.c.commitment == commitment, dice_commitments.c.user_id == user_id
+        )
+    )
+    if seed is None:
+        return None
+    taken = await connection.execute(
+        delete(dice_commitments).where(
+            dice_commitments.c.commitment == commitment, dice_commitments.c.user_id == user_id
+        )
+    )
+    return str(seed) if taken.rowcount == 1 else None

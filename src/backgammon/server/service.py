@@ -52,7 +52,7 @@ from backgammon.server.repository import MatchRow, User
 from backgammon.server.settings import Settings
 from backgammon.server.user_text import UserTextError, check_text
 
-__all__ = ["Clock", "GameService", "Metrics", "ServiceError", "SystemClock"]
+__all__ = ["Clock", "GameService", "Histogram", "Metrics", "ServiceError", "SystemClock"]
 
 log = logging.getLogger("backgammon.server")
 
@@ -95,27 +95,48 @@ class ServiceError(Exception):
         self.retry_after = retry_after
 
 
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+"""The upper bounds (seconds) of the latency histograms' buckets."""
+
+
+@dataclass
+class Histogram:
+    """A Prometheus histogram: cumulative counts of observations at most each bound,
+    their count and their sum."""
+
+    bounds: tuple[float, ...] = LATENCY_BUCKETS
+    buckets: list[int] = field(default_factory=list)
+    count: int = 0
+    total: float = 0.0
+
+    def observe(self, value: float) -> None:
+        """Count one observation."""
+        if not self.buckets:
+            self.buckets = [0] * len(self.bounds)
+        self.count += 1
+        self.total += value
+        for index, bound in enumerate(self.bounds):
+            if value <= bound:
+                self.buckets[index] += 1
+
+    def cumulative(self) -> list[tuple[float, int]]:
+        """Each bound with the number of observations at most it."""
+        counts = self.buckets or [0] * len(self.bounds)
+        return list(zip(self.bounds, counts, strict=True))
+
+
 @dataclass
 class Metrics:
-    """Counters for ``/metrics``."""
+    """Counters for ``/metrics``: ``commit`` times each action's commit to the
+    database, ``action`` each accepted action from its receipt (:meth:`GameService.act`
+    entered) until its new state is published to the match's subscribers."""
 
     actions: int = 0
     refused: int = 0
     matches_started: int = 0
     matches_finished: int = 0
-    commit_seconds: float = 0.0
-    commit_count: int = 0
-    latency_buckets: dict[float, int] = field(
-        default_factory=lambda: dict.fromkeys((0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0), 0)
-    )
-
-    def observe_commit(self, seconds: float) -> None:
-        """Count one action's commit time."""
-        self.commit_seconds += seconds
-        self.commit_count += 1
-        for bound in self.latency_buckets:
-            if seconds <= bound:
-                self.latency_buckets[bound] += 1
+    commit: Histogram = field(default_factory=Histogram)
+    action: Histogram = field(default_factory=Histogram)
 
 
 @dataclass
@@ -135,6 +156,11 @@ class _Seats:
 
 class _ConflictError(Exception):
     """Another process appended to the match's log first."""
+
+
+PENDING_COMMITMENTS = 10
+"""How many dice commitments handed out for matches not yet created a user keeps
+(the oldest is forgotten)."""
 
 
 def _new_match_id() -> str:
@@ -242,7 +268,7 @@ class GameService:
             playing = await repo.list_matches(connection, status="playing", limit=100_000)
         if self._bot_pool is None and self.settings.bots:
             say(f"starting {self.settings.bot_processes} bot process(es)")
-            self._bot_pool = BotPool(self.settings.bot_processes)
+            self._bot_pool = BotPool(self.settings.bot_processes, self.settings.tool_processes)
             self._bot_pool.start()
         for row in playing:
             live = await self._load(row.id)
@@ -260,7 +286,7 @@ class GameService:
         """Where searches run (the bots' pool; started on first use when the server
         has no bots)."""
         if self._bot_pool is None:
-            self._bot_pool = BotPool(self.settings.bot_processes)
+            self._bot_pool = BotPool(self.settings.bot_processes, self.settings.tool_processes)
         return self._bot_pool
 
     async def stop(self) -> None:
@@ -547,10 +573,10 @@ class GameService:
                     rated = False
         if not request.settings.length:
             rated = False
-        seed = new_seed()
         match_id = _new_match_id()
         now = self.clock.now()
         async with self.db.transaction() as connection:
+            seed = await self._committed_seed(connection, user, request)
             await repo.create_match(
                 connection,
                 id=match_id,
@@ -587,6 +613,45 @@ class GameService:
             row = await repo.match_row(connection, match_id)
         assert row is not None
         return await self._summary(row)
+
+    async def dice_commitment(self, user: User) -> dict[str, str]:
+        """Draw the seed of ``user``'s next match and publish its commitment now,
+        before the user chooses a dice nonce (docs/fair-dice.md); the match created
+        with this commitment uses that seed. The newest
+        :data:`PENDING_COMMITMENTS` per user are kept."""
+        seed = new_seed()
+        published = commitment(seed)
+        async with self.db.transaction() as connection:
+            await repo.add_dice_commitment(
+                connection, published, user.id, seed.hex(), self.clock.now(), PENDING_COMMITMENTS
+            )
+        return {"commitment": published}
+
+    async def _committed_seed(self, connection: Any, user: User, request: CreateMatch) -> bytes:
+        """The new match's seed: the one behind the creator's commitment (used up), or
+        a fresh one when the creator gives neither commitment nor nonce.
+
+        Raises:
+            ServiceError: ``bad_request`` for a nonce without a commitment, or a
+                commitment not handed out to this user (or already used).
+        """
+        if request.commitment is None:
+            if request.nonce:
+                raise ServiceError(
+                    "bad_request",
+                    "nonce: give it with a commitment the server published first "
+                    "(POST /api/matches/commitment), so that the dice seed is fixed "
+                    "before your nonce is seen",
+                )
+            return new_seed()
+        seed_hex = await repo.take_dice_commitment(connection, request.commitment, user.id)
+        if seed_hex is None:
+            raise ServiceError(
+                "bad_request",
+                f"commitment: {request.commitment[:16]}... is not one the server gave you, "
+                "or it was used already: ask for a new one (POST /api/matches/commitment)",
+            )
+        return bytes.fromhex(seed_hex)
 
     async def join_match(self, user: User, match_id: str, nonce: str = "") -> dict[str, Any]:
         """Take the open seat of a match (seat 1) and start it.
@@ -730,7 +795,7 @@ class GameService:
             raise ServiceError(
                 "unavailable", "the action could not be saved; try again", 503
             ) from None
-        self.metrics.observe_commit(time.perf_counter() - started)
+        self.metrics.commit.observe(time.perf_counter() - started)
         self.metrics.actions += len(entries)
         self._publish_state(live, entries)
         if live.result is not None:
@@ -800,6 +865,7 @@ class GameService:
                 (``not_your_turn``, ``illegal``, ...).
         """
         await self._check_active(user)
+        received = time.perf_counter()
         for attempt in range(3):
             try:
                 seq = await self._act_once(user, match_id, action, expect)
@@ -809,6 +875,8 @@ class GameService:
                 if attempt == 2:
                     raise ServiceError("conflict", "the match is busy; try again", 409) from None
                 continue
+            # Committed and published to the match's subscribers (in _commit).
+            self.metrics.action.observe(time.perf_counter() - received)
             self._wake_bot(match_id)
             return seq
         raise AssertionError("unreachable")  # pragma: no cover

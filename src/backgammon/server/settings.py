@@ -46,7 +46,10 @@ class Settings(BaseModel):
             everything else, at a lower CPU priority) and how many checks may wait for
             one; a check beyond that is answered "busy, try again".
         session_days: how long a login token lives.
-        bot_processes: worker processes for the bots' searches.
+        bot_processes: worker processes for the bots' decisions (0: a thread).
+        tool_processes: worker processes of their own for the position tool,
+            rollouts and analyses (started on first use), so that bots never wait
+            behind them.
         bots: the bot levels offered in the lobby.
         warm_up: compile the engine's kernels before reporting ready.
         abandon_after: seconds after which a match nobody acts in is adjudicated.
@@ -72,6 +75,7 @@ class Settings(BaseModel):
     password_queue: int = Field(default=256, ge=0)
     session_days: int = Field(default=30, ge=1)
     bot_processes: int = Field(default=1, ge=0)
+    tool_processes: int = Field(default=1, ge=1)
     bots: tuple[str, ...] = ("beginner", "intermediate", "expert", "worldclass")
     warm_up: bool = True
     abandon_after: float = Field(default=3 * 24 * 3600.0, gt=0)

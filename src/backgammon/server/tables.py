@@ -26,6 +26,7 @@ from sqlalchemy import (
 
 __all__ = [
     "chat_messages",
+    "dice_commitments",
     "login_addresses",
     "match_actions",
     "matches",
@@ -115,6 +116,18 @@ matches = Table(
     Column("finished_at", Float),
     Column("rematch_of", String(16)),
     Index("ix_matches_status", "status"),
+)
+
+dice_commitments = Table(
+    "dice_commitments",
+    metadata,
+    # A seed drawn for a user's next match and its SHA-256 commitment, handed out
+    # before the user chooses a dice nonce; used once (docs/fair-dice.md).
+    Column("commitment", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("seed", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index("ix_dice_commitments_user", "user_id", "created_at"),
 )
 
 match_actions = Table(
