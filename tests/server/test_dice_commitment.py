@@ -88,6 +88,20 @@ def test_a_bot_match_commits_before_the_humans_nonce_and_the_nonce_counts(
     # The human's nonce counts: the same seed without it gives other dice.
     with_nonce = [_throw(seed, nonce, "", i) for i in range(12)]
     assert with_nonce != [_throw(seed, "", "", i) for i in range(12)]
+    # A rematch keeps the promise: a nonce alone is refused, a fresh commitment binds it.
+    rematch = f"{url}/api/matches/{match_id}/rematch"
+    alone = httpx.post(rematch, json={"nonce": "n"}, headers=human, timeout=30)
+    assert alone.status_code == 400 and alone.json()["message"].startswith("nonce:"), alone.text
+    fresh = httpx.post(f"{url}/api/matches/commitment", headers=human, timeout=30)
+    second = fresh.json()["commitment"]
+    again_nonce = "rematch-nonce"
+    created = httpx.post(
+        rematch, json={"commitment": second, "nonce": again_nonce}, headers=human, timeout=30
+    )
+    assert created.status_code == 201 and created.json()["commitment"] == second, created.text
+    _leave(url, created.json()["id"], human)
+    record = httpx.get(f"{url}/api/matches/{created.json()['id']}/record.dice", timeout=30).json()
+    assert record["commitment"] == second and record["nonces"] == [again_nonce, ""]
 
 
 def _leave(url: str, match_id: str, headers: dict[str, str]) -> dict[str, Any]:

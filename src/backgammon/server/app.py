@@ -45,6 +45,7 @@ from backgammon.server.protocol import (
     PingMessage,
     PositionQuery,
     ProtocolError,
+    Rematch,
     SubscribeMessage,
     TellMessage,
     UnsubscribeMessage,
@@ -299,8 +300,8 @@ def create_app(
         return await service.join_match(user, match_id, body.nonce)
 
     @matches.post("/{match_id}/rematch", status_code=201)
-    async def rematch(match_id: str, user: Auth) -> dict[str, Any]:
-        return await service.rematch(user, match_id)
+    async def rematch(match_id: str, user: Auth, body: Rematch | None = None) -> dict[str, Any]:
+        return await service.rematch(user, match_id, body)
 
     @matches.get("/{match_id}")
     async def get_match(match_id: str) -> dict[str, Any]:

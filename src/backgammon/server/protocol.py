@@ -124,6 +124,14 @@ class CreateMatch(_Strict):
     nonce: str = Field(default="", max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
 
 
+class Rematch(_Strict):
+    """``POST /api/matches/{id}/rematch``: the asker's dice commitment and nonce, as
+    for a new match (both optional; a nonce needs the commitment)."""
+
+    commitment: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
+    nonce: str = Field(default="", max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
+
+
 class JoinMatch(_Strict):
     """``POST /api/matches/{id}/join``: take the open seat, adding a dice nonce."""
 

@@ -46,7 +46,13 @@ from backgammon.server.hub import Connection, Hub
 from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
 from backgammon.server.moderation import CLOSING, MODERATIONS, Standings
 from backgammon.server.presence import NameCache, WhoCache, WhoFacts
-from backgammon.server.protocol import PROTOCOL_VERSION, ActionBody, CreateMatch, MatchSettings
+from backgammon.server.protocol import (
+    PROTOCOL_VERSION,
+    ActionBody,
+    CreateMatch,
+    MatchSettings,
+    Rematch,
+)
 from backgammon.server.ratings import Rating, rate_match
 from backgammon.server.repository import MatchRow, User
 from backgammon.server.settings import Settings
@@ -682,9 +688,12 @@ class GameService:
         assert joined is not None
         return await self._summary(joined)
 
-    async def rematch(self, user: User, match_id: str) -> dict[str, Any]:
+    async def rematch(
+        self, user: User, match_id: str, dice: Rematch | None = None
+    ) -> dict[str, Any]:
         """A new match with the same settings and opponent, seats swapped (a bot
-        opponent starts it at once, a person is invited)."""
+        opponent starts it at once, a person is invited); ``dice`` carries the
+        asker's commitment and nonce as for :meth:`create_match`."""
         async with self.db.transaction() as connection:
             row = await repo.match_row(connection, match_id)
         if row is None:
@@ -705,6 +714,8 @@ class GameService:
             rated=row.rated,
             public=row.public,
             opponent=opponent,
+            commitment=None if dice is None else dice.commitment,
+            nonce="" if dice is None else dice.nonce,
         )
         created = await self.create_match(user, request)
         async with self.db.transaction() as connection:

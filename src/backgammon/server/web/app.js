@@ -509,7 +509,9 @@ function bindMatch() {
   });
   $("#do-rematch").addEventListener("click", async () => {
     try {
-      const created = await api("POST", `/api/matches/${app.match}/rematch`);
+      const { commitment } = await api("POST", "/api/matches/commitment");
+      const created = await api("POST", `/api/matches/${app.match}/rematch`, { commitment, nonce: nonce() });
+      if (created.commitment !== commitment) throw new Error("the server changed its dice commitment");
       location.hash = `#/match/${created.id}`;
     } catch (error) {
       say(error.message, true);
