@@ -139,6 +139,9 @@ class GameService:
         hub: this process's connections.
         clock: the time source (the real time by default).
         bots: where bots think (a process pool by default).
+        dice_seeds: where each new match's secret dice seed comes from
+            (:func:`~backgammon.server.fair_dice.new_seed`, the operating system's
+            randomness, by default); tests pass a seeded source to replay a match.
     """
 
     def __init__(
@@ -148,8 +151,10 @@ class GameService:
         hub: Hub | None = None,
         clock: Clock | None = None,
         bots: BotPool | None = None,
+        dice_seeds: Callable[[], bytes] = new_seed,
     ) -> None:
         self.settings = settings
+        self._dice_seeds = dice_seeds
         self.db = database
         self.hub = Hub() if hub is None else hub
         self.clock: Clock = SystemClock() if clock is None else clock
@@ -417,7 +422,7 @@ class GameService:
                     rated = False
         if not request.settings.length:
             rated = False
-        seed = new_seed()
+        seed = self._dice_seeds()
         match_id = _new_match_id()
         now = self.clock.now()
         async with self.db.transaction() as connection:

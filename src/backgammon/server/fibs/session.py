@@ -878,9 +878,10 @@ class FibsSession:
             return
         length = state["settings"]["length"]
         what = f"a {length} point match" if length else "an unlimited match"
-        await self.line(f"{names[0]} and {names[1]} start {what}.")
         self._seen[match_id] = 0  # told from its start
+        # Watching first, then the line: a kibitz sent on seeing it finds the match.
         await self._watch_match(match_id, name)
+        await self.line(f"{names[0]} and {names[1]} start {what}.")
 
     async def _invitation(self, message: dict[str, Any]) -> None:
         length = message["settings"]["length"]
