@@ -155,6 +155,7 @@ class Server:
             "--no-warm-up",
             "--no-bots",
             "--rate-limit", "1000",
+            "--signups-per-hour", "1000000",  # every account comes from loopback
             "--log-level", log_level,
         ]  # fmt: skip
         if database:

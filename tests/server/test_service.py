@@ -60,14 +60,13 @@ def test_passwords_are_stored_only_as_argon2id_hashes(tmp_path: Path) -> None:
     assert PASSWORD.encode() not in raw and b"another secret words" not in raw
 
 
-def test_the_eleventh_wrong_password_in_a_minute_is_refused(tmp_path: Path) -> None:
+def test_the_eleventh_wrong_password_in_a_row_is_refused(tmp_path: Path) -> None:
     async def body(service: GameService, clock: FakeClock) -> None:
         await service.register("carol", PASSWORD)
         for _ in range(10):
             with pytest.raises(ServiceError) as wrong:
                 await service.login("carol", "not the password", "10.0.0.1")
             assert wrong.value.code == "unauthorized"
-            clock.time += 1
         with pytest.raises(ServiceError) as refused:
             await service.login("carol", PASSWORD, "10.0.0.2")
         assert refused.value.code == "throttled" and refused.value.status == 429

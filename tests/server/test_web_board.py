@@ -142,7 +142,7 @@ def test_long_nardy_checkers_stand_where_the_rules_put_them(
             method: 'POST',
             headers: { 'Content-Type': 'application/json' },
             body: JSON.stringify({ settings: { variant: 'long-nardy', length: 1 },
-                                   opponent: 'bot:beginner', nonce: 'abc123' }),
+                                   opponent: 'bot:beginner' }),
           });
           return (await answer.json()).id;
         }"""

@@ -48,6 +48,13 @@ def serve(
     bot_processes: Annotated[
         int, typer.Option(help="Worker processes for the bots' searches (0: a thread).")
     ] = 1,
+    tool_processes: Annotated[
+        int,
+        typer.Option(
+            help="Worker processes for the position tool, rollouts and analyses "
+            "(their own, so bots never wait behind them)."
+        ),
+    ] = 1,
     no_bots: Annotated[bool, typer.Option("--no-bots", help="Offer no bots.")] = False,
     warm_up: Annotated[
         bool, typer.Option(help="Compile the engine's kernels before reporting ready.")
@@ -67,6 +74,26 @@ def serve(
     rate_limit: Annotated[
         float, typer.Option(help="Messages a second each connection may send.")
     ] = 20.0,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="Proxies whose X-Forwarded-For gives the client's address (comma-separated "
+            "addresses or networks, or '*'); default uvicorn's: $FORWARDED_ALLOW_IPS or "
+            "127.0.0.1. Set it to the proxy's address behind nginx (docs/deploy.md)."
+        ),
+    ] = None,
+    secure_cookies: Annotated[
+        bool,
+        typer.Option(
+            "--secure-cookies", help="Mark the session cookie Secure (the site is on HTTPS)."
+        ),
+    ] = False,
+    signups_per_hour: Annotated[
+        int,
+        typer.Option(
+            help="Accounts (registered or guest) one address may make: at once, and an hour."
+        ),
+    ] = 30,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
 ) -> None:
     """Run the online game server: accounts, lobby, matches against people and bots,
@@ -84,6 +111,7 @@ def serve(
             database_url=database or "",
             data_dir=data or DEFAULT_DATA_DIR,
             bot_processes=bot_processes,
+            tool_processes=tool_processes,
             bots=() if no_bots else Settings().bots,
             warm_up=warm_up,
             allowed_origins=tuple(origin or ()),
@@ -92,6 +120,8 @@ def serve(
             admins=tuple(admin or ()),
             fibs_host=host,
             message_burst=max(40, int(2 * rate_limit)),
+            secure_cookies=secure_cookies,
+            signups_per_hour=signups_per_hour,
         )
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
@@ -120,6 +150,7 @@ def serve(
         ws_per_message_deflate=False,
         log_level=log_level,
         timeout_graceful_shutdown=10,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
 
 

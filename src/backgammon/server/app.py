@@ -4,6 +4,9 @@
 read at import time. Routes are grouped by resource (accounts, lobby, matches,
 users, administration, operations); ``/ws`` is the live connection. Browsers
 authenticate with an HttpOnly, SameSite cookie; bots send ``Authorization: Bearer``.
+A state-changing request without a bearer token must come from the site's own pages
+(its ``Origin`` and ``Sec-Fetch-Site`` say so), so that another site cannot make a
+visitor's browser act with the visitor's cookie.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import asyncio
 import gc
 import json
 import logging
+import math
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -20,10 +24,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request, Response, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
+from starlette.requests import HTTPConnection
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from backgammon import __version__
+from backgammon.server.body_limit import BodySizeLimit
 from backgammon.server.bots import BotPool
 from backgammon.server.database import Database
 from backgammon.server.engine_tools import position_report, read_position
@@ -46,10 +52,12 @@ from backgammon.server.protocol import (
     parse_client_message,
     parse_position_query,
 )
+from backgammon.server.quotas import Quota, QuotaExceededError
+from backgammon.server.rate_limit import TokenBucket
 from backgammon.server.repository import User
 from backgammon.server.review import ReviewJobs
 from backgammon.server.rollouts import RolloutJobs, RolloutQuery
-from backgammon.server.service import Clock, GameService, ServiceError
+from backgammon.server.service import Clock, GameService, Histogram, ServiceError
 from backgammon.server.settings import Settings
 
 __all__ = ["COOKIE", "create_app"]
@@ -63,6 +71,12 @@ MAX_UPLOAD_BYTES = 1_100_000
 """The largest ``POST /api/analysis`` body (a million characters of match file and
 its JSON quoting)."""
 
+MAX_BODY_BYTES = 16_384
+"""The largest body of any other request (refused before it is read)."""
+
+POSITION_LIMITS = (2, 8)
+"""``POST /api/position`` requests in flight: per user (or address), and in all."""
+
 WEB = Path(__file__).parent / "web"
 """The web app's static files (``index.html``, ES modules, a style sheet)."""
 
@@ -75,7 +89,52 @@ def _token(request: Request | WebSocket) -> str | None:
 
 
 def _address(request: Request | WebSocket) -> str:
+    # uvicorn has already put the proxy's X-Forwarded-For here when the proxy is
+    # trusted (``serve --forwarded-allow-ips``).
     return request.client.host if request.client is not None else "unknown"
+
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def same_site_only(request: Request) -> None:
+    """Refuse a state-changing request that a page of another site made a browser
+    send (a forged request riding on the visitor's cookie). Requests with a bearer
+    token, and programs that send neither ``Origin`` nor ``Sec-Fetch-Site``, pass.
+
+    Raises:
+        ServiceError: ``forbidden`` (403) naming the foreign origin.
+    """
+    if request.method in SAFE_METHODS:
+        return
+    if request.headers.get("authorization", "").lower().startswith("bearer "):
+        return
+    settings: Settings = request.app.state.service.settings
+    origin = request.headers.get("origin")
+    fetch_site = request.headers.get("sec-fetch-site")
+    if origin is not None:
+        allowed = _origin_allowed(request, settings)
+    else:
+        allowed = fetch_site in (None, "same-origin", "none")
+    if not allowed:
+        log.warning("cross-site request refused: origin %r, %s", origin, request.url.path)
+        raise ServiceError(
+            "forbidden",
+            f"cross-site request refused: {request.method} {request.url.path} from "
+            f"{(origin or fetch_site or '')[:80]!r}, not a page of this site",
+            403,
+        )
+
+
+async def _owner(request: Request) -> str:
+    """Whom engine work is counted against: the logged-in user, else the address."""
+    service: GameService = request.app.state.service
+    user = await service.authenticate(_token(request))
+    return f"user:{user.id}" if user is not None else f"address:{_address(request)}"
+
+
+def _throttled(error: QuotaExceededError) -> ServiceError:
+    return ServiceError("throttled", str(error), 429)
 
 
 async def current_user(request: Request) -> User:
@@ -93,26 +152,6 @@ async def current_user(request: Request) -> User:
 
 Auth = Annotated[User, Depends(current_user)]
 """A route argument that requires a logged-in user."""
-
-
-class _RateLimit:
-    """A token bucket: ``rate`` messages a second, bursts of ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-        self.refused = 0
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        self.refused += 1
-        return False
 
 
 def create_app(
@@ -177,11 +216,19 @@ def create_app(
         description="Accounts, lobby, matches and downloads; live play over /ws.",
     )
     app.state.service = service
+    app.add_middleware(
+        BodySizeLimit, default=MAX_BODY_BYTES, by_path={"/api/analysis": MAX_UPLOAD_BYTES}
+    )
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, error: ServiceError) -> JSONResponse:
+        headers = None
+        if error.retry_after is not None:
+            headers = {"retry-after": str(max(1, math.ceil(error.retry_after)))}
         return JSONResponse(
-            {"error": error.code, "message": error.message}, status_code=error.status
+            {"error": error.code, "message": error.message},
+            status_code=error.status,
+            headers=headers,
         )
 
     def _session_response(user: User, token: str, status: int = 200) -> JSONResponse:
@@ -199,8 +246,8 @@ def create_app(
     accounts = APIRouter(prefix="/api", tags=["accounts"])
 
     @accounts.post("/register", status_code=201)
-    async def register(body: Credentials) -> JSONResponse:
-        user, token = await service.register(body.name, body.password)
+    async def register(body: Credentials, request: Request) -> JSONResponse:
+        user, token = await service.register(body.name, body.password, address=_address(request))
         return _session_response(user, token, 201)
 
     @accounts.post("/login")
@@ -209,8 +256,8 @@ def create_app(
         return _session_response(user, token)
 
     @accounts.post("/guest", status_code=201)
-    async def guest() -> JSONResponse:
-        user, token = await service.guest()
+    async def guest(request: Request) -> JSONResponse:
+        user, token = await service.guest(address=_address(request))
         return _session_response(user, token, 201)
 
     @accounts.post("/logout")
@@ -218,7 +265,9 @@ def create_app(
         token = _token(request)
         if token:
             await service.logout(token)
-        response.delete_cookie(COOKIE)
+        response.delete_cookie(
+            COOKIE, httponly=True, samesite="lax", secure=settings.secure_cookies
+        )
         return {"ok": True}
 
     @accounts.get("/me")
@@ -240,6 +289,10 @@ def create_app(
     @matches.post("", status_code=201)
     async def create(body: CreateMatch, user: Auth) -> dict[str, Any]:
         return await service.create_match(user, body)
+
+    @matches.post("/commitment", status_code=201)
+    async def dice_commitment(user: Auth) -> dict[str, str]:
+        return await service.dice_commitment(user)
 
     @matches.post("/{match_id}/join")
     async def join(match_id: str, body: JoinMatch, user: Auth) -> dict[str, Any]:
@@ -298,10 +351,18 @@ def create_app(
             read_position(query.position)
         except (ProtocolError, ValueError) as error:
             raise ServiceError("bad_request", str(error)) from None
-        report: dict[str, Any] = await service.pool.run(
-            position_report, query.position, query.roll, query.ply
-        )
+        owner = await _owner(request)
+        try:
+            slot = position_quota.take(owner)
+        except QuotaExceededError as error:
+            raise _throttled(error) from None
+        with slot:
+            report: dict[str, Any] = await service.pool.run(
+                position_report, query.position, query.roll, query.ply
+            )
         return report
+
+    position_quota = Quota("position evaluations", *POSITION_LIMITS)
 
     reviews: list[ReviewJobs] = []  # made on first use (it needs the pool)
 
@@ -340,10 +401,11 @@ def create_app(
         jobs = _reviews()
         job = jobs.find(text, name, upload.ply)
         if job is None:
-            if jobs.running() >= jobs.running_limit:
-                raise ServiceError("throttled", "the server is busy analysing: try again soon", 429)
+            owner = await _owner(request)
             try:
-                job = await jobs.start(text, name, upload.ply)
+                job = await jobs.start(text, name, upload.ply, owner)
+            except QuotaExceededError as error:
+                raise _throttled(error) from None
             except ValueError as error:
                 raise ServiceError("bad_request", f"text: {error}") from None
         answer = {"id": job.id, "ply": job.ply, "done": 0, "total": job.total}
@@ -395,11 +457,11 @@ def create_app(
             read_position(query.position)
         except (ProtocolError, ValueError) as error:
             raise ServiceError("bad_request", str(error)) from None
-        jobs = _rollouts()
-        if jobs.running() >= jobs.running_limit:
-            raise ServiceError("throttled", "the server is busy rolling out: try again soon", 429)
+        owner = await _owner(request)
         try:
-            job = await jobs.start(query)
+            job = await _rollouts().start(query, owner)
+        except QuotaExceededError as error:
+            raise _throttled(error) from None
         except ValueError as error:
             raise ServiceError("bad_request", str(error)) from None
         return JSONResponse({"id": job.id, "done": 0, "total": job.total}, status_code=202)
@@ -431,7 +493,7 @@ def create_app(
         return PlainTextResponse(_prometheus(service), media_type="text/plain; version=0.0.4")
 
     for router in (accounts, lobby, matches, users, admin, tools, operations):
-        app.include_router(router)
+        app.include_router(router, dependencies=[Depends(same_site_only)])
 
     # The web app (docs/web.md): static files, no build step. The page at /, its
     # modules and style sheet under /static.
@@ -452,13 +514,13 @@ def create_app(
     return app
 
 
-def _origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
-    origin = websocket.headers.get("origin")
+def _origin_allowed(connection: HTTPConnection, settings: Settings) -> bool:
+    origin = connection.headers.get("origin")
     if origin is None:
         return True  # not a browser: bots and other programs
     if origin in settings.allowed_origins:
         return True
-    host = websocket.headers.get("host", "")
+    host = connection.headers.get("host", "")
     return origin.split("://", 1)[-1] == host
 
 
@@ -469,15 +531,16 @@ async def _serve_websocket(websocket: WebSocket, service: GameService, settings:
         log.warning("websocket refused: origin %r", websocket.headers.get("origin"))
         await websocket.close(code=4403, reason="origin not allowed")
         return
+    since = service.moderation_epoch
     user = await service.authenticate(_token(websocket))
     if user is None:
         await websocket.close(code=4401, reason="log in first")
         return
     await websocket.accept()
     connection = Connection(user)
-    service.connect(connection)
+    service.connect(connection, since)
     writer = asyncio.create_task(_write(websocket, connection))
-    limit = _RateLimit(settings.messages_per_second, settings.message_burst)
+    limit = TokenBucket(settings.messages_per_second, settings.message_burst)
     try:
         while not connection.closed:
             received = await websocket.receive()
@@ -498,7 +561,7 @@ async def _serve_websocket(websocket: WebSocket, service: GameService, settings:
                 break
             if not limit.allow():
                 refusal = {"type": "error", "code": "rate_limited", "ref": _ref_of(data)}
-                if limit.refused > 5 * settings.message_burst:
+                if limit.flooding:
                     connection.send({**refusal, "message": "too many messages: disconnected"})
                     connection.close()
                     break
@@ -588,14 +651,26 @@ def _prometheus(service: GameService) -> str:
         "# HELP backgammon_matches_finished_total Matches finished.",
         "# TYPE backgammon_matches_finished_total counter",
         f"backgammon_matches_finished_total {metrics.matches_finished}",
-        "# HELP backgammon_commit_seconds Time to commit an action to the database.",
-        "# TYPE backgammon_commit_seconds histogram",
     ]
-    for bound, count in metrics.latency_buckets.items():
-        lines.append(f'backgammon_commit_seconds_bucket{{le="{bound}"}} {count}')
-    lines += [
-        f'backgammon_commit_seconds_bucket{{le="+Inf"}} {metrics.commit_count}',
-        f"backgammon_commit_seconds_sum {metrics.commit_seconds:.6f}",
-        f"backgammon_commit_seconds_count {metrics.commit_count}",
-    ]
+    lines += _histogram(
+        "backgammon_commit_seconds", "Time to commit an action to the database.", metrics.commit
+    )
+    lines += _histogram(
+        "backgammon_action_seconds",
+        "Time from an action's receipt to its new state published to the match's subscribers.",
+        metrics.action,
+    )
     return "\n".join(lines) + "\n"
+
+
+def _histogram(name: str, description: str, histogram: Histogram) -> list[str]:
+    """A histogram in Prometheus's text format."""
+    lines = [f"# HELP {name} {description}", f"# TYPE {name} histogram"]
+    for bound, count in histogram.cumulative():
+        lines.append(f'{name}_bucket{{le="{bound}"}} {count}')
+    lines += [
+        f'{name}_bucket{{le="+Inf"}} {histogram.count}',
+        f"{name}_sum {histogram.total:.6f}",
+        f"{name}_count {histogram.count}",
+    ]
+    return lines

@@ -7,16 +7,20 @@ bot sees exactly what a player sees: never the dice seed) and returns the action
 a protocol :class:`~backgammon.server.protocol.ActionBody` dictionary.
 
 The same pool runs the server's other searches (:meth:`BotPool.run`): the position
-tool and the analysis of uploaded match files (:mod:`backgammon.server.engine_tools`).
+tool, rollouts and the analysis of match files (:mod:`backgammon.server.engine_tools`),
+but in workers of their own: a bot never waits behind them, however many are queued.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import signal
+import threading
 from collections.abc import Callable, MutableMapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import cache
+from multiprocessing.managers import SyncManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from backgammon.engine.evaluator import lookahead_supported
@@ -26,8 +30,6 @@ from backgammon.rules.game import Action, Game
 from backgammon.variants import find
 
 if TYPE_CHECKING:
-    from multiprocessing.managers import SyncManager
-
     from backgammon.engine.evaluator import Engine
 
 __all__ = ["BotPool", "BotRequest", "decide", "engine_for"]
@@ -76,57 +78,90 @@ def decide(request: BotRequest) -> dict[str, Any]:
     return {"kind": "play", "move": play.notation()}
 
 
+def _ignore_interrupts() -> None:
+    """In a worker or the manager: leave Ctrl-C to the server, which stops them (a
+    ``KeyboardInterrupt`` in a worker would reach the server as a job's result)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _warm_worker() -> None:
     """Open the standard engine in a fresh worker (loads the compiled kernels)."""
+    _ignore_interrupts()
     engine_for("standard")
 
 
-class BotPool:
-    """Runs bot decisions off the event loop: in ``processes`` worker processes, or
-    in a thread when ``processes`` is 0 (for small deployments and tests)."""
+def _executor(processes: int, name: str) -> Executor:
+    """``processes`` spawned worker processes, or one thread when ``processes`` is 0."""
+    if processes > 0:
+        return ProcessPoolExecutor(
+            processes, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_worker
+        )
+    return ThreadPoolExecutor(1, thread_name_prefix=name)
 
-    def __init__(self, processes: int = 1) -> None:
-        self._executor: Executor
+
+def _stop(executor: Executor) -> None:
+    """Stop an executor's workers now and wait until they are gone: a search still
+    running is ended (its result would go nowhere), pending ones are cancelled. Waiting
+    matters: ``uvicorn`` ends the process by re-raising SIGTERM, with no exit handlers,
+    so workers not reaped here outlived the server and their queues' semaphores were
+    reported leaked."""
+    if isinstance(executor, ProcessPoolExecutor):
+        for process in list((executor._processes or {}).values()):
+            process.terminate()
+    executor.shutdown(wait=True, cancel_futures=True)
+
+
+class BotPool:
+    """Runs bot decisions off the event loop, in ``processes`` worker processes of
+    their own, and the server's other searches (:meth:`run`) in ``tool_processes``
+    others, started on first use; with ``processes`` 0, a thread for each (small
+    deployments and tests)."""
+
+    def __init__(self, processes: int = 1, tool_processes: int = 1) -> None:
         self._processes = processes
+        self._bots = _executor(processes, "bot")
+        self._tools = _executor(tool_processes if processes > 0 else 0, "tool")
         self._manager: SyncManager | None = None
-        if processes > 0:
-            self._executor = ProcessPoolExecutor(
-                processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm_worker,
-            )
-        else:
-            self._executor = ThreadPoolExecutor(1, thread_name_prefix="bot")
+        self._manager_lock = threading.Lock()  # jobs may ask from several threads at once
 
     def start(self) -> None:
-        """Start the workers now (they open the engine), not at the first decision."""
-        if isinstance(self._executor, ProcessPoolExecutor):
+        """Start the bots' workers now (they open the engine), not at the first
+        decision."""
+        if isinstance(self._bots, ProcessPoolExecutor):
             for _ in range(self._processes):
-                self._executor.submit(engine_for, "standard")
+                self._bots.submit(engine_for, "standard")
 
     async def decide(self, request: BotRequest) -> dict[str, Any]:
-        """The bot's action for ``request``, computed in the pool."""
+        """The bot's action for ``request``, computed in the bots' workers."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, decide, request)
+        return await loop.run_in_executor(self._bots, decide, request)
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """``fn(*args)`` computed in the pool (``fn`` and its arguments must pickle:
-        a module-level function such as :func:`position_report`)."""
+        """``fn(*args)`` computed in the tools' workers, never the bots' (``fn`` and
+        its arguments must pickle: a module-level function such as
+        :func:`~backgammon.server.engine_tools.position_report`)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, fn, *args)
+        return await loop.run_in_executor(self._tools, fn, *args)
 
     def shared_mapping(self) -> MutableMapping[Any, Any]:
         """A mapping the workers can write and the server read (progress of long
         jobs): a plain dict for a thread, a manager's dict for processes."""
-        if isinstance(self._executor, ThreadPoolExecutor):
+        if isinstance(self._tools, ThreadPoolExecutor):
             return {}
-        if self._manager is None:
-            self._manager = multiprocessing.get_context("spawn").Manager()
-        mapping: MutableMapping[Any, Any] = self._manager.dict()
+        with self._manager_lock:
+            if self._manager is None:
+                manager = SyncManager(ctx=multiprocessing.get_context("spawn"))
+                manager.start(_ignore_interrupts)
+                self._manager = manager
+            mapping: MutableMapping[Any, Any] = self._manager.dict()
         return mapping
 
     def close(self) -> None:
-        """Stop the workers (pending decisions are cancelled)."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
-        if self._manager is not None:
-            self._manager.shutdown()
+        """Stop the workers and the manager, and wait for them (pending work is
+        cancelled, running work ended)."""
+        _stop(self._bots)
+        _stop(self._tools)
+        with self._manager_lock:
+            if self._manager is not None:
+                self._manager.shutdown()
+                self._manager = None

@@ -105,15 +105,22 @@ class ServerClient:
         nonce: str = "",
         **settings: Any,
     ) -> Message:
-        """Create a match (``settings``: variant, length, cube rules, clock, ...)."""
-        body = {
-            "settings": settings,
-            "rated": rated,
-            "public": public,
-            "opponent": opponent,
-            "nonce": nonce,
-        }
+        """Create a match (``settings``: variant, length, cube rules, clock, ...).
+
+        With a dice ``nonce``, the server's commitment to the dice seed is asked for
+        first and the nonce sent after it, as docs/fair-dice.md describes.
+
+        Raises:
+            ClientError: the server refused, or it answered with another commitment
+                than the one it published.
+        """
+        body = {"settings": settings, "rated": rated, "public": public, "opponent": opponent}
+        if nonce:
+            published = await self.request("POST", "/api/matches/commitment")
+            body |= {"commitment": published["commitment"], "nonce": nonce}
         result: Message = await self.request("POST", "/api/matches", body)
+        if nonce and result.get("commitment") != body["commitment"]:
+            raise ClientError(0, "commitment", "the match does not use the published commitment")
         return result
 
     async def join(self, match_id: str, nonce: str = "") -> Message:

@@ -7,8 +7,9 @@ with nothing but SHA-256 and HMAC. The construction, exactly:
    (:func:`new_seed`) and publishes its ``commitment``, ``sha256(seed).hexdigest()``
    (:func:`commitment`).
 2. Each player may add a nonce: text of 0 to 64 characters from ``A-Z a-z 0-9 _ -``
-   (:func:`check_nonce`); a player who gives none has the empty string. Nonces are fixed once
-   the commitment is published, so the server cannot pick a seed to suit them.
+   (:func:`check_nonce`); a player who gives none has the empty string, and a bot always
+   does. A player sends a nonce only after the commitment is published (the server hands
+   out the commitment first, docs/fair-dice.md), so the server cannot pick a seed to suit it.
 3. Throw number ``index`` counts every throw of two dice in the match from 0: opening throws
    and re-thrown opening ties included. For ``counter`` = 0, 1, 2, ... the server computes::
 

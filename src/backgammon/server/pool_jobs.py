@@ -2,10 +2,12 @@
 review's analyses (:mod:`backgammon.server.review`) and the position tool's rollouts
 (:mod:`backgammon.server.rollouts`) share.
 
-A job runs in the bots' process pool (never in the event loop) and writes its progress
-to a mapping shared with the server process (a manager's dict, started on first use).
-Jobs live in memory: the newest :attr:`PoolJobs.kept` are remembered and a server
-restart forgets them.
+A job runs in the tools' workers of the bots' pool (never in the event loop, never in
+the bots' workers) and writes its progress to a mapping shared with the server process
+(a manager's dict, started on first use). Jobs live in memory: the newest
+:attr:`PoolJobs.kept` are remembered and a server restart forgets them. A job holds a
+slot of its kind's :class:`~backgammon.server.quotas.Quota` from the request that starts
+it (before its first ``await``) until it ends.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from backgammon.server.bots import BotPool
+from backgammon.server.quotas import Quota, Slot
 
 __all__ = ["PoolJob", "PoolJobs"]
 
@@ -44,12 +47,25 @@ class PoolJobs(Generic[JobT]):
     kept = 50
     """How many jobs are remembered (the oldest finished ones are forgotten)."""
     running_limit = 2
-    """How many may run at once (they share the bots' workers)."""
+    """How many may run at once in this process (they share the tools' workers)."""
+    owner_limit = 1
+    """How many one owner (a user, or an address) may run at once."""
+    noun = "jobs"
+    """What the jobs are called in a refusal."""
 
     def __init__(self, pool: BotPool) -> None:
         self._pool = pool
         self._jobs: dict[str, JobT] = {}
         self._progress: Any = None
+        self._progress_lock = asyncio.Lock()  # one mapping, however many jobs start at once
+        self.quota = Quota(self.noun, self.owner_limit, self.running_limit)
+
+    def _launch(self, job: JobT, slot: Slot, work: Any) -> None:
+        """Remember ``job`` and run ``work`` (its coroutine) as its task; the slot is
+        given back when the task ends."""
+        self._add(job)
+        job.task = asyncio.create_task(work)
+        job.task.add_done_callback(lambda _task: slot.release())
 
     def running(self) -> int:
         """How many jobs are running."""
@@ -58,8 +74,9 @@ class PoolJobs(Generic[JobT]):
     async def _shared_progress(self) -> Any:
         """The mapping the workers write their progress to (a manager process for a
         process pool: started aside, once)."""
-        if self._progress is None:
-            self._progress = await asyncio.to_thread(self._pool.shared_mapping)
+        async with self._progress_lock:
+            if self._progress is None:
+                self._progress = await asyncio.to_thread(self._pool.shared_mapping)
         return self._progress
 
     def _add(self, job: JobT) -> None:

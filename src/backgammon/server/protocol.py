@@ -116,6 +116,11 @@ class CreateMatch(_Strict):
     opponent: str | None = Field(
         default=None, max_length=40, description="a user name to invite, or bot:LEVEL"
     )
+    commitment: str | None = Field(
+        default=None,
+        pattern=r"^[0-9a-f]{64}$",
+        description="a dice commitment from POST /api/matches/commitment (needed with a nonce)",
+    )
     nonce: str = Field(default="", max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
 
 
@@ -253,19 +258,23 @@ class UnsubscribeMessage(_Strict):
 
 class ChatMessage(_Strict):
     """Say something in ``room`` (``"lobby"`` or a match id). In a match, players'
-    chat goes to everyone there, spectators' chat to spectators only."""
+    chat goes to everyone there, spectators' chat to spectators only. The service
+    checks ``text`` as it checks every user's text for every front end
+    (:mod:`backgammon.server.user_text`: at most 500 characters, no control
+    characters)."""
 
     type: Literal["chat"]
     room: str = Field(max_length=16)
-    text: str = Field(min_length=1, max_length=500)
+    text: str
 
 
 class TellMessage(_Strict):
-    """A private message to one user (wherever they are connected: web or FIBS)."""
+    """A private message to one user (wherever they are connected: web or FIBS);
+    ``text`` is checked as :class:`ChatMessage`'s is."""
 
     type: Literal["tell"]
     to: str = Field(max_length=40)
-    text: str = Field(min_length=1, max_length=500)
+    text: str
 
 
 class PingMessage(_Strict):
@@ -276,7 +285,7 @@ class PingMessage(_Strict):
 
 
 ClientMessage = Annotated[
-    ActionMessage | SubscribeMessage | UnsubscribeMessage | ChatMessage | PingMessage,
+    ActionMessage | SubscribeMessage | UnsubscribeMessage | ChatMessage | TellMessage | PingMessage,
     Field(discriminator="type"),
 ]
 """Anything a client may send over the WebSocket."""

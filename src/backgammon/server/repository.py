@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from backgammon.server.tables import (
     chat_messages,
-    login_failures,
+    dice_commitments,
     match_actions,
     matches,
     rating_history,
@@ -27,11 +27,10 @@ __all__ = [
     "MatchRow",
     "User",
     "add_chat",
-    "add_login_failure",
+    "add_dice_commitment",
     "append_entries",
     "append_rows",
     "claim_seat",
-    "count_login_failures",
     "create_match",
     "create_user",
     "delete_token",
@@ -43,9 +42,11 @@ __all__ = [
     "rating_history_of",
     "ratings_of",
     "recent_chat",
+    "replace_password_hash",
     "set_rating",
     "set_user_flags",
     "store_token",
+    "take_dice_commitment",
     "update_match",
     "user_by_id",
     "user_by_name",
@@ -199,30 +200,16 @@ async def delete_tokens_of(connection: AsyncConnection, user_id: int) -> None:
     await connection.execute(delete(tokens).where(tokens.c.user_id == user_id))
 
 
-async def add_login_failure(
-    connection: AsyncConnection, name: str, address: str, now: float
+async def replace_password_hash(
+    connection: AsyncConnection, user_id: int, old: str | None, new: str
 ) -> None:
-    """Count a wrong password for ``name`` from ``address``."""
+    """Store ``new`` as the user's password hash if it is still ``old`` (a rehash
+    with today's parameters loses to a concurrent change of password)."""
     await connection.execute(
-        insert(login_failures).values(name=name.lower()[:64], address=address[:64], at=now)
+        update(users)
+        .where(users.c.id == user_id, users.c.password_hash == old)
+        .values(password_hash=new)
     )
-
-
-async def count_login_failures(
-    connection: AsyncConnection, name: str, address: str, since: float
-) -> tuple[int, int]:
-    """Wrong passwords since ``since``: for this account, and from this address."""
-    by_name = await connection.scalar(
-        select(func.count())
-        .select_from(login_failures)
-        .where(login_failures.c.name == name.lower()[:64], login_failures.c.at >= since)
-    )
-    by_address = await connection.scalar(
-        select(func.count())
-        .select_from(login_failures)
-        .where(login_failures.c.address == address[:64], login_failures.c.at >= since)
-    )
-    return int(by_name or 0), int(by_address or 0)
 
 
 async def create_match(connection: AsyncConnection, **values: Any) -> None:
@@ -402,3 +389,47 @@ async def recent_chat(
         .limit(limit)
     )
     return [dict(row._asdict()) for row in reversed(result.all())]
+
+
+async def add_dice_commitment(
+    connection: AsyncConnection, commitment: str, user_id: int, seed_hex: str, at: float, keep: int
+) -> None:
+    """Store a seed handed out (as its commitment) to a user for a match to come,
+    keeping only the user's newest ``keep``."""
+    await connection.execute(
+        insert(dice_commitments).values(
+            commitment=commitment, user_id=user_id, seed=seed_hex, created_at=at
+        )
+    )
+    newest = (
+        select(dice_commitments.c.commitment)
+        .where(dice_commitments.c.user_id == user_id)
+        .order_by(dice_commitments.c.created_at.desc())
+        .limit(keep)
+    )
+    await connection.execute(
+        delete(dice_commitments).where(
+            dice_commitments.c.user_id == user_id,
+            dice_commitments.c.commitment.not_in(newest.scalar_subquery()),
+        )
+    )
+
+
+async def take_dice_commitment(
+    connection: AsyncConnection, commitment: str, user_id: int
+) -> str | None:
+    """The seed (hex) behind a commitment handed out to ``user_id``, removed so that
+    it serves one match only; None if there is none (or another request took it)."""
+    seed = await connection.scalar(
+        select(dice_commitments.c.seed).where(
+            dice_commitments.c.commitment == commitment, dice_commitments.c.user_id == user_id
+        )
+    )
+    if seed is None:
+        return None
+    taken = await connection.execute(
+        delete(dice_commitments).where(
+            dice_commitments.c.commitment == commitment, dice_commitments.c.user_id == user_id
+        )
+    )
+    return str(seed) if taken.rowcount == 1 else None

@@ -6,13 +6,13 @@ polls it and ``GET /api/analysis/{id}/report.html`` gives its HTML report. The a
 (:func:`~backgammon.server.engine_tools.analyze_upload`) runs in a worker, never in the
 event loop; the worker writes its progress to a mapping shared with the server. Jobs
 live in memory (a restart forgets them); the newest :attr:`ReviewJobs.kept` are kept,
-at most :attr:`ReviewJobs.running_limit` run at once, and the same file (or match) at
-the same ply is one job while it is kept and has not failed.
+at most :attr:`ReviewJobs.running_limit` run at once (:attr:`ReviewJobs.owner_limit` for
+one user), and the same file (or match) at the same ply is one job while it is kept and
+has not failed.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import logging
@@ -43,6 +43,9 @@ class ReviewJobs(PoolJobs[ReviewJob]):
 
     running_limit = 4
     """How many analyses may run at once."""
+    owner_limit = 2
+    """How many one user (or address) may run at once."""
+    noun = "analyses"
 
     def find(self, text: str, name: str | None, ply: int) -> ReviewJob | None:
         """The kept job of the same file at the same ply, unless it failed."""
@@ -57,21 +60,26 @@ class ReviewJobs(PoolJobs[ReviewJob]):
         digest = hashlib.sha256(f"{ply}\n{name or ''}\n{text}".encode()).hexdigest()
         return digest[:32]
 
-    async def start(self, text: str, name: str | None, ply: int = 0) -> ReviewJob:
-        """Check the file (in the pool) and start analysing it at ``ply`` (or the same
-        file's kept job at that ply, see :meth:`find`).
+    async def start(self, text: str, name: str | None, ply: int = 0, owner: str = "") -> ReviewJob:
+        """Check the file (in the pool) and start analysing it at ``ply`` for
+        ``owner`` (or give the same file's kept job at that ply, see :meth:`find`).
 
         Raises:
+            QuotaExceededError: ``owner`` or the server runs as many as allowed.
             ValueError: naming what is wrong with the file.
         """
         found = self.find(text, name, ply)
         if found is not None:
             return found
-        total = await self._pool.run(check_upload, text, name)
-        await self._shared_progress()
+        slot = self.quota.take(owner)
+        try:
+            total = await self._pool.run(check_upload, text, name)
+            await self._shared_progress()
+        except BaseException:
+            slot.release()
+            raise
         job = ReviewJob(secrets.token_urlsafe(9), total, ply=ply, key=self._key(text, name, ply))
-        self._add(job)
-        job.task = asyncio.create_task(self._run(job, text, name))
+        self._launch(job, slot, self._run(job, text, name))
         return job
 
     async def _run(self, job: ReviewJob, text: str, name: str | None) -> None:

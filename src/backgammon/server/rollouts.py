@@ -7,12 +7,12 @@ with the review's jobs (:mod:`backgammon.server.review`), the rollout
 event loop, and writes its progress to a mapping shared with the server; a cancel is a
 flag in that mapping, which the worker reads between chunks of trials. Jobs live in
 memory; the newest :attr:`RolloutJobs.kept` are kept, and at most
-:attr:`RolloutJobs.running_limit` run at once.
+:attr:`RolloutJobs.running_limit` run at once (:attr:`RolloutJobs.owner_limit` for one
+user).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import secrets
@@ -44,17 +44,24 @@ class RolloutJob(PoolJob):
 class RolloutJobs(PoolJobs[RolloutJob]):
     """The rollouts of one server process."""
 
-    async def start(self, query: RolloutQuery) -> RolloutJob:
-        """Check the position (in the pool) and start rolling it out.
+    noun = "rollouts"
+
+    async def start(self, query: RolloutQuery, owner: str = "") -> RolloutJob:
+        """Check the position (in the pool) and start rolling it out for ``owner``.
 
         Raises:
+            QuotaExceededError: ``owner`` or the server runs as many as allowed.
             ValueError: naming what is wrong with the position or the dice.
         """
-        plays = await self._pool.run(rollout_subjects, query.position, query.roll)
-        await self._shared_progress()
+        slot = self.quota.take(owner)
+        try:
+            plays = await self._pool.run(rollout_subjects, query.position, query.roll)
+            await self._shared_progress()
+        except BaseException:
+            slot.release()
+            raise
         job = RolloutJob(secrets.token_urlsafe(9), query.trials * plays)
-        self._add(job)
-        job.task = asyncio.create_task(self._run(job, query))
+        self._launch(job, slot, self._run(job, query))
         return job
 
     async def _run(self, job: RolloutJob, query: RolloutQuery) -> None:

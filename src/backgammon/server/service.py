@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import secrets
 import time
 import weakref
@@ -24,11 +25,15 @@ from sqlalchemy.exc import IntegrityError
 from backgammon import __version__
 from backgammon.formats import write_match_text
 from backgammon.server import repository as repo
+from backgammon.server import throttle
 from backgammon.server.accounts import (
+    PasswordWorkers,
+    PasswordWorkersBusyError,
     check_name,
     check_password,
     hash_password,
     hash_token,
+    needs_rehash,
     new_token,
     verify_password,
 )
@@ -39,13 +44,15 @@ from backgammon.server.fair_dice import commitment, new_seed
 from backgammon.server.group_commit import GroupCommitter
 from backgammon.server.hub import Connection, Hub
 from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
+from backgammon.server.moderation import CLOSING, MODERATIONS, Standings
 from backgammon.server.presence import NameCache, WhoCache, WhoFacts
 from backgammon.server.protocol import PROTOCOL_VERSION, ActionBody, CreateMatch, MatchSettings
 from backgammon.server.ratings import Rating, rate_match
 from backgammon.server.repository import MatchRow, User
 from backgammon.server.settings import Settings
+from backgammon.server.user_text import UserTextError, check_text
 
-__all__ = ["Clock", "GameService", "Metrics", "ServiceError", "SystemClock"]
+__all__ = ["Clock", "GameService", "Histogram", "Metrics", "ServiceError", "SystemClock"]
 
 log = logging.getLogger("backgammon.server")
 
@@ -71,40 +78,65 @@ class ServiceError(Exception):
 
     Attributes:
         code: machine-readable (``bad_request``, ``unauthorized``, ``forbidden``,
-            ``not_found``, ``conflict``, ``throttled``, and the
+            ``not_found``, ``conflict``, ``throttled``, ``busy``, and the
             :class:`~backgammon.server.live_match.ActionRefusedError` codes).
         message: what is wrong, for people.
         status: the HTTP status that fits.
+        retry_after: for ``throttled`` and ``busy``, the seconds to wait.
     """
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(
+        self, code: str, message: str, status: int = 400, *, retry_after: float | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.retry_after = retry_after
+
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+"""The upper bounds (seconds) of the latency histograms' buckets."""
+
+
+@dataclass
+class Histogram:
+    """A Prometheus histogram: cumulative counts of observations at most each bound,
+    their count and their sum."""
+
+    bounds: tuple[float, ...] = LATENCY_BUCKETS
+    buckets: list[int] = field(default_factory=list)
+    count: int = 0
+    total: float = 0.0
+
+    def observe(self, value: float) -> None:
+        """Count one observation."""
+        if not self.buckets:
+            self.buckets = [0] * len(self.bounds)
+        self.count += 1
+        self.total += value
+        for index, bound in enumerate(self.bounds):
+            if value <= bound:
+                self.buckets[index] += 1
+
+    def cumulative(self) -> list[tuple[float, int]]:
+        """Each bound with the number of observations at most it."""
+        counts = self.buckets or [0] * len(self.bounds)
+        return list(zip(self.bounds, counts, strict=True))
 
 
 @dataclass
 class Metrics:
-    """Counters for ``/metrics``."""
+    """Counters for ``/metrics``: ``commit`` times each action's commit to the
+    database, ``action`` each accepted action from its receipt (:meth:`GameService.act`
+    entered) until its new state is published to the match's subscribers."""
 
     actions: int = 0
     refused: int = 0
     matches_started: int = 0
     matches_finished: int = 0
-    commit_seconds: float = 0.0
-    commit_count: int = 0
-    latency_buckets: dict[float, int] = field(
-        default_factory=lambda: dict.fromkeys((0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0), 0)
-    )
-
-    def observe_commit(self, seconds: float) -> None:
-        """Count one action's commit time."""
-        self.commit_seconds += seconds
-        self.commit_count += 1
-        for bound in self.latency_buckets:
-            if seconds <= bound:
-                self.latency_buckets[bound] += 1
+    commit: Histogram = field(default_factory=Histogram)
+    action: Histogram = field(default_factory=Histogram)
 
 
 @dataclass
@@ -126,8 +158,34 @@ class _ConflictError(Exception):
     """Another process appended to the match's log first."""
 
 
+PENDING_COMMITMENTS = 10
+"""How many dice commitments handed out for matches not yet created a user keeps
+(the oldest is forgotten)."""
+
+
 def _new_match_id() -> str:
     return secrets.token_urlsafe(9)
+
+
+FORGET_THROTTLES_AFTER = 86_400.0
+"""Throttle rows untouched this long are deleted (every policy has leaked away by
+then)."""
+
+
+def _throttled(message: str, wait: float) -> ServiceError:
+    seconds = max(1, math.ceil(wait))
+    return ServiceError(
+        "throttled", f"{message}: try again in {seconds} s", 429, retry_after=seconds
+    )
+
+
+def _busy() -> ServiceError:
+    return ServiceError(
+        "busy",
+        "the server is busy checking passwords: try again in a few seconds",
+        503,
+        retry_after=5,
+    )
 
 
 class GameService:
@@ -169,10 +227,17 @@ class GameService:
         self._bot_users: dict[str, User] = {}
         self._ticker: asyncio.Task[None] | None = None
         self.bus: EventBus = LocalBus()
+        self.passwords = PasswordWorkers(settings.password_threads, settings.password_queue)
+        self._login_policy = throttle.Policy(
+            settings.login_free_failures, settings.login_forgive_seconds, settings.login_max_delay
+        )
+        per_signup = 3600.0 / settings.signups_per_hour
+        self._signup_policy = throttle.Policy(settings.signups_per_hour, per_signup, per_signup)
         self._committer: GroupCommitter | None = None
         self._elsewhere: dict[int, tuple[dict[str, Any], int]] = {}
         self._who = WhoCache(self._read_who, self.clock.now)
         self._names = NameCache()
+        self._standings = Standings()
         self.ready = False
 
     # -- lifecycle -----------------------------------------------------------------
@@ -208,7 +273,7 @@ class GameService:
             playing = await repo.list_matches(connection, status="playing", limit=100_000)
         if self._bot_pool is None and self.settings.bots:
             say(f"starting {self.settings.bot_processes} bot process(es)")
-            self._bot_pool = BotPool(self.settings.bot_processes)
+            self._bot_pool = BotPool(self.settings.bot_processes, self.settings.tool_processes)
             self._bot_pool.start()
         for row in playing:
             live = await self._load(row.id)
@@ -226,7 +291,7 @@ class GameService:
         """Where searches run (the bots' pool; started on first use when the server
         has no bots)."""
         if self._bot_pool is None:
-            self._bot_pool = BotPool(self.settings.bot_processes)
+            self._bot_pool = BotPool(self.settings.bot_processes, self.settings.tool_processes)
         return self._bot_pool
 
     async def stop(self) -> None:
@@ -242,6 +307,7 @@ class GameService:
         if self._committer is not None:
             await self._committer.stop()
         await self.bus.close()
+        self.passwords.close()
         await self.db.close()
 
     @property
@@ -270,62 +336,150 @@ class GameService:
             )
         return token
 
-    async def register(self, name: str, password: str) -> tuple[User, str]:
-        """Create an account and log it in; returns the user and a session token.
+    async def _take_signup(self, address: str | None) -> None:
+        """Count one account made from ``address`` (None: an in-process caller).
 
         Raises:
-            ServiceError: for a bad name or password, or a name taken.
+            ServiceError: ``throttled`` when the address has made too many.
+        """
+        if address is None:
+            return
+        key = f"signup:{throttle.client_address(address)}"
+        async with self.db.transaction() as connection:
+            wait = await throttle.take(connection, key, self.clock.now(), self._signup_policy)
+        if wait:
+            log.warning("sign-up throttled address=%s", address)
+            raise _throttled("too many new accounts from your address", wait)
+
+    async def register(
+        self, name: str, password: str, *, address: str | None = None
+    ) -> tuple[User, str]:
+        """Create an account and log it in; returns the user and a session token.
+
+        Args:
+            name: the new name (unique whatever its case).
+            password: its password.
+            address: the client's address: accounts made from one address are
+                limited (``signups_per_hour``); None for in-process callers (tools,
+                tests), which are not.
+
+        Raises:
+            ServiceError: ``bad_request`` for a bad name or password, ``conflict`` for
+                a name taken (in any case), ``throttled`` for too many accounts from
+                the address, ``busy`` when too many passwords wait to be hashed.
         """
         try:
             check_name(name)
             check_password(password)
         except ValueError as error:
             raise ServiceError("bad_request", str(error)) from None
-        hashed = await asyncio.to_thread(hash_password, password)
+        taken = ServiceError("conflict", f"the name {name!r} is taken", 409)
+        async with self.db.transaction() as connection:
+            if await repo.user_by_name(connection, name) is not None:
+                raise taken
+        try:
+            with self.passwords.admit():
+                await self._take_signup(address)
+                hashed = await self.passwords.run(hash_password, password)
+        except PasswordWorkersBusyError:
+            raise _busy() from None
+        now = self.clock.now()
         try:
             async with self.db.transaction() as connection:
-                if await repo.user_by_name(connection, name) is not None:
-                    raise ServiceError("conflict", f"the name {name!r} is taken", 409)
-                user = await repo.create_user(connection, name, hashed, "human", self.clock.now())
-        except IntegrityError:
-            raise ServiceError("conflict", f"the name {name!r} is taken", 409) from None
+                user = await repo.create_user(connection, name, hashed, "human", now)
+                if address is not None:
+                    client = throttle.client_address(address)
+                    await throttle.remember_address(connection, user.id, client, now)
+        except IntegrityError:  # the unique index on lower(name): a racing registration
+            raise taken from None
         log.info("registered user=%s", user.name)
         return user, await self._issue_token(user)
+
+    async def _take_login_try(
+        self, name: str, client: str, now: float
+    ) -> tuple[tuple[User, str | None] | None, list[str]]:
+        """Count a login try before its password is checked: against the client's
+        address, and against the account unless the client's address has logged in
+        to it before. Returns the account found and the keys counted.
+
+        Raises:
+            ServiceError: ``throttled`` (nothing counted) when either must wait.
+        """
+        policy = self._login_policy
+        async with self.db.transaction() as connection:
+            found = await repo.user_by_name(connection, name)
+            known = found is not None and await throttle.is_known_address(
+                connection, found[0].id, client
+            )
+            keys = [f"login-address:{client}"]
+            wait = await throttle.take(connection, keys[0], now, policy)
+            if wait:
+                raise _throttled("too many failed logins from your address", wait)
+            if not known:
+                keys.append(f"login-account:{name.lower()[:64]}")
+                wait = await throttle.take(connection, keys[1], now, policy)
+                if wait:  # leaving the transaction undoes the address's count
+                    raise _throttled(
+                        "too many failed logins to this account from new addresses "
+                        "(an address that logged in to it before may try at once)",
+                        wait,
+                    )
+        return found, keys
 
     async def login(self, name: str, password: str, address: str) -> tuple[User, str]:
         """Check a password and open a session.
 
+        Every try is counted before its password is checked (and given back when it
+        was right): per client address, and per account from addresses that never
+        logged in to it, so strangers cannot lock the owner out (docs/security.md).
+
         Raises:
-            ServiceError: ``throttled`` after too many wrong passwords for this
-                account or from this address in a minute (even with the right
-                password), ``unauthorized`` for a wrong name or password,
-                ``forbidden`` for a banned account.
+            ServiceError: ``throttled`` (429) when this address, or this account
+                from a new address, must wait (even with the right password);
+                ``busy`` (503) when too many passwords wait to be checked;
+                ``unauthorized`` for a wrong name or password, ``forbidden`` for a
+                banned account.
         """
+        client = throttle.client_address(address)
         now = self.clock.now()
-        limit = self.settings.login_failures_per_minute
-        async with self.db.transaction() as connection:
-            by_name, by_address = await repo.count_login_failures(
-                connection, name, address, now - 60.0
-            )
-            found = await repo.user_by_name(connection, name)
-        if by_name >= limit or by_address >= limit:
+        try:
+            with self.passwords.admit():
+                found, keys = await self._take_login_try(name, client, now)
+                hashed = found[1] if found is not None else None
+                good = hashed is not None and await self.passwords.run(
+                    verify_password, hashed, password
+                )
+                rehashed = None
+                if good and hashed is not None and needs_rehash(hashed):
+                    rehashed = await self.passwords.run(hash_password, password)
+        except PasswordWorkersBusyError:
+            raise _busy() from None
+        except ServiceError:
             log.warning("login throttled name=%r address=%s", name[:40], address)
-            raise ServiceError(
-                "throttled", "too many wrong passwords: wait a minute and try again", 429
-            )
-        hashed = found[1] if found is not None else None
-        good = hashed is not None and await asyncio.to_thread(verify_password, hashed, password)
+            raise
         if not good or found is None:
-            async with self.db.transaction() as connection:
-                await repo.add_login_failure(connection, name, address, now)
+            log.info("login failed name=%r address=%s", name[:40], address)
             raise ServiceError("unauthorized", "wrong name or password", 401)
         user = found[0]
+        async with self.db.transaction() as connection:
+            for key in keys:
+                await throttle.give_back(connection, key)
+            await throttle.remember_address(connection, user.id, client, now)
+            if rehashed is not None:
+                await repo.replace_password_hash(connection, user.id, hashed, rehashed)
+            await throttle.forget_stale(connection, now - FORGET_THROTTLES_AFTER)
         if user.banned:
             raise ServiceError("forbidden", f"{user.name} is banned", 403)
         return user, await self._issue_token(user)
 
-    async def guest(self) -> tuple[User, str]:
-        """A new guest account (unrated play) and its session token."""
+    async def guest(self, *, address: str | None = None) -> tuple[User, str]:
+        """A new guest account (unrated play) and its session token.
+
+        Raises:
+            ServiceError: ``throttled`` for too many accounts from ``address``
+                (None for in-process callers, which are not limited).
+        """
+        await self._take_signup(address)
         async with self.db.transaction() as connection:
             for _ in range(5):
                 name = f"guest{secrets.randbelow(10**8):08d}"
@@ -406,8 +560,10 @@ class GameService:
         at once). The creator sits in seat 0.
 
         Raises:
-            ServiceError: for an unknown opponent, or a rated match for a guest.
+            ServiceError: for an unknown opponent, or a rated match for a guest;
+                ``forbidden`` for a banned user.
         """
+        await self._check_active(user)
         opponent: User | None = None
         invitee: User | None = None
         rated = request.rated and user.kind != "guest"
@@ -422,10 +578,10 @@ class GameService:
                     rated = False
         if not request.settings.length:
             rated = False
-        seed = self._dice_seeds()
         match_id = _new_match_id()
         now = self.clock.now()
         async with self.db.transaction() as connection:
+            seed = await self._committed_seed(connection, user, request)
             await repo.create_match(
                 connection,
                 id=match_id,
@@ -463,13 +619,54 @@ class GameService:
         assert row is not None
         return await self._summary(row)
 
+    async def dice_commitment(self, user: User) -> dict[str, str]:
+        """Draw the seed of ``user``'s next match and publish its commitment now,
+        before the user chooses a dice nonce (docs/fair-dice.md); the match created
+        with this commitment uses that seed. The newest
+        :data:`PENDING_COMMITMENTS` per user are kept."""
+        seed = self._dice_seeds()
+        published = commitment(seed)
+        async with self.db.transaction() as connection:
+            await repo.add_dice_commitment(
+                connection, published, user.id, seed.hex(), self.clock.now(), PENDING_COMMITMENTS
+            )
+        return {"commitment": published}
+
+    async def _committed_seed(self, connection: Any, user: User, request: CreateMatch) -> bytes:
+        """The new match's seed: the one behind the creator's commitment (used up), or
+        a fresh one when the creator gives neither commitment nor nonce.
+
+        Raises:
+            ServiceError: ``bad_request`` for a nonce without a commitment, or a
+                commitment not handed out to this user (or already used).
+        """
+        if request.commitment is None:
+            if request.nonce:
+                raise ServiceError(
+                    "bad_request",
+                    "nonce: give it with a commitment the server published first "
+                    "(POST /api/matches/commitment), so that the dice seed is fixed "
+                    "before your nonce is seen",
+                )
+            return self._dice_seeds()
+        seed_hex = await repo.take_dice_commitment(connection, request.commitment, user.id)
+        if seed_hex is None:
+            raise ServiceError(
+                "bad_request",
+                f"commitment: {request.commitment[:16]}... is not one the server gave you, "
+                "or it was used already: ask for a new one (POST /api/matches/commitment)",
+            )
+        return bytes.fromhex(seed_hex)
+
     async def join_match(self, user: User, match_id: str, nonce: str = "") -> dict[str, Any]:
         """Take the open seat of a match (seat 1) and start it.
 
         Raises:
             ServiceError: ``not_found``, or ``conflict`` if it is not open, is your
-                own, or is by invitation for someone else.
+                own, or is by invitation for someone else; ``forbidden`` for a
+                banned user.
         """
+        await self._check_active(user)
         async with self._lock(match_id), self.db.transaction() as connection:
             row = await repo.match_row(connection, match_id)
             if row is None:
@@ -603,7 +800,7 @@ class GameService:
             raise ServiceError(
                 "unavailable", "the action could not be saved; try again", 503
             ) from None
-        self.metrics.observe_commit(time.perf_counter() - started)
+        self.metrics.commit.observe(time.perf_counter() - started)
         self.metrics.actions += len(entries)
         self._publish_state(live, entries)
         if live.result is not None:
@@ -669,8 +866,11 @@ class GameService:
 
         Raises:
             ServiceError: ``not_found``; ``not_a_player`` for a spectator or an
-                outsider; or the rules' refusal (``not_your_turn``, ``illegal``, ...).
+                outsider; ``forbidden`` for a banned user; or the rules' refusal
+                (``not_your_turn``, ``illegal``, ...).
         """
+        await self._check_active(user)
+        received = time.perf_counter()
         for attempt in range(3):
             try:
                 seq = await self._act_once(user, match_id, action, expect)
@@ -680,6 +880,8 @@ class GameService:
                 if attempt == 2:
                     raise ServiceError("conflict", "the match is busy; try again", 409) from None
                 continue
+            # Committed and published to the match's subscribers (in _commit).
+            self.metrics.action.observe(time.perf_counter() - received)
             self._wake_bot(match_id)
             return seq
         raise AssertionError("unreachable")  # pragma: no cover
@@ -863,6 +1065,8 @@ class GameService:
             self.hub.publish(str(event["room"]), message, only)
         elif kind == "user":
             self._deliver_to_user(int(event["user"]), event["message"], bool(event["close"]))
+        elif kind == "moderation":
+            self._apply_moderation(int(event["user"]), str(event["what"]))
 
     def _note_elsewhere(self, message: dict[str, Any]) -> None:
         user = message["user"]
@@ -899,8 +1103,18 @@ class GameService:
 
     # -- connections ---------------------------------------------------------------
 
-    def connect(self, connection: Connection) -> None:
-        """Register a client; the lobby hears that its user came online."""
+    @property
+    def moderation_epoch(self) -> int:
+        """A mark to take before authenticating a connection, for :meth:`connect`."""
+        return self._standings.epoch
+
+    def connect(self, connection: Connection, since: int | None = None) -> None:
+        """Register a client; the lobby hears that its user came online.
+
+        ``since``: the :attr:`moderation_epoch` taken before the client was
+        authenticated; if the user was kicked or banned after it, the connection is
+        closed at once (the kick was heard before the connection was registered).
+        """
         if self.hub.add(connection):
             self._lobby_event(
                 {"event": "online", "user": connection.user.public(), "user_id": connection.user.id}
@@ -913,6 +1127,9 @@ class GameService:
                 "user": connection.user.public(),
             }
         )
+        if since is not None and self._standings.closed_since(connection.user.id, since):
+            connection.send({"type": "kicked", "message": "kick by an administrator"})
+            connection.close()
 
     def disconnect(self, connection: Connection) -> None:
         """Forget a client; the lobby hears if its user went offline."""
@@ -955,10 +1172,11 @@ class GameService:
         whispers to the spectators only).
 
         Raises:
-            ServiceError: ``forbidden`` for a muted user, ``not_found`` for a room.
+            ServiceError: ``bad_request`` for a text others may not receive (see
+                :mod:`backgammon.server.user_text`), ``forbidden`` for a muted or
+                banned user, ``not_found`` for a room.
         """
-        if user.muted:
-            raise ServiceError("forbidden", "you are muted", 403)
+        await self._check_speaker(user, text)
         only: Callable[[Connection], bool] | None = None
         if room == "lobby":
             audience = "all"
@@ -1003,10 +1221,10 @@ class GameService:
         addressee.
 
         Raises:
-            ServiceError: ``forbidden`` for a muted user, ``not_found``.
+            ServiceError: ``bad_request`` for a text others may not receive,
+                ``forbidden`` for a muted or banned user, ``not_found``.
         """
-        if user.muted:
-            raise ServiceError("forbidden", "you are muted", 403)
+        await self._check_speaker(user, text)
         target = await self.user_named(name)
         self._to_user(
             target.id,
@@ -1054,35 +1272,74 @@ class GameService:
     # -- administration --------------------------------------------------------------
 
     async def moderate(self, admin: User, name: str, what: str) -> None:
-        """An administrator mutes, unmutes, kicks, bans or unbans a user.
+        """An administrator mutes, unmutes, kicks, bans or unbans a user (see
+        :mod:`backgammon.server.moderation`): committed, then applied at once to
+        every open connection of the user in every process.
 
         Raises:
-            ServiceError: ``forbidden`` unless ``admin`` is an administrator.
+            ServiceError: ``forbidden`` unless ``admin`` is an administrator,
+                ``bad_request`` for an unknown moderation, ``not_found``.
         """
         if not admin.is_admin:
             raise ServiceError("forbidden", "administrators only", 403)
+        if what not in MODERATIONS:
+            known = ", ".join(MODERATIONS)
+            raise ServiceError("bad_request", f"unknown moderation {what[:20]!r}: {known}")
         target = await self.user_named(name)
+        event = {"k": "moderation", "user": target.id, "what": what}
         async with self.db.transaction() as connection:
             if what in ("mute", "unmute"):
                 await repo.set_user_flags(connection, target.id, muted=what == "mute")
             elif what in ("ban", "unban"):
                 await repo.set_user_flags(connection, target.id, banned=what == "ban")
-                if what == "ban":
-                    await repo.delete_tokens_of(connection, target.id)
-            elif what != "kick":
-                raise ServiceError("bad_request", f"unknown moderation {what!r}")
+            if what in CLOSING:
+                await repo.delete_tokens_of(connection, target.id)
+            await self.bus.send_in(connection, event)
         log.info("moderation admin=%s target=%s action=%s", admin.name, target.name, what)
-        if what in ("kick", "ban"):
-            self._to_user(
-                target.id, {"type": "kicked", "message": f"{what} by an administrator"}, True
-            )
-        fresh = await self._fresh_user(target.id)
-        for live_id, seats in list(self._seats.items()):
-            if fresh is not None and seats.seat_of(target) is not None:
-                seated = tuple(
-                    fresh if u is not None and u.id == fresh.id else u for u in seats.users
-                )
-                self._seats[live_id] = _Seats((seated[0], seated[1]), seats.rated, seats.public)
+        self._apply_moderation(target.id, what)
+
+    def _apply_moderation(self, user_id: int, what: str) -> None:
+        """A user's moderation was committed (here or in another process): forget
+        their cached standing and tell (or close) their connections here."""
+        self._standings.forget(user_id, closing=what in CLOSING)
+        if what in CLOSING:
+            message = {"type": "kicked", "message": f"{what} by an administrator"}
+        else:
+            words = "muted" if what == "mute" else "no longer muted"
+            message = {"type": "moderation", "action": what, "message": f"you are {words}"}
+        self._deliver_to_user(user_id, message, what in CLOSING)
+
+    async def standing(self, user: User) -> User:
+        """``user`` with their current ``muted`` and ``banned`` flags (cached per
+        process, forgotten on every moderation event; the database on a miss)."""
+        cached = self._standings.get(user.id)
+        if cached is not None:
+            return cached
+        epoch = self._standings.epoch
+        fresh = await self._fresh_user(user.id)
+        if fresh is None:
+            raise ServiceError("forbidden", "no such account", 403)
+        self._standings.store(fresh, epoch)
+        return fresh
+
+    async def _check_active(self, user: User) -> None:
+        """Refuse anything from a banned user (a ban closes their connections; this
+        refuses what was already on its way)."""
+        if (await self.standing(user)).banned:
+            raise ServiceError("forbidden", f"{user.name} is banned", 403)
+
+    async def _check_speaker(self, user: User, text: str) -> None:
+        """Refuse a text that others may not receive, or any text from a muted or
+        banned user."""
+        try:
+            check_text(text)
+        except UserTextError as error:
+            raise ServiceError("bad_request", str(error)) from None
+        current = await self.standing(user)
+        if current.banned:
+            raise ServiceError("forbidden", f"{user.name} is banned", 403)
+        if current.muted:
+            raise ServiceError("forbidden", "you are muted", 403)
 
     async def _fresh_user(self, user_id: int) -> User | None:
         async with self.db.transaction() as connection:

@@ -34,10 +34,22 @@ class Settings(BaseModel):
             one closes the connection.
         messages_per_second / message_burst: each connection's rate limit (a token
             bucket); a message over it is refused, and a client far over it is closed.
-        login_failures_per_minute: wrong passwords allowed per account and per address
-            in a minute before further logins are refused.
+        login_free_failures: failed logins allowed at once from one address (any
+            accounts), and for one account from addresses that never logged in to it,
+            before each further try must wait: 1 s, then 2, 4, ... up to
+            ``login_max_delay`` (docs/security.md).
+        login_forgive_seconds: one failed login is forgotten per this many seconds.
+        login_max_delay: the longest wait between two tries, in seconds.
+        signups_per_hour: accounts (registered or guest) one address may create: this
+            many at once, then this many an hour.
+        password_threads / password_queue: threads that check passwords (apart from
+            everything else, at a lower CPU priority) and how many checks may wait for
+            one; a check beyond that is answered "busy, try again".
         session_days: how long a login token lives.
-        bot_processes: worker processes for the bots' searches.
+        bot_processes: worker processes for the bots' decisions (0: a thread).
+        tool_processes: worker processes of their own for the position tool,
+            rollouts and analyses (started on first use), so that bots never wait
+            behind them.
         bots: the bot levels offered in the lobby.
         warm_up: compile the engine's kernels before reporting ready.
         abandon_after: seconds after which a match nobody acts in is adjudicated.
@@ -55,9 +67,15 @@ class Settings(BaseModel):
     max_message_bytes: int = Field(default=16_384, ge=256, le=1_048_576)
     messages_per_second: float = Field(default=20.0, gt=0)
     message_burst: int = Field(default=40, ge=1)
-    login_failures_per_minute: int = Field(default=10, ge=1)
+    login_free_failures: int = Field(default=10, ge=1)
+    login_forgive_seconds: float = Field(default=600.0, gt=0)
+    login_max_delay: float = Field(default=900.0, ge=1)
+    signups_per_hour: int = Field(default=30, ge=1)
+    password_threads: int = Field(default=2, ge=1, le=64)
+    password_queue: int = Field(default=256, ge=0)
     session_days: int = Field(default=30, ge=1)
     bot_processes: int = Field(default=1, ge=0)
+    tool_processes: int = Field(default=1, ge=1)
     bots: tuple[str, ...] = ("beginner", "intermediate", "expert", "worldclass")
     warm_up: bool = True
     abandon_after: float = Field(default=3 * 24 * 3600.0, gt=0)

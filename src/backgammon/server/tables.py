@@ -21,16 +21,19 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    func,
 )
 
 __all__ = [
     "chat_messages",
-    "login_failures",
+    "dice_commitments",
+    "login_addresses",
     "match_actions",
     "matches",
     "metadata",
     "rating_history",
     "ratings",
+    "throttles",
     "tokens",
     "users",
 ]
@@ -51,6 +54,8 @@ users = Table(
     Column("banned", Boolean, nullable=False, default=False),
     Column("created_at", Float, nullable=False),
 )
+# One account per name whatever its case: "Alice" and "alice" are the same user.
+Index("uq_users_name_lower", func.lower(users.c.name), unique=True)
 
 tokens = Table(
     "tokens",
@@ -62,15 +67,28 @@ tokens = Table(
     Column("expires_at", Float, nullable=False),
 )
 
-login_failures = Table(
-    "login_failures",
+throttles = Table(
+    "throttles",
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("name", String(64), nullable=False),
-    Column("address", String(64), nullable=False),
+    # What is limited and for whom: "login-address:10.0.0.1", "login-account:alice",
+    # "signup:10.0.0.1" (see backgammon.server.throttle).
+    Column("key", String(96), primary_key=True),
+    # Tries counted and not yet forgiven (they leak away at the policy's rate) ...
+    Column("level", Float, nullable=False),
+    # ... as of this time; and when the next try may come.
     Column("at", Float, nullable=False),
-    Index("ix_login_failures_name_at", "name", "at"),
-    Index("ix_login_failures_address_at", "address", "at"),
+    Column("next_at", Float, nullable=False),
+    Index("ix_throttles_at", "at"),
+)
+
+login_addresses = Table(
+    "login_addresses",
+    metadata,
+    # Where an account has logged in from (or registered): failures from these
+    # addresses never hold the account back for anyone else.
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("address", String(64), primary_key=True),
+    Column("at", Float, nullable=False),
 )
 
 matches = Table(
@@ -98,6 +116,18 @@ matches = Table(
     Column("finished_at", Float),
     Column("rematch_of", String(16)),
     Index("ix_matches_status", "status"),
+)
+
+dice_commitments = Table(
+    "dice_commitments",
+    metadata,
+    # A seed drawn for a user's next match and its SHA-256 commitment, handed out
+    # before the user chooses a dice nonce; used once (docs/fair-dice.md).
+    Column("commitment", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("seed", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index("ix_dice_commitments_user", "user_id", "created_at"),
 )
 
 match_actions = Table(

@@ -6,6 +6,13 @@ The session is an adapter: every command becomes a call to the
 every event the service publishes to the session's
 :class:`~backgammon.server.hub.Connection` becomes FIBS text. A refused command
 gets a ``** `` line and changes nothing.
+
+Each connection may send ``messages_per_second`` lines a second in bursts of
+``message_burst`` (the same :class:`~backgammon.server.rate_limit.TokenBucket` and
+settings as a WebSocket); a line over the limit is refused, and a client that keeps
+flooding is disconnected. No line the session writes can hold a line break or any
+other control character, whatever text it carries (defence in depth: the service
+already refuses such text from users).
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
@@ -31,6 +39,7 @@ from backgammon.server.fibs.clip import (
 )
 from backgammon.server.hub import Connection
 from backgammon.server.protocol import ActionBody, CreateMatch, MatchSettings
+from backgammon.server.rate_limit import TokenBucket
 from backgammon.server.repository import User
 from backgammon.server.service import GameService, ServiceError
 from backgammon.variants import find
@@ -115,6 +124,11 @@ def _shows_board(entry: dict[str, Any]) -> bool:
     return kind in ("roll", "play")
 
 
+_UNSAFE_IN_A_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""What may never reach a FIBS client inside a line: controls (CR and LF above all)
+and Unicode's line and paragraph separators."""
+
+
 class LineTooLongError(Exception):
     """A line over the listener's limit (it was discarded)."""
 
@@ -165,12 +179,23 @@ class FibsSession:
         self._states: dict[str, dict[str, Any]] = {}
         self._seen: dict[str, int] = {}
         self._typed: list[tuple[int, int]] | None = None
+        settings = service.settings
+        self._limit = TokenBucket(settings.messages_per_second, settings.message_burst)
+        self._runner: asyncio.Task[None] | None = None
+        self._authenticated_at = 0  # the service's moderation epoch before login
+        self._ended_by_server = False
 
     # -- output --------------------------------------------------------------------
 
     async def line(self, text: str) -> None:
-        """Send one line."""
-        await self._write(text + "\r\n")
+        """Send one line (any control character or line separator in ``text``
+        becomes ``?``: no text can start a line of its own)."""
+        await self._write(_UNSAFE_IN_A_LINE.sub("?", text) + "\r\n")
+
+    async def lines(self, texts: list[str]) -> None:
+        """Send several lines in one write (made safe as :meth:`line` does)."""
+        if texts:
+            await self._write("".join(_UNSAFE_IN_A_LINE.sub("?", text) + "\r\n" for text in texts))
 
     async def error(self, text: str) -> None:
         """Send a FIBS error line (``** ...``)."""
@@ -179,7 +204,9 @@ class FibsSession:
     # -- the connection's life -----------------------------------------------------
 
     async def run(self) -> None:
-        """Serve the connection until the client quits or goes away."""
+        """Serve the connection until the client quits or goes away, or the server
+        ends it (a kick, a ban, a client too slow to read or flooding)."""
+        self._runner = asyncio.current_task()
         try:
             await self._write(f"backgammon {__version__} - FIBS front end\r\nlogin: ")
             while self.user is None:
@@ -196,12 +223,27 @@ class FibsSession:
                     break
         except (EOFError, ConnectionError):
             pass
+        except asyncio.CancelledError:
+            if not self._ended_by_server or self._runner is None:
+                raise
+            self._runner.uncancel()
         finally:
             await self.close()
 
     async def _next_line(self) -> str | None:
+        """The next line, or None after an error line for one that was refused.
+
+        Raises:
+            ConnectionAbortedError: the client kept flooding (told, to be closed).
+        """
         try:
-            return (await self._read_line()).strip()
+            line = (await self._read_line()).strip()
+            if self._limit.allow():
+                return line
+            if self._limit.flooding:
+                await self.error("Too many commands: you are disconnected.")
+                raise ConnectionAbortedError("flooding")
+            await self.error("You are sending commands too fast; wait a moment.")
         except LineTooLongError:
             await self.error("Unknown command: (a line too long, ignored)")
         except UnicodeDecodeError:
@@ -241,12 +283,11 @@ class FibsSession:
             await self._write("login: ")
 
     async def _check_password(self, name: str, password: str) -> None:
+        self._authenticated_at = self.service.moderation_epoch
         try:
             self.user, _token = await self.service.login(name, password, self.address)
         except ServiceError as error:
-            if error.code == "throttled":
-                await self.error("Too many failed logins; wait a minute and try again.")
-            elif error.code == "forbidden":
+            if error.code in ("throttled", "busy", "forbidden"):
                 await self.error(error.message)
 
     async def _register(self) -> None:
@@ -286,7 +327,7 @@ class FibsSession:
             await self.error("The two passwords were not identical. Please give them again.")
             return
         try:
-            self.user, _token = await self.service.register(name, first)
+            self.user, _token = await self.service.register(name, first, address=self.address)
         except ServiceError as error:
             await self.error(error.message)
 
@@ -302,7 +343,7 @@ class FibsSession:
         assert user is not None
         rating, experience = await self.service.rating_of(user)
         self.connection = Connection(user, queue_size=1024)
-        self.service.connect(self.connection)
+        self.service.connect(self.connection, self._authenticated_at)
         await self.service.subscribe(self.connection, "lobby")
         if self.clip:
             await self.line(f"1 {user.name} {self.login_time} {self.address}")
@@ -325,7 +366,10 @@ class FibsSession:
     # -- commands ------------------------------------------------------------------
 
     async def command(self, line: str) -> bool:
-        """Handle one command line; False when the client logs out."""
+        """Handle one command line; False when the client logs out or the server
+        closed the session (a kick or ban heard before the line was read)."""
+        if self.connection is not None and self.connection.closed:
+            return False
         if not line:
             return True
         word, _, rest = line.partition(" ")
@@ -404,8 +448,7 @@ class FibsSession:
                 lines.append(await self._who_line(user_id))
         if self.clip:
             lines.append("6")
-        if lines:
-            await self._write("".join(line + "\r\n" for line in lines))
+        await self.lines(lines)
 
     async def _who_line(self, user_id: int) -> str:
         """A user's who line (CLIP's ``5`` line, or a line for people), from the
@@ -806,6 +849,7 @@ class FibsSession:
             message = await connection.queue.get()
             if message is None:
                 await self.error("You were disconnected by the server.")
+                self._end_by_server()
                 return
             try:
                 await self._event(message)
@@ -813,6 +857,12 @@ class FibsSession:
                 return
             except Exception:  # pragma: no cover - logged; the session goes on
                 log.exception("FIBS session could not tell an event")
+
+    def _end_by_server(self) -> None:
+        """End :meth:`run` (waiting for the client's next line) from the pump."""
+        if self._runner is not None and not self._runner.done():
+            self._ended_by_server = True
+            self._runner.cancel()
 
     async def _event(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -829,7 +879,7 @@ class FibsSession:
             await self._chat(message)
         elif kind == "match_started":
             await self._match_started(message)
-        elif kind == "kicked":
+        elif kind in ("kicked", "moderation"):
             await self.error(message.get("message", "You were kicked."))
 
     async def _match_started(self, message: dict[str, Any]) -> None:
@@ -859,7 +909,7 @@ class FibsSession:
         if event == "online":
             if self.clip:
                 who = await self._who_line(int(message["user_id"]))
-                await self._write(f"7 {name} {name} logs in.\r\n{who}\r\n")
+                await self.lines([f"7 {name} {name} logs in.", who])
             elif self.toggles["notify"]:
                 await self.line(f"{name} logs in.")
         elif event == "offline":

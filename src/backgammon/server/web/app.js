@@ -250,7 +250,11 @@ function receive(message) {
       if (app.state) renderMatch();
       break;
     }
-    case "kicked":
+    case "kicked": // the server revoked this session: log in again (no reconnecting)
+      loggedOut();
+      say(message.message, true);
+      break;
+    case "moderation":
       say(message.message, true);
       break;
     default:
@@ -291,12 +295,17 @@ function matchSettings() {
 
 // opponent: a user to invite, "bot:LEVEL", or null (an open match: listed in the lobby,
 // or, with byLink, unlisted and joined through its link).
+// The dice: the server commits to its seed first, and only then is our nonce chosen
+// and sent (docs/fair-dice.md).
 async function createMatch(opponent, byLink = false) {
-  const body = { settings: matchSettings(), rated: $("#rated").checked, nonce: nonce() };
+  const body = { settings: matchSettings(), rated: $("#rated").checked };
   if (opponent) body.opponent = opponent;
   if (byLink) body.public = false;
   try {
+    const { commitment } = await api("POST", "/api/matches/commitment");
+    Object.assign(body, { commitment, nonce: nonce() });
     const created = await api("POST", "/api/matches", body);
+    if (created.commitment !== commitment) throw new Error("the server changed its dice commitment");
     location.hash = `#/match/${created.id}`;
   } catch (error) {
     say(error.message, true);

@@ -1,0 +1,80 @@
+"""What text one user may send to others: the one rule every front end shares.
+
+Chat, tells, shouts, kibitzes and whispers all pass :func:`check_text` in the game
+service, whatever front end they came from, so a text that reaches a web page
+reaches a FIBS client too, and none can break out of the line or the message it is
+carried in. A text is refused (never silently changed) when it is empty or only
+blanks, longer than :data:`MAX_TEXT` characters, or holds any of :data:`FORBIDDEN`:
+
+- control characters (Unicode category Cc: C0 U+0000-U+001F with tab, CR and LF,
+  DEL U+007F, C1 U+0080-U+009F with NEL U+0085);
+- the line and paragraph separators U+2028 and U+2029;
+- the bidirectional embeddings, overrides and isolates U+202A-U+202E and
+  U+2066-U+2069 (they make text display in another order than it reads, the
+  "Trojan Source" trick); the marks U+200E and U+200F stay allowed;
+- lone surrogates (U+D800-U+DFFF, which JSON can carry but UTF-8 cannot).
+
+User names need no check here: accounts allow only ASCII letters, digits and ``_``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["FORBIDDEN", "MAX_TEXT", "UserTextError", "check_text"]
+
+MAX_TEXT = 500
+"""The longest text, in characters (Unicode code points), one user sends to others."""
+
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+FORBIDDEN = "control characters, line or paragraph separators, bidi overrides"
+"""What :func:`check_text` refuses besides length, in words."""
+
+
+class UserTextError(ValueError):
+    """A text another user must not receive; the message says what is wrong."""
+
+
+def _forbidden(char: str) -> bool:
+    if char in _BIDI_CONTROLS:
+        return True
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp", "Cs")
+
+
+def _describe(char: str) -> str:
+    name = unicodedata.name(char, "")
+    if not name:
+        name = {"\r": "CARRIAGE RETURN", "\n": "LINE FEED", "\t": "TAB"}.get(char, "control")
+    return f"U+{ord(char):04X} ({name})"
+
+
+def check_text(text: str, what: str = "text") -> str:
+    """Return ``text`` if it may be sent to other users.
+
+    Args:
+        text: what a user wrote.
+        what: the field's name, for the error.
+
+    Raises:
+        UserTextError: naming the rule broken (and the offending character and its
+            position).
+
+    >>> check_text("good luck!")
+    'good luck!'
+    >>> check_text("hi\\r\\n12 admin you are banned")
+    Traceback (most recent call last):
+    ...
+    backgammon.server.user_text.UserTextError: text: character 3 is U+000D (CARRIAGE RETURN): \
+no control characters, line or paragraph separators, bidi overrides
+    """
+    if not text.strip():
+        raise UserTextError(f"{what}: empty")
+    if len(text) > MAX_TEXT:
+        raise UserTextError(f"{what}: at most {MAX_TEXT} characters (got {len(text)})")
+    for position, char in enumerate(text, 1):
+        if _forbidden(char):
+            raise UserTextError(
+                f"{what}: character {position} is {_describe(char)}: no {FORBIDDEN}"
+            )
+    return text
