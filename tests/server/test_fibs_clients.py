@@ -131,6 +131,8 @@ async def _play(client: ClipClient, name: str, script: Script, rng: random.Rando
             game += 1
         elif re.match(r"^(You win|\S+ wins) the \d+ point match", line):
             return line
+        elif line == "Type 'join' if you want to play the next game, type 'leave' if you don't.":
+            await client.send("join")
         elif line.startswith("It's your turn. Please roll or double"):
             await client.send("double" if _doubles_now(client, index, game, script) else "roll")
         elif "doubles. Type 'accept' or 'reject'." in line:
@@ -322,7 +324,7 @@ def test_whole_sessions_are_recognised_and_every_turn_shape_is_fibs(
             "FIBS_RollOrDouble", "FIBS_YouDouble", "FIBS_PlayerAcceptsDouble",
             "FIBS_AcceptRejectDouble", "FIBS_YouGiveUp", "FIBS_PlayerWantsToResign",
             "FIBS_YouReject", "FIBS_YouResign", "FIBS_AcceptWins", "FIBS_ScoreUpdate",
-            "CLIP_YOU_SAY", "CLIP_KIBITZES", "FIBS_Goodbye",
+            "CLIP_YOU_SAY", "CLIP_KIBITZES", "FIBS_Goodbye", "FIBS_JoinNextGame",
         ):  # fmt: skip
             assert expected in fred_classes, expected
         mona_classes = set(mona.classifier.classes())
@@ -369,6 +371,12 @@ def test_whole_sessions_are_recognised_and_every_turn_shape_is_fibs(
             "alice accepts and wins 1 point.",
             "score in 5 point match: fred-0 alice-3",
         ]
+        # Between games: FIBS's 'join' step; the next game is told once joined.
+        joins = [i for i, line in enumerate(fred.lines) if line.startswith("Type 'join' if")]
+        assert len(joins) >= 2
+        for i in joins:
+            assert fred.lines[i - 1].startswith("score in 5 point match:"), fred.lines[i - 1]
+            assert fred.lines[i + 1] == "Starting a new game with alice.", fred.lines[i + 1]
         # A game borne off: the last move's board (turn 0, nobody's dice), the end.
         ends_of_games = [
             i

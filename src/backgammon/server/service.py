@@ -52,7 +52,15 @@ from backgammon.server.repository import MatchRow, User
 from backgammon.server.settings import Settings
 from backgammon.server.user_text import UserTextError, check_text
 
-__all__ = ["Clock", "GameService", "Histogram", "Metrics", "ServiceError", "SystemClock"]
+__all__ = [
+    "MAX_STORED_MESSAGES",
+    "Clock",
+    "GameService",
+    "Histogram",
+    "Metrics",
+    "ServiceError",
+    "SystemClock",
+]
 
 log = logging.getLogger("backgammon.server")
 
@@ -161,6 +169,10 @@ class _ConflictError(Exception):
 PENDING_COMMITMENTS = 10
 """How many dice commitments handed out for matches not yet created a user keeps
 (the oldest is forgotten)."""
+
+
+MAX_STORED_MESSAGES = 50
+"""Messages that may wait for one user's next login (FIBS's ``message``)."""
 
 
 def _new_match_id() -> str:
@@ -1231,6 +1243,42 @@ class GameService:
             {"type": kind, "from": user.name, "text": text, "at": self.clock.now()},
         )
         return target
+
+    async def leave_message(self, user: User, name: str, text: str) -> tuple[User, bool]:
+        """FIBS's ``message``: ``text`` for the user called ``name``, told at once
+        if they are online, else kept (at most :data:`MAX_STORED_MESSAGES` for one
+        user) and told at their next login (:meth:`take_messages`). Returns the
+        addressee and whether it was delivered now.
+
+        Raises:
+            ServiceError: ``bad_request`` for a text others may not receive or a
+                bot addressee, ``forbidden`` for a muted or banned user,
+                ``not_found``, ``conflict`` when the addressee's messages are full.
+        """
+        await self._check_speaker(user, text)
+        target = await self.user_named(name)
+        if target.kind == "bot":
+            raise ServiceError("bad_request", f"{target.name} is a bot and reads no messages")
+        now = self.clock.now()
+        if any(user_id == target.id for user_id, _public in self.online()):
+            self._to_user(
+                target.id, {"type": "message", "from": user.name, "text": text, "at": now}
+            )
+            return target, True
+        async with self.db.transaction() as connection:
+            waiting = await repo.count_stored_messages(connection, target.id)
+            if waiting >= MAX_STORED_MESSAGES:
+                raise ServiceError(
+                    "conflict", f"{target.name} has {waiting} messages waiting already", 409
+                )
+            await repo.add_stored_message(connection, target.id, user.id, text, now)
+        return target, False
+
+    async def take_messages(self, user: User) -> list[dict[str, Any]]:
+        """The messages kept for ``user`` (``from``, ``text``, ``at``; oldest first),
+        removed as they are handed over."""
+        async with self.db.transaction() as connection:
+            return await repo.take_stored_messages(connection, user.id)
 
     async def invitation_from(self, user: User, inviter: str) -> str:
         """The open match ``inviter`` created for ``user`` (or for anyone), newest
