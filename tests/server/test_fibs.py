@@ -97,6 +97,7 @@ class FibsPlayer:
                     line.startswith(("It's your turn", "Please move"))
                     or "doubles. Type 'accept'" in line
                     or (" match " in line and ("wins the" in line or "You win the" in line))
+                    or line.startswith("Type 'join' if you want to play the next game")
                 ),
                 since=index,
                 timeout=60,
@@ -105,6 +106,9 @@ class FibsPlayer:
             index += 1
             if " match " in line and "win" in line:
                 return line
+            if line.startswith("Type 'join'"):  # between games, as FIBS asks
+                await client.send("join")
+                continue
             if "doubles. Type" in line:
                 await client.send("accept")
                 continue

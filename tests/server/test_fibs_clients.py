@@ -6,19 +6,55 @@ shape arrives in FIBS's order with FIBS's board fields (docs/fibs.md, "Turn shap
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from backgammon.notation.fibs_board import FibsBoardFields, decode_fibs_board
 from backgammon.rules.position import Position
-from backgammon.server.client import ServerClient
+from backgammon.server.database import Database
+from backgammon.server.fibs.listener import FibsListener
+from backgammon.server.service import GameService
+from backgammon.server.settings import Settings
 
 from .clip_client import ClipClient
+from .conftest import new_postgresql_database
 from .test_fibs import PASSWORD, _clip_login, _fibs_port
 
 LENGTH = 5
+
+
+@contextlib.asynccontextmanager
+async def fibs_server(
+    tmp_path: Path, database: str, dice: random.Random
+) -> AsyncIterator[tuple[GameService, int]]:
+    """The game service with its FIBS listener on a free loopback port, in this
+    process, on ``database`` (a URL; empty: SQLite in ``tmp_path``), each match's
+    dice seed drawn from ``dice``: a session replays exactly. Yields the service and
+    the port."""
+    settings = Settings(
+        database_url=database,
+        data_dir=tmp_path,
+        bots=(),
+        warm_up=False,
+        messages_per_second=500,
+        message_burst=1000,
+    )
+    service = GameService(
+        settings, Database(settings.database), dice_seeds=lambda: dice.randbytes(32)
+    )
+    await service.start()
+    listener = FibsListener(service, "127.0.0.1", 0)
+    try:
+        await listener.start()
+        yield service, listener.port
+    finally:
+        await listener.stop()
+        await service.stop()
 
 
 async def _register_like_gnubg_android(port: int, name: str, password: str) -> list[str]:
@@ -71,9 +107,13 @@ def test_a_guest_registers_as_gnubg_for_android_does_and_a_taken_name_is_refused
 
 @dataclass
 class Script:
-    """What one scripted player does at each decision (by game number)."""
+    """What one scripted player does at each decision (by game number): double at
+    the first chance (``double_in``), redouble at the first chance while holding the
+    cube (``redouble_in``), offer to resign at the first move (``resign_in``). Each
+    happens whatever the dice."""
 
     double_in: set[int] = field(default_factory=set)
+    redouble_in: set[int] = field(default_factory=set)
     take: bool = True
     resign_in: set[int] = field(default_factory=set)
     accept_resign: bool = True
@@ -91,10 +131,10 @@ async def _play(client: ClipClient, name: str, script: Script, rng: random.Rando
             game += 1
         elif re.match(r"^(You win|\S+ wins) the \d+ point match", line):
             return line
+        elif line == "Type 'join' if you want to play the next game, type 'leave' if you don't.":
+            await client.send("join")
         elif line.startswith("It's your turn. Please roll or double"):
-            double = game in script.double_in and f"double{game}" not in script.done
-            script.done.add(f"double{game}")
-            await client.send("double" if double else "roll")
+            await client.send("double" if _doubles_now(client, index, game, script) else "roll")
         elif "doubles. Type 'accept' or 'reject'." in line:
             await client.send("accept" if script.take else "reject")
         elif "wants to resign. You will win" in line:
@@ -118,6 +158,20 @@ async def _play(client: ClipClient, name: str, script: Script, rng: random.Rando
                     for s in play.steps
                 )
             )
+
+
+def _doubles_now(client: ClipClient, index: int, game: int, script: Script) -> bool:
+    """Whether the script doubles at this 'roll or double' prompt (once a game)."""
+    if f"double{game}" in script.done:
+        return False
+    board = decode_fibs_board(
+        next(x for x in reversed(client.lines[:index]) if x.startswith("board:"))
+    )
+    holding = board.cube > 1 and board.player_may_double
+    if game in script.double_in or (game in script.redouble_in and holding):
+        script.done.add(f"double{game}")
+        return True
+    return False
 
 
 def _board(line: str) -> FibsBoardFields:
@@ -203,14 +257,23 @@ def _check_their_rolls(lines: list[str], other: str) -> int:
     return count
 
 
-def test_whole_sessions_are_recognised_and_every_turn_shape_is_fibs(server_factory: Any) -> None:
-    server = server_factory("--no-warm-up", "--no-bots", "--fibs-port", "0")
-    port = _fibs_port(server)
+def test_whole_sessions_are_recognised_and_every_turn_shape_is_fibs(
+    tmp_path: Path, backend: str
+) -> None:
+    """Fred doubles at his first chance, alice takes and redoubles at hers, fred
+    drops; alice offers to resign at her first move in game 1 (fred rejects), fred at
+    his in game 2 (alice accepts): these shapes come whatever the dice. The dice are
+    seeded, so the rest (doubles, a checker on the bar) comes the same way each run."""
+
+    database = new_postgresql_database() if backend == "postgresql" else ""
 
     async def scenario() -> None:
-        web = ServerClient(server.url)
-        for name in ("fred", "alice", "mona"):
-            await web.register(name, PASSWORD)
+        async with fibs_server(tmp_path, database, random.Random(34)) as (service, port):
+            for name in ("fred", "alice", "mona"):
+                await service.register(name, PASSWORD)
+            await session(port)
+
+    async def session(port: int) -> None:
         fred = await _clip_login(port, "fred", PASSWORD)
         alice = await _clip_login(port, "alice", PASSWORD)
         mona = await _clip_login(port, "mona", PASSWORD)
@@ -233,9 +296,10 @@ def test_whole_sessions_are_recognised_and_every_turn_shape_is_fibs(server_facto
         await fred.wait_for(lambda line: line.startswith("** Player alice has joined you"))
         await fred.send("say good luck")
         await alice.send("kibitz thanks")
+        await mona.wait_for(lambda line: line == "fred and alice start a 5 point match.")
         await mona.send("kibitz go fred")
         fred_script = Script(double_in={1}, take=False, accept_resign=False, resign_in={2})
-        alice_script = Script(double_in={1}, resign_in={1})
+        alice_script = Script(redouble_in={1}, resign_in={1})
         ends = await asyncio.gather(
             _play(fred, "fred", fred_script, random.Random(5)),
             _play(alice, "alice", alice_script, random.Random(6)),
@@ -248,7 +312,6 @@ def test_whole_sessions_are_recognised_and_every_turn_shape_is_fibs(server_facto
             await client.send("bye")
             await client.wait_for(lambda line: line.endswith(" Goodbye."))
             await client.close()
-        await web.close()
 
         # 1. Every line of every session is recognised.
         for client in clients:
@@ -261,7 +324,7 @@ def test_whole_sessions_are_recognised_and_every_turn_shape_is_fibs(server_facto
             "FIBS_RollOrDouble", "FIBS_YouDouble", "FIBS_PlayerAcceptsDouble",
             "FIBS_AcceptRejectDouble", "FIBS_YouGiveUp", "FIBS_PlayerWantsToResign",
             "FIBS_YouReject", "FIBS_YouResign", "FIBS_AcceptWins", "FIBS_ScoreUpdate",
-            "CLIP_YOU_SAY", "CLIP_KIBITZES", "FIBS_Goodbye",
+            "CLIP_YOU_SAY", "CLIP_KIBITZES", "FIBS_Goodbye", "FIBS_JoinNextGame",
         ):  # fmt: skip
             assert expected in fred_classes, expected
         mona_classes = set(mona.classifier.classes())
@@ -308,6 +371,12 @@ def test_whole_sessions_are_recognised_and_every_turn_shape_is_fibs(server_facto
             "alice accepts and wins 1 point.",
             "score in 5 point match: fred-0 alice-3",
         ]
+        # Between games: FIBS's 'join' step; the next game is told once joined.
+        joins = [i for i, line in enumerate(fred.lines) if line.startswith("Type 'join' if")]
+        assert len(joins) >= 2
+        for i in joins:
+            assert fred.lines[i - 1].startswith("score in 5 point match:"), fred.lines[i - 1]
+            assert fred.lines[i + 1] == "Starting a new game with alice.", fred.lines[i + 1]
         # A game borne off: the last move's board (turn 0, nobody's dice), the end.
         ends_of_games = [
             i

@@ -19,6 +19,7 @@ from backgammon.server.tables import (
     matches,
     rating_history,
     ratings,
+    stored_messages,
     tokens,
     users,
 )
@@ -28,9 +29,11 @@ __all__ = [
     "User",
     "add_chat",
     "add_dice_commitment",
+    "add_stored_message",
     "append_entries",
     "append_rows",
     "claim_seat",
+    "count_stored_messages",
     "create_match",
     "create_user",
     "delete_token",
@@ -47,6 +50,7 @@ __all__ = [
     "set_user_flags",
     "store_token",
     "take_dice_commitment",
+    "take_stored_messages",
     "update_match",
     "user_by_id",
     "user_by_name",
@@ -375,6 +379,42 @@ async def add_chat(
             room=room, audience=audience, user_id=user_id, text=text, at=now
         )
     )
+
+
+async def add_stored_message(
+    connection: AsyncConnection, recipient: int, sender: int, text: str, now: float
+) -> None:
+    """Keep a message for a user until their next login."""
+    await connection.execute(
+        insert(stored_messages).values(recipient=recipient, sender=sender, text=text, at=now)
+    )
+
+
+async def count_stored_messages(connection: AsyncConnection, recipient: int) -> int:
+    """How many messages wait for ``recipient``."""
+    result = await connection.execute(
+        select(func.count())
+        .select_from(stored_messages)
+        .where(stored_messages.c.recipient == recipient)
+    )
+    return int(result.scalar_one())
+
+
+async def take_stored_messages(connection: AsyncConnection, recipient: int) -> list[dict[str, Any]]:
+    """The messages waiting for ``recipient`` (oldest first, with the senders'
+    names), deleted as they are read."""
+    result = await connection.execute(
+        select(stored_messages.c.id, stored_messages.c.text, stored_messages.c.at, users.c.name)
+        .join(users, users.c.id == stored_messages.c.sender)
+        .where(stored_messages.c.recipient == recipient)
+        .order_by(stored_messages.c.id)
+    )
+    rows = result.all()
+    if rows:
+        await connection.execute(
+            delete(stored_messages).where(stored_messages.c.id.in_([row.id for row in rows]))
+        )
+    return [{"from": row.name, "text": row.text, "at": row.at} for row in rows]
 
 
 async def recent_chat(

@@ -58,7 +58,15 @@ from backgammon.server.repository import MatchRow, User
 from backgammon.server.settings import Settings
 from backgammon.server.user_text import UserTextError, check_text
 
-__all__ = ["Clock", "GameService", "Histogram", "Metrics", "ServiceError", "SystemClock"]
+__all__ = [
+    "MAX_STORED_MESSAGES",
+    "Clock",
+    "GameService",
+    "Histogram",
+    "Metrics",
+    "ServiceError",
+    "SystemClock",
+]
 
 log = logging.getLogger("backgammon.server")
 
@@ -169,6 +177,10 @@ PENDING_COMMITMENTS = 10
 (the oldest is forgotten)."""
 
 
+MAX_STORED_MESSAGES = 50
+"""Messages that may wait for one user's next login (FIBS's ``message``)."""
+
+
 def _new_match_id() -> str:
     return secrets.token_urlsafe(9)
 
@@ -203,6 +215,9 @@ class GameService:
         hub: this process's connections.
         clock: the time source (the real time by default).
         bots: where bots think (a process pool by default).
+        dice_seeds: where each new match's secret dice seed comes from
+            (:func:`~backgammon.server.fair_dice.new_seed`, the operating system's
+            randomness, by default); tests pass a seeded source to replay a match.
     """
 
     def __init__(
@@ -212,8 +227,10 @@ class GameService:
         hub: Hub | None = None,
         clock: Clock | None = None,
         bots: BotPool | None = None,
+        dice_seeds: Callable[[], bytes] = new_seed,
     ) -> None:
         self.settings = settings
+        self._dice_seeds = dice_seeds
         self.db = database
         self.hub = Hub() if hub is None else hub
         self.clock: Clock = SystemClock() if clock is None else clock
@@ -625,7 +642,7 @@ class GameService:
         before the user chooses a dice nonce (docs/fair-dice.md); the match created
         with this commitment uses that seed. The newest
         :data:`PENDING_COMMITMENTS` per user are kept."""
-        seed = new_seed()
+        seed = self._dice_seeds()
         published = commitment(seed)
         async with self.db.transaction() as connection:
             await repo.add_dice_commitment(
@@ -649,7 +666,7 @@ class GameService:
                     "(POST /api/matches/commitment), so that the dice seed is fixed "
                     "before your nonce is seen",
                 )
-            return new_seed()
+            return self._dice_seeds()
         seed_hex = await repo.take_dice_commitment(connection, request.commitment, user.id)
         if seed_hex is None:
             raise ServiceError(
@@ -1237,6 +1254,42 @@ class GameService:
             {"type": kind, "from": user.name, "text": text, "at": self.clock.now()},
         )
         return target
+
+    async def leave_message(self, user: User, name: str, text: str) -> tuple[User, bool]:
+        """FIBS's ``message``: ``text`` for the user called ``name``, told at once
+        if they are online, else kept (at most :data:`MAX_STORED_MESSAGES` for one
+        user) and told at their next login (:meth:`take_messages`). Returns the
+        addressee and whether it was delivered now.
+
+        Raises:
+            ServiceError: ``bad_request`` for a text others may not receive or a
+                bot addressee, ``forbidden`` for a muted or banned user,
+                ``not_found``, ``conflict`` when the addressee's messages are full.
+        """
+        await self._check_speaker(user, text)
+        target = await self.user_named(name)
+        if target.kind == "bot":
+            raise ServiceError("bad_request", f"{target.name} is a bot and reads no messages")
+        now = self.clock.now()
+        if any(user_id == target.id for user_id, _public in self.online()):
+            self._to_user(
+                target.id, {"type": "message", "from": user.name, "text": text, "at": now}
+            )
+            return target, True
+        async with self.db.transaction() as connection:
+            waiting = await repo.count_stored_messages(connection, target.id)
+            if waiting >= MAX_STORED_MESSAGES:
+                raise ServiceError(
+                    "conflict", f"{target.name} has {waiting} messages waiting already", 409
+                )
+            await repo.add_stored_message(connection, target.id, user.id, text, now)
+        return target, False
+
+    async def take_messages(self, user: User) -> list[dict[str, Any]]:
+        """The messages kept for ``user`` (``from``, ``text``, ``at``; oldest first),
+        removed as they are handed over."""
+        async with self.db.transaction() as connection:
+            return await repo.take_stored_messages(connection, user.id)
 
     async def invitation_from(self, user: User, inviter: str) -> str:
         """The open match ``inviter`` created for ``user`` (or for anyone), newest

@@ -33,6 +33,7 @@ __all__ = [
     "metadata",
     "rating_history",
     "ratings",
+    "stored_messages",
     "throttles",
     "tokens",
     "users",
@@ -158,6 +159,19 @@ rating_history = Table(
     Column("experience", Integer, nullable=False),
     Column("at", Float, nullable=False),
     Index("ix_rating_history_user", "user_id", "variant"),
+)
+
+stored_messages = Table(
+    "stored_messages",
+    metadata,
+    # FIBS's ``message NAME TEXT`` for a user who is not online: kept until their next
+    # login, then delivered and deleted.
+    Column("id", Integer, primary_key=True),
+    Column("recipient", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("sender", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_stored_messages_recipient", "recipient", "id"),
 )
 
 chat_messages = Table(

@@ -94,8 +94,18 @@ REGISTER_HELP = (
 
 COMMANDS = (
     "who rawwho invite join roll move double accept reject resign leave board watch "
-    "unwatch look say shout kibitz whisper tell toggle set help bye"
+    "unwatch look say shout kibitz whisper tell message gag blind whois pip toggle set help bye"
 )
+
+JOIN_NEXT_GAME = "Type 'join' if you want to play the next game, type 'leave' if you don't."
+"""FIBS's line after a game that does not end the match: the next game is told
+once the player types ``join`` (docs/fibs.md, "Between games")."""
+
+NOT_LOGGED_IN = " Not logged in right now."
+
+MESSAGE_USAGE = "usage: message <user> <text>"
+"""FIBS's error line for ``message`` (its class is FIBS_MessageUsage); a refusal
+by the service's text rules follows it in parentheses."""
 
 
 def _typed_steps(moves: list[str]) -> list[tuple[int, int]] | None:
@@ -179,6 +189,13 @@ class FibsSession:
         self._states: dict[str, dict[str, Any]] = {}
         self._seen: dict[str, int] = {}
         self._typed: list[tuple[int, int]] | None = None
+        # Between two games of the match being played: its states are kept here
+        # (unsaid) until the player types 'join'.
+        self._held: str | None = None
+        self._held_back: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+        # The users whose words (gag) and invitations (blind) this login ignores.
+        self.gagged: set[str] = set()
+        self.blinded: set[str] = set()
         settings = service.settings
         self._limit = TokenBucket(settings.messages_per_second, settings.message_burst)
         self._runner: asyncio.Task[None] | None = None
@@ -352,11 +369,13 @@ class FibsSession:
             for text in MOTD:
                 await self.line(text)
             await self.line("4")
+            await self._tell_stored_messages(user)
             await self._who()
         else:
             await self.line(f"Welcome {user.name}. Your rating is {rating:.2f} ({experience}).")
             for text in MOTD:
                 await self.line(text)
+            await self._tell_stored_messages(user)
         self._pump = asyncio.create_task(self._pump_events())
         for match in await self.service.matches_of(user):
             if match["settings"]["variant"] == "standard":
@@ -417,6 +436,11 @@ class FibsSession:
             "toggle": self._cmd_toggle,
             "set": self._cmd_set,
             "help": self._cmd_help,
+            "message": self._cmd_message,
+            "gag": self._cmd_gag,
+            "blind": self._cmd_blind,
+            "whois": self._cmd_whois,
+            "pip": self._cmd_pip,
         }
         for word in LOGOUT_WORDS:
             handlers[word] = nothing
@@ -514,6 +538,10 @@ class FibsSession:
     async def _cmd_join(self, rest: str) -> None:
         user = self.user
         assert user is not None
+        if self._held is not None and self.connection is not None:
+            # The next game of the match: told by the pump, in order with what follows.
+            self.connection.send({"type": "join_next_game"})
+            return
         if not rest:
             await self.error("Join whom?")
             return
@@ -569,6 +597,9 @@ class FibsSession:
         assert user is not None
         if self.playing is None:
             await self.error("You're not playing.")
+            return
+        if self._held == self.playing:
+            await self.line(JOIN_NEXT_GAME)
             return
         action = ActionBody.model_validate({"kind": kind, **fields})
         try:
@@ -697,6 +728,7 @@ class FibsSession:
         self.service.hub.leave(self.connection, self.playing)
         await self.line("** You terminated the game. The game was saved.")
         self.playing = None
+        self._held, self._held_back = None, []
 
     async def _cmd_board(self, _rest: str) -> None:
         match_id = self.playing or self.watching
@@ -798,6 +830,129 @@ class FibsSession:
             f"16 {target.name} {text}" if self.clip else f"You tell {target.name}: {text}"
         )
 
+    async def _cmd_message(self, rest: str) -> None:
+        """FIBS's ``message NAME TEXT``: told at once if NAME is online (CLIP 10),
+        else kept for NAME's next login (CLIP 11)."""
+        name, _, text = rest.partition(" ")
+        if not name or not text.strip():
+            await self.error(MESSAGE_USAGE)
+            return
+        assert self.user is not None
+        try:
+            target, delivered = await self.service.leave_message(self.user, name, text)
+        except ServiceError as error:
+            if error.code == "not_found":
+                await self.error(f"Don't know user {name}")
+            elif error.code == "forbidden":
+                raise
+            else:
+                await self.error(f"{MESSAGE_USAGE} ({error.message})")
+            return
+        if self.clip:
+            await self.line(f"{10 if delivered else 11} {target.name}")
+        else:
+            verb = "delivered to" if delivered else "saved for"
+            await self.line(f"Message {verb} {target.name}.")
+
+    async def _tell_stored_messages(self, user: User) -> None:
+        """At login, the messages kept for this user (FIBS: after the MOTD)."""
+        messages = await self.service.take_messages(user)
+        if messages:
+            await self.line("There are messages for you:")
+        for message in messages:
+            await self._tell_message(message)
+
+    async def _tell_message(self, message: dict[str, Any]) -> None:
+        """A ``message`` from another user (CLIP 9: from, time, text)."""
+        sender, text, at = message["from"], message["text"], int(message["at"])
+        if sender in self.gagged:
+            return
+        if self.clip:
+            await self.line(f"9 {sender} {at} {text}")
+        else:
+            when = time.strftime("%a %b %d %H:%M:%S %Y", time.gmtime(at))
+            await self.line(f"Message from {sender} on {when} UTC: {text}")
+
+    async def _cmd_gag(self, rest: str) -> None:
+        """Stop (or start again) hearing a user's words, for this login."""
+        target = await self._other_user(rest, "You talk too much, don't you?")
+        if target is not None:
+            await self._flip(self.gagged, target.name, "gag")
+
+    async def _cmd_blind(self, rest: str) -> None:
+        """Stop (or start again) seeing a user's invitations, for this login."""
+        target = await self._other_user(rest, "You can't read this message now, can you?")
+        if target is not None:
+            await self._flip(self.blinded, target.name, "blind")
+
+    async def _other_user(self, rest: str, yourself: str) -> User | None:
+        """The user named in ``rest``, not oneself (None after an error line)."""
+        assert self.user is not None
+        words = rest.split()
+        if len(words) != 1:
+            await self.error("Unknown command: give one user's name")
+            return None
+        target = await self._named(words[0])
+        if target is not None and target.id == self.user.id:
+            await self.error(yourself)
+            return None
+        return target
+
+    async def _flip(self, names: set[str], name: str, verb: str) -> None:
+        if name in names:
+            names.discard(name)
+            await self.error(f"You un{verb} {name}.")
+        else:
+            names.add(name)
+            await self.error(f"You {verb} {name}.")
+
+    async def _cmd_whois(self, rest: str) -> None:
+        """FIBS's facts about a user: online or not, playing whom, rating."""
+        name = rest.split()[0] if rest.split() else ""
+        try:
+            target = await self.service.user_named(name)
+            facts = await self.service.who(target.id)
+        except ServiceError:
+            await self.line(f"No information found on user {name}.")
+            return
+        online = any(user_id == target.id for user_id, _public in self.service.online())
+        lines = [f"Information about {facts.name}:"]
+        # Idle time is not kept: an online user shows 0:00.
+        lines.append(" Still logged in. 0:00 minutes idle." if online else NOT_LOGGED_IN)
+        if facts.opponent:
+            lines.append(f" {facts.name} is playing with {facts.opponent}.")
+        else:
+            ready = "ready to play" if facts.kind == "bot" else "not ready to play"
+            lines.append(f" {facts.name} is {ready}, not watching, not playing.")
+        lines.append(f" Rating: {facts.rating:.2f} Experience: {facts.experience}")
+        lines.append(" No email address.")
+        await self.lines(lines)
+
+    async def _cmd_pip(self, _rest: str) -> None:
+        """The pip counts of the game being played or watched (FIBS: 'points for')."""
+        match_id = self.playing or self.watching
+        if match_id is None:
+            await self.error("You're not watching or playing.")
+            return
+        if self.playing is not None and not self.toggles["allowpip"]:
+            await self.error("You don't allow the use of the server's 'pip' command.")
+            return
+        state = self._states.get(match_id) or await self.service.state(match_id)
+        game = state.get("game")
+        if not game:
+            await self.error("You're not watching or playing.")
+            return
+        board = game["board"]
+        pips = Position.from_slots(board["player0"], board["player1"]).pip_counts()
+        names = state["players"]
+        seat = self.watched_seat
+        if self.playing is not None and self.user is not None and self.user.name in names:
+            seat = names.index(self.user.name)
+        first = "You" if self.playing is not None else names[seat]
+        await self.lines(
+            [f"points for {first}: {pips[seat]}", f"points for {names[1 - seat]}: {pips[1 - seat]}"]
+        )
+
     async def _cmd_shout(self, rest: str) -> None:
         assert self.user is not None
         await self.service.chat(self.user, "lobby", rest)
@@ -873,8 +1028,14 @@ class FibsSession:
         elif kind == "invitation":
             await self._invitation(message)
         elif kind in ("tell", "say"):
+            if message["from"] in self.gagged:
+                return
             text = f"12 {message['from']} {message['text']}"
             await self.line(text if self.clip else f"{message['from']} says: {message['text']}")
+        elif kind == "message":
+            await self._tell_message(message)
+        elif kind == "join_next_game":
+            await self._join_next_game()
         elif kind == "chat":
             await self._chat(message)
         elif kind == "match_started":
@@ -928,20 +1089,23 @@ class FibsSession:
             return
         length = state["settings"]["length"]
         what = f"a {length} point match" if length else "an unlimited match"
-        await self.line(f"{names[0]} and {names[1]} start {what}.")
         self._seen[match_id] = 0  # told from its start
+        # Watching first, then the line: a kibitz sent on seeing it finds the match.
         await self._watch_match(match_id, name)
+        await self.line(f"{names[0]} and {names[1]} start {what}.")
 
     async def _invitation(self, message: dict[str, Any]) -> None:
         length = message["settings"]["length"]
         sender = message["from"]
+        if sender in self.blinded:
+            return
         what = "an unlimited match" if not length else f"a {length} point match"
         await self.line(f"{sender} wants to play {what} with you.")
         await self.line(f"Type 'join {sender}' to accept.")
 
     async def _chat(self, message: dict[str, Any]) -> None:
         sender, text, room = message["from"], message["text"], message["room"]
-        if self.user is not None and sender == self.user.name:
+        if (self.user is not None and sender == self.user.name) or sender in self.gagged:
             return
         if room == "lobby":
             await self.line(f"13 {sender} {text}" if self.clip else f"{sender} shouts: {text}")
@@ -963,6 +1127,15 @@ class FibsSession:
         if first > seen:
             entries = await self.service.log_entries(match_id, seen, first) + entries
         self._seen[match_id] = state["seq"]
+        if match_id == self._held:
+            self._held_back.append((state, entries))
+            return
+        await self._tell_state(match_id, state, entries)
+
+    async def _tell_state(
+        self, match_id: str, state: dict[str, Any], entries: list[dict[str, Any]]
+    ) -> None:
+        """Tell a match's new entries and state (to its player or watcher)."""
         previous = self._states.get(match_id)
         self._states[match_id] = state
         user = self.user
@@ -978,7 +1151,7 @@ class FibsSession:
             return
         playing = viewer == "You"
         view = None if previous is None else previous.get("game")
-        for entry in entries:
+        for index, entry in enumerate(entries):
             view = self._game_after(view, entry, state)
             await self._tell_entry(entry, names, seat, playing, state)
             if view is not None and self.toggles["autoboard"] and _shows_board(entry):
@@ -988,6 +1161,10 @@ class FibsSession:
             over = entry.get("game_over")
             if over is not None:
                 await self._game_over(over, names, seat, playing, state)
+                rest = entries[index + 1 :]
+                if playing and (state["result"] is None or rest):
+                    await self._hold_next_game(match_id, state, rest)
+                    return
         if state["game"] is not None and not entries:
             await self._board(state, match_id)
         if playing:
@@ -998,6 +1175,29 @@ class FibsSession:
                 self.playing = None
             if match_id == self.watching:
                 self.watching = None
+
+    async def _hold_next_game(
+        self, match_id: str, state: dict[str, Any], rest: list[dict[str, Any]]
+    ) -> None:
+        """A game of the match being played ended and the match goes on: as FIBS,
+        ask for 'join' and keep what follows unsaid until then."""
+        self._held = match_id
+        self._held_back = [(state, rest)]
+        await self.line(JOIN_NEXT_GAME)
+
+    async def _join_next_game(self) -> None:
+        """The player typed 'join' between games: tell the next game, from its
+        start (in the pump, so that nothing newer is told before it)."""
+        match_id, held = self._held, self._held_back
+        self._held, self._held_back = None, []
+        if match_id is None or match_id != self.playing:
+            return
+        for number, (state, entries) in enumerate(held):
+            if entries or number == len(held) - 1:
+                await self._tell_state(match_id, state, entries)
+            if self._held is not None:  # that game ended too (all told while away)
+                self._held_back += held[number + 1 :]
+                return
 
     async def _board(self, state: dict[str, Any], match_id: str) -> None:
         user = self.user

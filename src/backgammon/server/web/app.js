@@ -239,6 +239,9 @@ function receive(message) {
     case "tell":
       say(`${message.from} tells you: ${message.text}`);
       break;
+    case "message": // FIBS's 'message', sent while this user is online
+      say(`${message.from} left you a message: ${message.text}`);
+      break;
     case "error": {
       const wasBusy = app.busy;
       app.busy = false;
