@@ -70,3 +70,27 @@ def test_sigterm_stops_every_worker_and_leaks_no_semaphore(server_factory: Any) 
     log = server.log.read_text()
     assert "leaked semaphore" not in log, log[-2000:]
     assert "Traceback" not in log, log[-3000:]
+
+
+def test_workers_end_with_a_server_killed_with_sigkill(server_factory: Any) -> None:
+    """A server killed with SIGKILL cannot stop its workers; before the fix its bots'
+    and tools' workers and the progress manager lived on (orphans holding an engine's
+    memory each, piling up over restarts). Now each ends within seconds."""
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+    started = httpx.post(
+        f"{server.url}/api/rollout", json={"position": xgid, "trials": 1296, "ply": 1}, timeout=120
+    )
+    assert started.status_code == 202, started.text
+    assert server.process is not None
+    children = _children(server.process.pid)
+    assert len(children) >= 3
+    server.process.kill()
+    server.process.wait()
+    deadline = time.monotonic() + 30
+    while _alive(children) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = _alive(children)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"processes outlived the killed server: {sorted(left)}"

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import signal
 import threading
+import time
 from collections.abc import Callable, MutableMapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import cache
@@ -78,10 +80,21 @@ def decide(request: BotRequest) -> dict[str, Any]:
     return {"kind": "play", "move": play.notation()}
 
 
+def _exit_with(parent: int) -> None:
+    """End this process once ``parent`` is gone (a server killed with SIGKILL cannot
+    stop its workers: they would live on, each holding an engine's memory)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
 def _ignore_interrupts() -> None:
     """In a worker or the manager: leave Ctrl-C to the server, which stops them (a
-    ``KeyboardInterrupt`` in a worker would reach the server as a job's result)."""
+    ``KeyboardInterrupt`` in a worker would reach the server as a job's result), and
+    end with the server however it ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watch = threading.Thread(target=_exit_with, args=(os.getppid(),), daemon=True)
+    watch.start()
 
 
 def _warm_worker() -> None:
