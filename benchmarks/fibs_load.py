@@ -55,7 +55,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection as Pipe
@@ -90,6 +90,7 @@ class Stats:
     errors: Counter[str] = field(default_factory=Counter)
     samples: list[str] = field(default_factory=list)
     closed: int = 0
+    retries: int = 0
     finished: int = 0
     actions: int = 0
 
@@ -115,7 +116,11 @@ class Player:
         self.offered = False  # a double or a resignation waits for our answer
         self.next_game = False  # the server asks whether to play the next game
         self.roll_prompt = False  # the server asks us to roll or double
+        self.refused = False  # the last login was refused for now (busy, throttled)
         self.sent_at: float | None = None
+        # The line that answers the command sent last (None: a board line): FIBS
+        # answers a double with "You double. ..." and no board.
+        self.ack_prefix: str | None = None
         self.sent_play: str | None = None
         self.acting = False
         self.in_match = False
@@ -124,6 +129,7 @@ class Player:
         self.matches_done = 0
         self.stop_after_match = False
         self.done = asyncio.Event()
+        self.recent: deque[str] = deque(maxlen=3)
 
     async def session(self) -> None:
         """Connect (again after the server went away) until the run ends."""
@@ -153,23 +159,29 @@ class Player:
             for raw in lines:
                 line = raw.decode("utf-8", "replace").rstrip("\r").removeprefix("> ")
                 self.last_line = time.monotonic()
+                self.recent.append(line[:80])
                 if self.name in self.run.trace:
-                    print(f"{self.name} < {line}", flush=True)
+                    print(f"{time.monotonic():.3f} {self.name} < {line}", flush=True)
                 await self._line(line)
             if buffer.endswith(b"login: ") and not self.logged_in.is_set():
                 buffer = b""
+                if self.refused:  # busy or throttled: try again a few seconds later
+                    self.refused = False
+                    await asyncio.sleep(random.uniform(2.0, 5.0))
                 await self.send(f"login fibs_load 1008 {self.name} {PASSWORD}")
 
     async def send(self, text: str) -> None:
         """Send one command line."""
         if self.name in self.run.trace:
-            print(f"{self.name} > {text}", flush=True)
+            print(f"{time.monotonic():.3f} {self.name} > {text}", flush=True)
         if self.writer is not None:
             self.writer.write(text.encode() + b"\r\n")
             await self.writer.drain()
 
     async def _line(self, line: str) -> None:
         stats = self.run.stats
+        if self.ack_prefix is not None and line.startswith(self.ack_prefix):
+            self._acknowledge()
         if line == "6" and not self.logged_in.is_set():
             self.logged_in.set()
             stats.logins.append(time.monotonic() - self.login_began)
@@ -177,6 +189,9 @@ class Player:
                 self.run.spawn(self._invite())
         elif line.startswith("board:"):
             self._board(line)
+        elif not self.logged_in.is_set() and "try again" in line:
+            self.refused = True
+            stats.retries += 1
         elif line.startswith("** ") and not line.startswith(NOTICES):
             stats.error("server ** line", f"{self.name}: {line}")
         elif " wants to play " in line and line.startswith(self.partner):
@@ -205,9 +220,15 @@ class Player:
             return
         self.board_text = line
         self.in_match = True
+        if self.ack_prefix is None:
+            self._acknowledge()
+
+    def _acknowledge(self) -> None:
+        """The server answered the command sent last: its latency is counted."""
         if self.sent_at is not None:
             self.run.stats.latencies.append(time.monotonic() - self.sent_at)
             self.sent_at = None
+            self.ack_prefix = None
             if self.sent_play is not None:
                 self.acknowledged.append(self.sent_play)
                 self.sent_play = None
@@ -264,6 +285,7 @@ class Player:
                 return None  # the server rolls for a player who may not double
             self.roll_prompt = False
             if board.player_may_double and random.random() < self.run.double_rate:
+                self.ack_prefix = "You double."
                 return "double"
             return "roll"
         if board.can_move == 0:
@@ -331,11 +353,17 @@ class Run:
             "errors": dict(stats.errors),
             "samples": stats.samples,
             "closed": stats.closed,
+            "retries": stats.retries,
             "finished": stats.finished,
             "actions": stats.actions,
             "logged_in": sum(p.logged_in.is_set() for p in players),
             "stalled": [p.name for p in players if p.in_match and now - p.last_line > stall],
             "done": sum(p.done.is_set() for p in players),
+            "waiting": [
+                f"{p.name}: connected {p.writer is not None}, last lines {list(p.recent)}"
+                for p in players
+                if not p.logged_in.is_set()
+            ][:3],
         }
 
 
@@ -484,6 +512,7 @@ def _level_line(level: int, began: float, report: dict[str, Any], new: int, cpu:
         f"p99 {1000 * _percentile(latencies, 0.99):6.1f} ms "
         f"max {1000 * max(latencies, default=float('nan')):7.1f} ms | "
         f"errors {errors} closed {report.get('closed', 0)} "
+        f"login retries {report.get('retries', 0)} "
         f"stalled {len(report['stalled'])} | server CPU {cpu:5.1f}%"
     )
 
@@ -513,6 +542,8 @@ def ramp(options: argparse.Namespace, folder: Path) -> int:
                 logins += part.get("logins", [])
                 merged["errors"].update(part["errors"])
                 merged["closed"] = merged.get("closed", 0) + part.get("closed", 0)
+                merged["retries"] = merged.get("retries", 0) + part.get("retries", 0)
+                merged.setdefault("samples", []).extend(part.get("samples", []))
                 if len(logins) >= new:
                     break
             clients.report(options.stall)  # the hold starts now
@@ -524,9 +555,12 @@ def ramp(options: argparse.Namespace, folder: Path) -> int:
             merged["closed"] = merged.get("closed", 0) + part.get("closed", 0)
             report = {**part, "logins": logins, "errors": merged["errors"]}
             report["closed"] = merged["closed"]
+            report["retries"] = merged.get("retries", 0) + part.get("retries", 0)
             print(_level_line(level, hold_began, report, new, cpu), flush=True)
-            for sample in part.get("samples", [])[:5]:
+            for sample in (merged.get("samples", []) + part.get("samples", []))[:6]:
                 print("   ", sample)
+            for waiting in part.get("waiting", [])[:3]:
+                print("    not logged in:", waiting)
             p99 = _percentile(part.get("latencies", []), 0.99)
             held = (
                 len(logins) >= new

@@ -47,10 +47,19 @@ class Connection:
         self.queue: asyncio.Queue[Message | None] = asyncio.Queue(queue_size)
         self.closed = False
         self.overflowed = False
+        self.lobby_events: frozenset[str] | None = None
+        """The lobby events this client is told of (None: all): a FIBS client hears
+        who comes and goes and which matches start, not open or finished ones."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a full queue marks the client as too slow and closes it."""
         if self.closed:
+            return
+        if (
+            self.lobby_events is not None
+            and message.get("type") == "lobby_event"
+            and message.get("event") not in self.lobby_events
+        ):
             return
         if not isinstance(message, Message):
             message = Message(message)

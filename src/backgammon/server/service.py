@@ -1166,12 +1166,13 @@ class GameService:
                 }
             )
 
-    async def subscribe(self, connection: Connection, room: str) -> None:
+    async def subscribe(self, connection: Connection, room: str, snapshot: bool = True) -> None:
         """Let a client hear a match (its whole state now, then every change) or the
-        lobby (a snapshot now, then events)."""
+        lobby (a snapshot now unless ``snapshot`` is False, then events)."""
         if room == "lobby":
             self.hub.join(connection, room)
-            connection.send(await self.lobby())
+            if snapshot:
+                connection.send(await self.lobby())
             return
         # Every change to a match is published under its lock, so under the lock the
         # snapshot and the joining are one step: each later change is heard after the

@@ -72,7 +72,7 @@ class Settings(BaseModel):
     login_max_delay: float = Field(default=900.0, ge=1)
     signups_per_hour: int = Field(default=30, ge=1)
     password_threads: int = Field(default=2, ge=1, le=64)
-    password_queue: int = Field(default=256, ge=0)
+    password_queue: int = Field(default=2048, ge=0)
     session_days: int = Field(default=30, ge=1)
     bot_processes: int = Field(default=1, ge=0)
     tool_processes: int = Field(default=1, ge=1)

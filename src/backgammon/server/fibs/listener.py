@@ -22,6 +22,11 @@ __all__ = ["MAX_LINE", "FibsListener"]
 MAX_LINE = 4096
 """The longest line a client may send, in bytes."""
 
+BACKLOG = 2048
+"""Connections the kernel may hold before the listener accepts them (asyncio's
+default, 100, drops connections when a restarted server is met by a thousand
+reconnecting clients at once: their handshake completes, then nothing comes)."""
+
 MAX_CONNECTIONS_PER_ADDRESS = 20
 """Open FIBS connections one address may hold."""
 
@@ -43,7 +48,9 @@ class FibsListener:
 
     async def start(self) -> None:
         """Begin listening."""
-        self._server = await asyncio.start_server(self._serve, self.host, self.port, limit=MAX_LINE)
+        self._server = await asyncio.start_server(
+            self._serve, self.host, self.port, limit=MAX_LINE, backlog=BACKLOG
+        )
         sockets = self._server.sockets or ()
         if sockets:
             self.port = int(sockets[0].getsockname()[1])

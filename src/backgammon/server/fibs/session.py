@@ -359,9 +359,12 @@ class FibsSession:
         user = self.user
         assert user is not None
         rating, experience = await self.service.rating_of(user)
+        # Read once here, the who facts serve every session told of this login.
+        await self.service.who(user.id)
         self.connection = Connection(user, queue_size=1024)
+        self.connection.lobby_events = frozenset({"online", "offline", "match_started"})
         self.service.connect(self.connection, self._authenticated_at)
-        await self.service.subscribe(self.connection, "lobby")
+        await self.service.subscribe(self.connection, "lobby", snapshot=False)
         if self.clip:
             await self.line(f"1 {user.name} {self.login_time} {self.address}")
             await self.line(own_info_line(user.name, self.toggles, rating, experience))
