@@ -6,8 +6,9 @@ who line of the newcomer: with N users online, N logins need N² who lines. Each
 used to cost three queries (the user, the rating, the current match); here each user's
 facts are read once and shared by every session that shows them, until they change
 (a match of theirs starts or ends: :meth:`WhoCache.forget`) or ``ttl`` seconds pass
-(so a change made by another server process shows within that time). Concurrent asks
-for the same user wait for one read. User names never change, so :class:`NameCache`
+(so a change made by another server process shows within that time). A who list reads
+every user it lacks in one batch (three queries, not three per user), and concurrent
+asks for the same user wait for one read. User names never change, so :class:`NameCache`
 keeps them without expiry (bounded in size) for the lobby's match summaries.
 """
 
@@ -33,10 +34,11 @@ class WhoFacts:
 
 
 class WhoCache:
-    """Who facts by user id: read once by ``load``, kept ``ttl`` seconds.
+    """Who facts by user id: read in batches by ``load``, kept ``ttl`` seconds.
 
     Args:
-        load: reads a user's facts from the database.
+        load: reads the facts of several users from the database at once (users
+            that do not exist are left out).
         now: the time source (seconds).
         ttl: how long facts are kept (a bound on staleness across processes).
         size: the most users kept (the least recently used are dropped).
@@ -44,7 +46,7 @@ class WhoCache:
 
     def __init__(
         self,
-        load: Callable[[int], Awaitable[WhoFacts]],
+        load: Callable[[list[int]], Awaitable[dict[int, WhoFacts]]],
         now: Callable[[], float],
         ttl: float = 30.0,
         size: int = 50_000,
@@ -54,30 +56,56 @@ class WhoCache:
         self.ttl = ttl
         self.size = size
         self._kept: OrderedDict[int, tuple[float, WhoFacts]] = OrderedDict()
-        self._reading: dict[int, asyncio.Future[WhoFacts]] = {}
+        self._reading: dict[int, asyncio.Future[WhoFacts | None]] = {}
 
-    async def get(self, user_id: int) -> WhoFacts:
-        """The facts of ``user_id`` (read now if not kept or too old)."""
-        kept = self._kept.get(user_id)
-        if kept is not None and self._now() - kept[0] < self.ttl:
-            self._kept.move_to_end(user_id)
-            return kept[1]
-        reading = self._reading.get(user_id)
-        if reading is not None:
-            return await asyncio.shield(reading)
-        future: asyncio.Future[WhoFacts] = asyncio.get_running_loop().create_future()
-        self._reading[user_id] = future
+    async def get(self, user_id: int) -> WhoFacts | None:
+        """The facts of ``user_id`` (None for no such user)."""
+        return (await self.get_many([user_id])).get(user_id)
+
+    async def get_many(self, user_ids: list[int]) -> dict[int, WhoFacts]:
+        """The facts of each of ``user_ids`` that exists: those kept and fresh at
+        once, those another task is reading when it has them, the rest in one read."""
+        found: dict[int, WhoFacts] = {}
+        waiting: dict[int, asyncio.Future[WhoFacts | None]] = {}
+        wanted: list[int] = []
+        now = self._now()
+        for user_id in user_ids:
+            kept = self._kept.get(user_id)
+            if kept is not None and now - kept[0] < self.ttl:
+                self._kept.move_to_end(user_id)
+                found[user_id] = kept[1]
+            elif user_id in self._reading:
+                waiting[user_id] = self._reading[user_id]
+            elif user_id not in wanted:
+                wanted.append(user_id)
+        if wanted:
+            found.update(await self._read(wanted))
+        for user_id, future in waiting.items():
+            facts = await asyncio.shield(future)
+            if facts is not None:
+                found[user_id] = facts
+        return found
+
+    async def _read(self, user_ids: list[int]) -> dict[int, WhoFacts]:
+        loop = asyncio.get_running_loop()
+        futures = {user_id: loop.create_future() for user_id in user_ids}
+        self._reading.update(futures)
         try:
-            facts = await self._load(user_id)
+            loaded = await self._load(user_ids)
         except BaseException as error:
-            future.set_exception(error)
-            future.exception()  # marked retrieved: the waiters (if any) re-raise it
+            for future in futures.values():
+                future.set_exception(error)
+                future.exception()  # retrieved: the waiters (if any) re-raise it
             raise
         finally:
-            self._reading.pop(user_id, None)
-        future.set_result(facts)
-        self._keep(user_id, facts)
-        return facts
+            for user_id in user_ids:
+                self._reading.pop(user_id, None)
+        for user_id, future in futures.items():
+            facts = loaded.get(user_id)
+            future.set_result(facts)
+            if facts is not None:
+                self._keep(user_id, facts)
+        return loaded
 
     def _keep(self, user_id: int, facts: WhoFacts) -> None:
         self._kept[user_id] = (self._now(), facts)

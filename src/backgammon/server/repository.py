@@ -55,6 +55,7 @@ __all__ = [
     "user_by_id",
     "user_by_name",
     "user_for_token",
+    "who_facts",
 ]
 
 
@@ -473,3 +474,55 @@ async def take_dice_commitment(
         )
     )
     return str(seed) if taken.rowcount == 1 else None
+
+
+async def who_facts(
+    connection: AsyncConnection, user_ids: list[int]
+) -> dict[int, tuple[str, str, float, int, str | None]]:
+    """For each of ``user_ids`` that exists: name, kind, standard rating, experience
+    and the name of the opponent in a match it is playing (None if none), in three
+    queries whatever the number of users (the who list of a FIBS login)."""
+    found: dict[int, tuple[str, str, float, int, str | None]] = {}
+    for start in range(0, len(user_ids), 500):
+        chunk = user_ids[start : start + 500]
+        rows = await connection.execute(
+            select(users.c.id, users.c.name, users.c.kind).where(users.c.id.in_(chunk))
+        )
+        names = {row.id: (row.name, row.kind) for row in rows}
+        rated = await connection.execute(
+            select(ratings.c.user_id, ratings.c.rating, ratings.c.experience).where(
+                ratings.c.user_id.in_(chunk), ratings.c.variant == "standard"
+            )
+        )
+        by_user = {row.user_id: (float(row.rating), int(row.experience)) for row in rated}
+        opponent_of: dict[int, int] = {}
+        playing = await connection.execute(
+            select(matches.c.player0, matches.c.player1)
+            .where(
+                matches.c.status == "playing",
+                or_(matches.c.player0.in_(chunk), matches.c.player1.in_(chunk)),
+            )
+            .order_by(matches.c.created_at.desc())
+        )
+        for row in playing:
+            for me, other in ((row.player0, row.player1), (row.player1, row.player0)):
+                if me in names and other is not None:
+                    opponent_of.setdefault(me, other)
+        missing = set(opponent_of.values()) - names.keys()
+        others = dict(names)
+        if missing:
+            extra = await connection.execute(
+                select(users.c.id, users.c.name, users.c.kind).where(users.c.id.in_(missing))
+            )
+            others.update({row.id: (row.name, row.kind) for row in extra})
+        for user_id, (name, kind) in names.items():
+            rating, experience = by_user.get(user_id, (1500.0, 0))
+            opponent = opponent_of.get(user_id)
+            found[user_id] = (
+                name,
+                kind,
+                rating,
+                experience,
+                None if opponent is None else others.get(opponent, ("?", ""))[0],
+            )
+    return found

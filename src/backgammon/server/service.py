@@ -1007,18 +1007,10 @@ class GameService:
             self._names.put(user_id, name)
         return name
 
-    async def _read_who(self, user_id: int) -> WhoFacts:
+    async def _read_who(self, user_ids: list[int]) -> dict[int, WhoFacts]:
         async with self.db.transaction() as connection:
-            user = await repo.user_by_id(connection, user_id)
-            if user is None:
-                raise ServiceError("not_found", f"no user {user_id}", 404)
-            rating = await repo.get_rating(connection, user_id, "standard")
-            rows = await repo.list_matches(connection, status="playing", user_id=user_id, limit=1)
-        seats = (rows[0].player0, rows[0].player1) if rows else ()
-        opponents = [seat for seat in seats if seat is not None and seat != user_id]
-        opponent = await self._name_of(opponents[0]) if opponents else None
-        rating_now, experience = (1500.0, 0) if rating is None else rating
-        return WhoFacts(user.name, user.kind, rating_now, experience, opponent)
+            rows = await repo.who_facts(connection, user_ids)
+        return {user_id: WhoFacts(*row) for user_id, row in rows.items()}
 
     async def who(self, user_id: int) -> WhoFacts:
         """What the who list shows of a user: rating, experience, current opponent
@@ -1027,7 +1019,14 @@ class GameService:
         Raises:
             ServiceError: ``not_found`` for no such user.
         """
-        return await self._who.get(user_id)
+        facts = await self._who.get(user_id)
+        if facts is None:
+            raise ServiceError("not_found", f"no user {user_id}", 404)
+        return facts
+
+    async def who_many(self, user_ids: list[int]) -> dict[int, WhoFacts]:
+        """:meth:`who` of several users at once (those that exist), read together."""
+        return await self._who.get_many(user_ids)
 
     def online(self) -> list[tuple[int, dict[str, Any]]]:
         """Everyone online in any process (user id, public facts), by name, with no

@@ -38,6 +38,7 @@ from backgammon.server.fibs.clip import (
     who_info_line,
 )
 from backgammon.server.hub import Connection
+from backgammon.server.presence import WhoFacts
 from backgammon.server.protocol import ActionBody, CreateMatch, MatchSettings
 from backgammon.server.rate_limit import TokenBucket
 from backgammon.server.repository import User
@@ -467,20 +468,23 @@ class FibsSession:
         users = self.service.online()
         here = {user_id for user_id, _public in users}
         users += [(bot.id, bot.public()) for bot in self.service.bots() if bot.id not in here]
-        lines = []
-        for user_id, public in sorted(users, key=lambda item: str(item[1]["name"])):
-            if only is not None and str(public["name"]).lower() != only.lower():
-                continue
-            with contextlib.suppress(ServiceError):
-                lines.append(await self._who_line(user_id))
+        shown = [
+            user_id
+            for user_id, public in sorted(users, key=lambda item: str(item[1]["name"]))
+            if only is None or str(public["name"]).lower() == only.lower()
+        ]
+        facts = await self.service.who_many(shown)
+        lines = [self._who_text(user_id, facts[user_id]) for user_id in shown if user_id in facts]
         if self.clip:
             lines.append("6")
         await self.lines(lines)
 
     async def _who_line(self, user_id: int) -> str:
-        """A user's who line (CLIP's ``5`` line, or a line for people), from the
-        service's facts kept in memory: no query per line."""
-        facts = await self.service.who(user_id)
+        """A user's who line, from the service's facts kept in memory."""
+        return self._who_text(user_id, await self.service.who(user_id))
+
+    def _who_text(self, user_id: int, facts: WhoFacts) -> str:
+        """A who line: CLIP's ``5`` line, or a line for people."""
         opponent = facts.opponent or "-"
         ready = facts.kind == "bot" or (
             self.user is not None and user_id == self.user.id and self.toggles["ready"]
