@@ -1055,7 +1055,8 @@ export function historyRow(match, name) {
   let result = match.status;
   if (match.result) {
     const won = match.result.winner === seat;
-    const score = match.result.score ? ` ${match.result.score[seat]}-${match.result.score[1 - seat]}` : "";
+    const cap = (points) => (settings.length ? Math.min(points, settings.length) : points); // as resultTally
+    const score = match.result.score ? ` ${cap(match.result.score[seat])}-${cap(match.result.score[1 - seat])}` : "";
     result = `${won ? "won" : "lost"}${score}${match.result.reason && match.result.reason !== "score" ? ` (${match.result.reason})` : ""}`;
   }
   const at = typeof match.created_at === "number" ? new Date(match.created_at * 1000) : new Date(match.created_at);

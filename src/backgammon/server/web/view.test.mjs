@@ -844,6 +844,8 @@ test("a match summary becomes a history row from the player's side", () => {
   assert.deepEqual(V.historyRow(match, "bob"), {
     id: "m1", opponent: "alice", length: "1", variant: "standard", result: "lost 0-1 (resigned)", date: "1970-01-01", finished: true,
   });
+  const gammon = { ...match, result: { winner: 1, reason: "score", score: [0, 2] } };
+  assert.equal(V.historyRow(gammon, "bob").result, "won 1-0", "a 1-point match is won 1-0 (issue 35)");
   const open = V.historyRow({ ...match, status: "playing", result: null, settings: { length: 0, variant: "tavla" } }, "alice");
   assert.equal(open.result, "playing");
   assert.equal(open.length, "money");
