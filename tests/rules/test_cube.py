@@ -119,6 +119,39 @@ def test_no_double_in_the_crawford_game_but_after_it() -> None:
     assert post.cube.value == 2
 
 
+@pytest.mark.parametrize(
+    ("length", "score", "post_crawford", "matters"),
+    [
+        (1, (0, 0), False, False),  # a 1-point match: the cube is dead from the start
+        (3, (2, 2), True, False),  # double match point
+        (5, (2, 4), True, False),  # player 1, on roll, leads 4-2 after the Crawford game
+        (5, (4, 2), True, True),  # player 1 trails 2-4: its double matters
+        (3, (0, 0), False, True),
+        (0, (0, 0), False, True),  # money: always
+    ],
+)
+def test_a_double_matters_only_where_the_cube_does_not_cover_the_doubler_s_score(
+    length: int, score: tuple[int, int], post_crawford: bool, matters: bool
+) -> None:
+    context = MatchContext(length, score, post_crawford=post_crawford)
+    game = started(context=context)  # player 1 on roll
+    assert game.can_double()  # the rules allow it either way
+    assert game.double_matters() is matters
+    assert context.cube_covers(1, 1) is not matters
+
+
+def test_a_cube_turned_high_enough_is_dead_for_its_owner() -> None:
+    context = MatchContext(5, (3, 0))  # player 0 needs 2, player 1 needs 5
+    game = started(context=context)
+    game.push(Double())
+    game.push(Take())  # player 0 owns the cube at 2: it covers their 2 away
+    game.push(Roll(6, 5))
+    game.play("24/13")
+    assert game.turn == 0 and game.can_double() and not game.double_matters()
+    assert context.cube_covers(0, 2) and not context.cube_covers(1, 4)
+    assert not Game(context=MatchContext(5, (4, 2), crawford=True)).double_matters()
+
+
 def test_holland_rule_holds_the_trailer_back_for_two_rolls_each() -> None:
     rules = CubeRules(holland=True)
     context = MatchContext(5, (4, 2), post_crawford=True)

@@ -19,9 +19,11 @@ needs_chromium = pytest.mark.skipif(
 )
 """Mark a browser test module with ``pytestmark = needs_chromium``."""
 
-# Something for the player to do: a button to press or a checker to move, or the end.
+# Something for the player to do: a button to press, a checker to move, a game's
+# summary to dismiss, or the end.
 READY = """() => {
   if (!document.querySelector('#result').hidden) return true;
+  if (!document.querySelector('#game-summary').hidden) return true;
   const usable = (id) => {
     const button = document.querySelector(id);
     return !button.hidden && !button.disabled;
@@ -75,12 +77,17 @@ def play_to_the_end(page: Any, timeout: float = 90.0) -> dict[str, int]:
         "destination": 0,
         "done": 0,
         "forced": 0,
+        "continue": 0,
     }
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         page.wait_for_function(READY, timeout=30_000)
         if visible(page, "#result"):
             return clicks
+        if visible(page, "#game-summary"):
+            page.locator("#summary-continue").click()
+            clicks["continue"] += 1
+            continue
         if visible(page, "#do-take"):
             page.locator("#do-take").click()
             clicks["take"] += 1

@@ -907,6 +907,46 @@ def test_every_roll_is_automatic_without_a_cube(options: dict[str, Any]) -> None
     assert rolls and all(entry["by"] is None for entry in rolls)
 
 
+@pytest.mark.parametrize("length", [1, 2, 3])
+def test_the_server_rolls_at_once_where_the_cube_is_dead(length: int) -> None:
+    """Issue 35 item 4: in a 1-point match, at double match point, for the leader after
+    the Crawford game and for a cube that covers its owner's score, a double could
+    gain nothing, so nobody is asked "roll or double": the server rolls. Before, every
+    turn of a 1-point match waited for the player to roll."""
+    rng = random.Random(length)
+    asked = dead = 0
+    for _ in range(6):
+        live = started(settings(length=length), seed=rng.randbytes(32))
+        now = 0.0
+        while live.result is None:
+            now += 1.0
+            game = live.game
+            assert game is not None and game.turn is not None
+            state = live.state(now)
+            seat = state["waiting_for"]
+            pending = state["game"]["pending"]
+            if pending is not None and pending["kind"] == "double":
+                body = action("take" if rng.random() < 0.8 else "drop")
+            elif pending is not None:
+                body = action("accept")
+            elif state["game"]["dice"] is None:
+                # Asked to roll: only where a double could change what they win.
+                asked += 1
+                assert seat == game.turn and state["game"]["can_double"]
+                assert not game.context.cube_covers(seat, game.cube.value)
+                body = action("double" if rng.random() < 0.3 else "roll")
+            else:
+                dead += game.context.cube_covers(game.turn, game.cube.value)
+                body = action("play", move=rng.choice(state["game"]["legal_plays"]))
+            live.act(seat, body, now)
+        by_players = [e["kind"] for e in live.entries if e["by"] is not None]
+        if length == 1:
+            assert "roll" not in by_players and "double" not in by_players
+        assert replayed(live).state(now) == live.state(now)
+    assert dead > 0
+    assert (asked > 0) is (length > 1)
+
+
 def test_a_beaver_is_rolled_on_unless_raccoons_are_allowed() -> None:
     for raccoons in (False, True):
         live = started(settings(length=0, beavers=True, raccoons=raccoons))

@@ -313,10 +313,12 @@ BOARD_SIGNATURE = """() => {
 }"""
 
 
-def _an_invitation(browser: Any, url: str, count: int) -> tuple[list[Any], list[Any], str]:
+def _an_invitation(
+    browser: Any, url: str, count: int, length: str = "1"
+) -> tuple[list[Any], list[Any], str]:
     """``count`` guests in their own browser contexts, in the lobby; the first invites
-    the second by name (a 1-point match) and is shown the open match. Returns the
-    pages, each page's problems (see :func:`watch`) and the match id."""
+    the second by name (a ``length``-point match) and is shown the open match. Returns
+    the pages, each page's problems (see :func:`watch`) and the match id."""
     pages = [browser.new_context().new_page() for _ in range(count)]
     problems = [watch(page) for page in pages]
     for page in pages:
@@ -326,7 +328,7 @@ def _an_invitation(browser: Any, url: str, count: int) -> tuple[list[Any], list[
         page.wait_for_selector("#lobby-view:not([hidden])")
     host, guest = pages[:2]
     guest_name = guest.locator("#who").text_content().split()[0]
-    host.get_by_role("button", name="1", exact=True).click()
+    host.get_by_role("button", name=length, exact=True).click()
     host.locator("#invite-name").fill(guest_name)
     host.locator("#invite-form button").click()
     host.wait_for_function("() => location.hash.startsWith('#/match/')")
@@ -338,7 +340,8 @@ def test_an_invitation_a_double_a_take_and_a_watcher(server_factory: Any, browse
     sees the same board as the inviter (seat 0, drawn at the bottom for both) at each
     turn; a double is taken; then the inviter concedes and all three see the result."""
     server = server_factory("--no-warm-up", "--no-bots")
-    pages, problems, match_id = _an_invitation(browser, server.url, 3)
+    # 3 points: in a 1-point match nobody may usefully double (issue 35).
+    pages, problems, match_id = _an_invitation(browser, server.url, 3, length="3")
     host, guest, watcher = pages
     accept = guest.locator("#invitations button", has_text="Accept")
     accept.wait_for()

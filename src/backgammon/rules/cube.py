@@ -127,6 +127,13 @@ class MatchContext:
         """Points ``player`` still needs to win the match (0 for money)."""
         return max(self.length - self.score[player], 0) if self.length else 0
 
+    def cube_covers(self, player: int, value: int) -> bool:
+        """Whether a single win at cube ``value`` already wins ``player`` the match,
+        so that a double by them could gain them nothing (it could only give the
+        opponent the cube at twice the stake): the cube is dead for them. Never in
+        money play."""
+        return bool(self.length) and value >= self.away(player)
+
 
 @dataclass(frozen=True, slots=True)
 class Double:

@@ -471,6 +471,16 @@ class Game:
         """Whether the player on roll may double now."""
         return self.double_refusal() is None
 
+    def double_matters(self) -> bool:
+        """Whether the player on roll may double now and the double could change what
+        they win: not where the cube already covers their away score (a 1-point
+        match, double match point, the leader after the Crawford game, or a cube
+        turned high enough; see :meth:`MatchContext.cube_covers`)."""
+        if not self.can_double():
+            return False
+        assert self._turn is not None
+        return not self.context.cube_covers(self._turn, self._cube.value)
+
     # -- actions ----------------------------------------------------------------
 
     def push(self, action: Action) -> None:

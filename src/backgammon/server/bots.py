@@ -72,7 +72,9 @@ def decide(request: BotRequest) -> dict[str, Any]:
         accept = cube.accepts_resignation(game, int(pending.level))
         return {"kind": "accept" if accept else "reject"}
     if game.dice is None:
-        if pending is None and game.can_double() and cube.should_double(game):
+        # Never where the cube is dead for the bot (a 1-point match, double match
+        # point, a cube that covers its score): the double could only cost it.
+        if pending is None and game.double_matters() and cube.should_double(game):
             return {"kind": "double"}
         return {"kind": "roll"}
     player = EnginePlayer(engine, ply, chosen.noise, seed)

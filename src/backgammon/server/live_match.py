@@ -4,12 +4,12 @@ verifiable dice and the clocks, driven by logged actions.
 A :class:`LiveMatch` is pure (no I/O, no wall clock: every call takes ``now``). A
 player's action goes through :meth:`LiveMatch.act`, which checks it with the rules
 and either raises :class:`ActionRefusedError` (changing nothing) or applies it together
-with what follows automatically (the server's rolls when a player cannot double, a
-turn with no legal move, the next game's opening throw, the end of the match) and
-returns the applied :data:`Entry` list. The server commits those entries to its log
-before telling anyone, and a restarted server rebuilds the same match by
-:meth:`LiveMatch.replay` of the log: the dice come from the log, checked against the
-seed.
+with what follows automatically (the server's rolls when a player cannot double or
+the cube is dead for them, a turn with no legal move, the next game's opening throw,
+the end of the match) and returns the applied :data:`Entry` list. The server
+commits those entries to its log before telling anyone, and a restarted server
+rebuilds the same match by :meth:`LiveMatch.replay` of the log: the dice come from the
+log, checked against the seed.
 
 An entry is a JSON object: ``{"kind": ..., "by": seat or null, "at": seconds, ...}``
 with the action's own fields (``dice`` and ``index`` of a throw; ``move``, ``steps``
@@ -453,11 +453,13 @@ class LiveMatch:
     @staticmethod
     def _has_choice_before_rolling(game: Game) -> bool:
         """Whether the player on roll has something to decide before the dice: a
-        double, a raccoon, or exploding the bomb."""
+        double that could matter (not where the cube is dead for them: a 1-point
+        match, double match point, a cube that covers their score), a raccoon, or
+        exploding the bomb."""
         pending = game.pending
         if pending is not None and pending.kind == "beaver":
             return game.rules.raccoons
-        return game.can_double() or (game.variant.atomic and game.explode_refusal() is None)
+        return game.double_matters() or (game.variant.atomic and game.explode_refusal() is None)
 
     # -- views ---------------------------------------------------------------------
 
@@ -495,7 +497,7 @@ class LiveMatch:
                     "player1": list(position.opponent),
                     "pips": list(position.pip_counts()),
                 },
-                "can_double": game.turn is not None and game.can_double(),
+                "can_double": game.turn is not None and game.double_matters(),
                 "legal_plays": legal,
                 "legal_steps": legal_steps,
                 "to_move": to_move,

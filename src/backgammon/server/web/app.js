@@ -34,7 +34,9 @@ const app = {
   chosen: [], // single steps picked so far this turn
   selected: null, // the place a checker was picked up from
   busy: false, // an action is on its way
-  note: "", // what the opponent just did
+  note: "", // what just changed (view.describeEntries), said before the status
+  summary: null, // the end of a game, shown until dismissed (view.gameSummary)
+  held: null, // the ended game's last state, drawn under its summary
   press: null, // a pointer pressed on the board
   length: 5, // chosen match length in the lobby
 };
@@ -420,7 +422,9 @@ function openMatch(id) {
   show("match");
   if (app.match === id) return;
   if (app.match) unsubscribe(app.match);
-  Object.assign(app, { match: id, state: null, seat: null, plan: null, chosen: [], selected: null, busy: false, note: "" });
+  Object.assign(app, {
+    match: id, state: null, seat: null, plan: null, chosen: [], selected: null, busy: false, note: "", summary: null, held: null,
+  });
   $("#chat-lines").replaceChildren();
   $("#board").innerHTML = "";
   $("#match-status").textContent = "Loading…";
@@ -433,8 +437,19 @@ function onState(message) {
   app.state = state;
   app.stateAt = performance.now();
   app.seat = V.seatOf(state, app.me.name);
-  const note = V.describeEntries(message.entries, state, app.seat);
-  if (note) app.note = note;
+  // Every message says what it changed (and only that): an old event never lingers.
+  const summary = V.gameSummary(message.entries, state, app.seat);
+  if (summary) {
+    // A game ended: its summary stays, over its last position, until dismissed.
+    app.summary = summary;
+    const goesOn = state.game && state.game.number !== summary.number;
+    app.held = goesOn ? V.endedState(before, message.entries, summary.number) : null;
+    app.note = summary.after;
+  } else {
+    const note = V.describeEntries(message.entries, state, app.seat);
+    app.note = app.summary ? [app.note, note].filter(Boolean).join(" ") : note;
+  }
+  if (state.result) app.summary = app.held = null; // the result says it all
   if (!before || before.seq !== state.seq) {
     app.busy = false;
     app.chosen = [];
@@ -444,6 +459,8 @@ function onState(message) {
   const ourTurn = (s) => s && !s.result && app.seat !== null && s.waiting_for === app.seat;
   if (before && before.match === state.match && ourTurn(state) && !ourTurn(before)) playTurnSound();
   renderMatch();
+  const typing = document.activeElement && ["INPUT", "TEXTAREA"].includes(document.activeElement.tagName);
+  if (summary && !typing) $("#summary-continue").focus();
 }
 
 function act(kind, fields = {}) {
@@ -471,6 +488,11 @@ const BUTTONS = [
 function bindMatch() {
   for (const [name, handler] of BUTTONS) $(`#do-${name}`).addEventListener("click", handler);
   $("#do-join").addEventListener("click", () => joinMatch(app.match));
+  $("#summary-continue").addEventListener("click", () => {
+    app.summary = null;
+    app.held = null;
+    renderMatch();
+  });
   $("#copy-link").addEventListener("click", async () => {
     const link = $("#invite-link");
     try {
@@ -593,18 +615,20 @@ function renderMatch() {
 
   const bottom = V.bottomSeat(seat);
   let pips = { bottom: null, top: null };
-  if (game) {
-    const view = V.boardView(state, seat, app.chosen, app.plan);
+  const drawn = app.held || state; // the ended game's last position, under its summary
+  const plan = app.held ? null : app.plan;
+  if (drawn.game) {
+    const view = V.boardView(drawn, seat, app.chosen, plan);
     pips = view.pips;
-    const mover = app.plan !== null && !app.busy;
+    const mover = canMove();
     const movable = new Set(mover ? V.sources(app.plan, app.chosen) : []);
     const targets = new Set(mover && app.selected !== null ? V.destinations(app.plan, app.chosen, app.selected) : []);
     const points = V.pointsView(view);
     $("#board").innerHTML = boardMarkup({
       points,
-      dice: V.diceView(state, app.plan, app.chosen),
-      diceSide: game.turn === bottom ? "bottom" : "top",
-      cube: V.cubeView(state, seat),
+      dice: V.diceView(drawn, plan, app.chosen),
+      diceSide: drawn.game.turn === bottom ? "bottom" : "top",
+      cube: V.cubeView(drawn, seat),
       seats: { bottom, top: 1 - bottom },
       movable,
       selected: mover ? app.selected : null,
@@ -613,16 +637,23 @@ function renderMatch() {
     });
     $("#board").dataset.seq = String(state.seq);
     // The board is right at once; the checkers that moved then slide in (motion.js).
-    if (animateBoard($("#board"), V.checkerSpots(points), `${state.match}:${game.number}:${bottom}`)) playMoveSound();
+    if (animateBoard($("#board"), V.checkerSpots(points), `${state.match}:${drawn.game.number}:${bottom}`)) playMoveSound();
   }
   $("#player-top").replaceChildren(...playerLine(state, 1 - bottom, pips.top));
   $("#player-bottom").replaceChildren(...playerLine(state, bottom, pips.bottom));
   updateClocks();
 
-  const allowed = V.controls(state, seat);
+  const summary = app.summary;
+  $("#game-summary").hidden = !summary;
+  if (summary) {
+    $("#game-summary-title").textContent = summary.title;
+    $("#game-summary-text").textContent = summary.lines.join(" ");
+  }
+  const allowed = summary ? {} : V.controls(state, seat);
   const done = V.completedPlay(app.plan, app.chosen) !== null;
   const forced = allowed.play && app.chosen.length === 0 ? V.forcedPlay(state, seat) : null;
-  setControls({ ...allowed, undo: app.plan !== null && app.chosen.length > 0, done, forced: forced !== null });
+  const undo = !summary && app.plan !== null && app.chosen.length > 0;
+  setControls({ ...allowed, undo, done: done && !summary, forced: forced !== null });
   $("#do-forced").textContent = forced === null ? "" : `Play ${forced} (forced)`;
   $("#do-forced").dataset.move = forced ?? "";
   $("#move-form").hidden = !allowed.play;
@@ -630,12 +661,13 @@ function renderMatch() {
   const result = $("#result");
   result.hidden = !state.result;
   if (state.result) {
-    $("#result-text").textContent = V.describe(state, seat);
+    $("#result-game").textContent = V.lastGameSentence(state, seat);
+    $("#result-text").textContent = V.resultSentence(state, seat);
     for (const kind of ["mat", "sgf", "dice"]) $(`#download-${kind}`).href = `/api/matches/${state.match}/record.${kind}`;
     $("#review-match").href = `#/review/${state.match}`;
   }
-  let line = V.describe(state, seat);
-  if (app.note && !state.result) line = `${app.note}. ${line}`;
+  let line = summary ? `${summary.title}.` : V.describe(state, seat); // the summary says the rest
+  if (app.note && !state.result && !summary) line = `${app.note} ${line}`;
   if (app.plan && app.chosen.length) line += ` Chosen: ${V.formatSteps(app.plan, app.chosen)}`;
   $("#match-status").textContent = line;
 }
@@ -683,7 +715,7 @@ function svgPoint(event) {
 }
 
 function canMove() {
-  return app.plan !== null && !app.busy;
+  return app.plan !== null && !app.busy && app.summary === null;
 }
 
 function onPointerDown(event) {

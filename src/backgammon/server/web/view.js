@@ -666,24 +666,111 @@ export function mayJoin(open, me) {
   return open.players[0] !== me && (!open.invitee || open.invitee === me);
 }
 
+// -- what happened and what is awaited, in words -----------------------------------------
+//
+// Sentences name the viewer "you" (capitalised at the start of a sentence) and anyone
+// else by name; names are never changed (a name is never capitalised).
+
+/** The viewer in `seat` as "you", anyone else by name; "You" where `start`. */
+function nameOf(state, seat, s, start = false) {
+  if (s !== seat) return state.players[s];
+  return start ? "You" : "you";
+}
+
+function pointsText(n) {
+  return `${n} point${n === 1 ? "" : "s"}`;
+}
+
+const KIND_LEVELS = { single: 1, gammon: 2, backgammon: 3 };
+
+/**
+ * How a game ended, in one sentence, for the viewer in `seat`: `over` is a game's
+ * outcome ({winner, points, kind, ending}, the state's `game.outcome` or an entry's
+ * `game_over`): who won, how many points and why (borne off: single, gammon or
+ * backgammon; a dropped double; an accepted resignation; first hit; a pinned mother;
+ * a draw).
+ */
+export function gameEndSentence(over, state, seat) {
+  const winner = over.winner;
+  const loser = 1 - winner;
+  const won = (start) => `${nameOf(state, seat, winner, start)} won ${pointsText(over.points)}`;
+  switch (over.ending) {
+    case "double dropped":
+      return `${nameOf(state, seat, loser, true)} dropped the double: ${won(false)}.`;
+    case "resigned": {
+      const what = LEVELS[KIND_LEVELS[over.kind]] || "the game";
+      const whose = loser === seat ? "your" : `${state.players[loser]}'s`;
+      return `${nameOf(state, seat, winner, true)} accepted ${whose} resignation of ${what}: ${won(false)}.`;
+    }
+    case "first hit":
+      return `${nameOf(state, seat, winner, true)} hit first and won ${pointsText(over.points)}.`;
+    case "mother pinned":
+      return `${nameOf(state, seat, winner, true)} pinned the mother and won ${pointsText(over.points)}.`;
+    case "draw":
+      return "Both mothers are pinned: the game is a draw.";
+    default:
+      if (over.kind === "gammon" || over.kind === "backgammon") {
+        return `${nameOf(state, seat, winner, true)} won a ${over.kind}: ${pointsText(over.points)}.`;
+      }
+      return `${nameOf(state, seat, winner, true)} bore off first and won ${pointsText(over.points)}.`;
+  }
+}
+
+/** The score after a game ("Score: alice 1, bob 0, to 3."), from `score` (seat order). */
+export function scoreSentence(state, score) {
+  const length = state.settings && state.settings.length;
+  const tally = `${state.players[0]} ${score[0]}, ${state.players[1]} ${score[1]}`;
+  return `Score: ${tally}${length ? `, to ${length}` : ""}.`;
+}
+
+/**
+ * A finished match's score as players say it: the winner's points first, each capped at
+ * the match length (a 1-point match won with a gammon is won 1-0, not 2-0); seat order
+ * when nobody won (an even money session).
+ */
+export function resultTally(result, length) {
+  const cap = (points) => (length ? Math.min(points, length) : points);
+  const { winner, score } = result;
+  const order = winner == null ? [0, 1] : [winner, 1 - winner];
+  return `${cap(score[order[0]])}–${cap(score[order[1]])}`;
+}
+
+/** How the match ended, in one sentence (the state's `result`). */
+export function resultSentence(state, seat) {
+  const { winner, reason } = state.result;
+  const length = state.settings ? state.settings.length : 0;
+  const tally = resultTally(state.result, length);
+  const what = length ? "the match" : "the session";
+  if (winner == null) {
+    return reason === "adjudicated" ? `The match was adjudicated with no winner, ${tally}.` : `The session ended even, ${tally}.`;
+  }
+  const head = `${nameOf(state, seat, winner, true)} won ${what} ${tally}`;
+  const loser = nameOf(state, seat, 1 - winner, false);
+  if (reason === "timeout") return `${head}: ${loser} ran out of time.`;
+  if (reason === "left") return `${head}: ${loser} left the ${length ? "match" : "session"}.`;
+  if (reason === "adjudicated") return `${head} by adjudication.`;
+  return `${head}.`;
+}
+
+/** How the last game of a finished match ended (gameEndSentence), or "" when the
+ *  match ended otherwise (time, leaving, adjudication). */
+export function lastGameSentence(state, seat) {
+  const game = state.game;
+  if (!state.result || state.result.reason !== "score" || !game || !game.outcome) return "";
+  return gameEndSentence(game.outcome, state, seat);
+}
+
 /** What the match is waiting for, in words, for the viewer in `seat`. */
 export function describe(state, seat) {
   if (!state) return "";
   if (state.open) return "Waiting for an opponent to join…";
   const names = state.players;
   const you = (s) => (s === seat ? "You" : names[s]);
-  if (state.result) {
-    const { winner, reason, score } = state.result;
-    const tally = `${score[0]}–${score[1]}`;
-    const why = { timeout: " on time", left: " (the opponent left)", adjudicated: " by adjudication" }[reason] || "";
-    if (winner == null) return `The session ended even, ${tally}.`;
-    return `${winner === seat ? "You won" : `${names[winner]} won`} the match ${tally}${why}.`;
-  }
+  if (state.result) return [lastGameSentence(state, seat), resultSentence(state, seat)].filter(Boolean).join(" ");
   const game = state.game;
   if (!game) return "";
   if (game.over && game.outcome) {
-    const o = game.outcome;
-    return `${you(o.winner)} won ${o.points} point${o.points === 1 ? "" : "s"} (${o.kind}).`;
+    return `${gameEndSentence(game.outcome, state, seat)} ${scoreSentence(state, state.score)}`;
   }
   const waiting = state.waiting_for;
   if (waiting == null) return "";
@@ -717,21 +804,133 @@ export function formatSteps(plan, chosen) {
   return chosen.map((s) => `${place(s.from)}/${place(s.to)}${hits.has(s) ? "*" : ""}`).join(" ");
 }
 
-/** A short line for what another player just did (from a state's entries), or "". */
+/** Whether a log entry starts a game (the server's in a match, a player's in money). */
+function startsGame(entry) {
+  return entry.kind === "new_game" || entry.kind === "next_game";
+}
+
+/** One entry's own sentence (see describeEntries), or "". */
+function entrySentence(entry, state, seat, gameNumber) {
+  const by = entry.by ?? entry.player;
+  if (entry.game_over) return gameEndSentence(entry.game_over, state, seat);
+  if (entry.kind === "opening") {
+    const [a, b] = entry.dice;
+    const head = gameNumber ? `Game ${gameNumber}: ` : "";
+    if (a === b) return `${head}${head ? "both" : "Both"} threw ${a}: the opening roll is thrown again.`;
+    const starter = a > b ? 0 : 1;
+    const starts = nameOf(state, seat, starter, !head);
+    return `${head}${starts} won the opening roll ${Math.max(a, b)}-${Math.min(a, b)}.`;
+  }
+  if (by == null) return "";
+  if (entry.kind === "play" && entry.by == null) return `${nameOf(state, seat, by, true)} cannot move.`;
+  if (by === seat) return ""; // the viewer knows what they did
+  const name = state.players[by];
+  switch (entry.kind) {
+    case "play":
+      return entry.move ? `${name} played ${entry.move}.` : `${name} cannot move.`;
+    case "take":
+      return `${name} took the double.`;
+    case "beaver":
+      return `${name} beavered.`;
+    case "raccoon":
+      return `${name} raccooned.`;
+    case "reject":
+      return `${name} rejected the resignation.`;
+    case "choose_double":
+      return `${name} chose double ${entry.number}s.`;
+    case "explode":
+      return `${name} exploded the bomb.`;
+    default:
+      // Rolls show as dice, a double or a resignation offered as the question it
+      // asks (describe), the end of a match in its result.
+      return "";
+  }
+}
+
+/**
+ * What just changed, in sentences, for the viewer in `seat` (a state message's
+ * `entries`, `state` the state after them): what the others did (the viewer's own
+ * actions are left out; an offer is said by describe while it waits for its answer),
+ * moves with no play, the end of a game (who won, how many
+ * points, why; see gameEndSentence) with the score after it (left to the result
+ * when the match is over), and who won the opening roll of a new game. "" when
+ * nothing needs saying.
+ */
 export function describeEntries(entries, state, seat) {
   const lines = [];
+  let number = state.game ? state.game.number : 0;
+  number -= (entries || []).filter(startsGame).length;
+  let fresh = 0; // a new game's number, said with its first opening throw
   for (const entry of entries || []) {
-    const by = entry.by ?? entry.player;
-    if (by == null || by === seat) continue;
-    const name = state.players[by];
-    if (entry.kind === "play") lines.push(entry.move ? `${name} played ${entry.move}` : `${name} cannot move`);
-    else if (entry.kind === "double") lines.push(`${name} doubles`);
-    else if (entry.kind === "take") lines.push(`${name} takes`);
-    else if (entry.kind === "drop") lines.push(`${name} drops`);
-    else if (entry.kind === "resign") lines.push(`${name} resigns`);
-    else if (entry.kind === "reject") lines.push(`${name} rejects`);
+    if (startsGame(entry)) {
+      number += 1;
+      fresh = number > 1 ? number : 0;
+    }
+    const line = entrySentence(entry, state, seat, entry.kind === "opening" ? fresh : 0);
+    if (entry.kind === "opening") fresh = 0;
+    if (line) lines.push(line);
+    if (entry.game_over && !state.result) lines.push(scoreSentence(state, entry.game_over.score));
   }
-  return lines.join("; ");
+  return lines.join(" ");
+}
+
+/**
+ * The end of a game to show before the next one begins, from a state message: null
+ * unless one of `entries` ended a game of a match that goes on (a finished match has
+ * its result instead). Returns {number, title, lines, after}: `lines` the game's end
+ * and the score, `after` what followed in the same message (the next game's opening).
+ */
+export function gameSummary(entries, state, seat) {
+  const list = entries || [];
+  const at = list.findLastIndex((entry) => entry.game_over);
+  if (at < 0 || state.result) return null;
+  const over = list[at].game_over;
+  const later = list.slice(at + 1);
+  const number = (state.game ? state.game.number : 1) - later.filter(startsGame).length;
+  const title = `Game ${number}: ${over.ending === "draw" ? "a draw" : `${nameOf(state, seat, over.winner, false)} won`}`;
+  return {
+    number,
+    title,
+    lines: [gameEndSentence(over, state, seat), scoreSentence(state, over.score)],
+    after: describeEntries(later, state, seat),
+  };
+}
+
+/**
+ * The last position of a game that `entries` ended, to show under its summary: the
+ * state before them (`before`) with the game-ending play's checkers moved (a drop or
+ * an accepted resignation leaves the board as it was), no dice and no one to act.
+ * Null when `before` is not of that game.
+ */
+export function endedState(before, entries, number) {
+  if (!before || !before.game || before.game.number !== number) return null;
+  const ending = (entries || []).find((entry) => entry.game_over);
+  if (!ending) return null;
+  const board = { ...before.game.board };
+  const mover = ending.by ?? ending.player;
+  if (ending.kind === "play" && (mover === 0 || mover === 1)) {
+    const rules = boardOf(before);
+    let mine = board[`player${mover}`];
+    let theirs = board[`player${1 - mover}`];
+    for (const [from, to] of ending.steps || []) {
+      ({ mine, theirs } = applyStep(mine, theirs, from, to, rules));
+    }
+    board[`player${mover}`] = mine;
+    board[`player${1 - mover}`] = theirs;
+    const pips = (side) => side.reduce((sum, count, point) => sum + count * point, 0);
+    board.pips = [pips(board.player0), pips(board.player1)];
+  }
+  const game = {
+    ...before.game,
+    board,
+    dice: null,
+    pending: null,
+    legal_plays: null,
+    legal_steps: null,
+    over: true,
+    outcome: ending.game_over,
+  };
+  return { ...before, game, waiting_for: null, clock: null };
 }
 
 /**
@@ -856,7 +1055,8 @@ export function historyRow(match, name) {
   let result = match.status;
   if (match.result) {
     const won = match.result.winner === seat;
-    const score = match.result.score ? ` ${match.result.score[seat]}-${match.result.score[1 - seat]}` : "";
+    const cap = (points) => (settings.length ? Math.min(points, settings.length) : points); // as resultTally
+    const score = match.result.score ? ` ${cap(match.result.score[seat])}-${cap(match.result.score[1 - seat])}` : "";
     result = `${won ? "won" : "lost"}${score}${match.result.reason && match.result.reason !== "score" ? ` (${match.result.reason})` : ""}`;
   }
   const at = typeof match.created_at === "number" ? new Date(match.created_at * 1000) : new Date(match.created_at);

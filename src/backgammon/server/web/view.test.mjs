@@ -264,8 +264,8 @@ test("the buttons follow the state", () => {
   const over = makeState({ result: { winner: 1, reason: "score", score: [0, 5] }, waiting: null });
   assert.equal(V.controls(over, 0).rematch, true);
   assert.equal(V.controls(over, 0).roll, false);
-  assert.equal(V.describe(over, 1), "You won the match 0–5.");
-  assert.equal(V.describe(over, 0), "bob won the match 0–5.");
+  assert.equal(V.describe(over, 1), "You won the match 5–0.");
+  assert.equal(V.describe(over, 0), "bob won the match 5–0.");
   assert.equal(V.describe(OPENING, 0), "Your move: 6-5.");
   assert.equal(V.describe(OPENING, 1), "alice to move 6-5.");
 });
@@ -299,8 +299,130 @@ test("what the opponent just did", () => {
     { kind: "roll", by: null, player: 0, dice: [3, 1] },
     { kind: "play", by: 0, move: "8/5 6/5" },
   ];
-  assert.equal(V.describeEntries(entries, OPENING, 0), "bob played 13/7 8/7");
-  assert.equal(V.describeEntries([{ kind: "play", by: null, player: 1, move: "" }], OPENING, 0), "bob cannot move");
+  assert.equal(V.describeEntries(entries, OPENING, 0), "bob played 13/7 8/7.");
+  assert.equal(V.describeEntries([{ kind: "play", by: null, player: 1, move: "" }], OPENING, 0), "bob cannot move.");
+  assert.equal(V.describeEntries([{ kind: "play", by: null, player: 0, move: "" }], OPENING, 0), "You cannot move.");
+  assert.equal(V.describeEntries([], OPENING, 0), "", "a message with nothing new says nothing (no old event)");
+  const offers = [
+    [{ kind: "double", by: 1 }, "", "said by describe while it waits"],
+    [{ kind: "take", by: 1 }, "bob took the double."],
+    [{ kind: "reject", by: 1 }, "bob rejected the resignation."],
+    [{ kind: "accept", by: 1 }, ""],
+  ];
+  for (const [entry, words] of offers) assert.equal(V.describeEntries([entry], OPENING, 0), words);
+});
+
+// -- the end of a game, in words (issue 35) ----------------------------------------------
+
+/** The state after a game of a 5-point match ended: game `number` has just begun. */
+function afterGame({ number = 2, score = [0, 0], result = null, outcome = null, length = 5 } = {}) {
+  const state = makeState({ settings: { length } });
+  state.score = score;
+  state.game.number = number;
+  state.result = result;
+  if (outcome) Object.assign(state.game, { over: true, outcome });
+  return state;
+}
+
+const over = (winner, points, kind, ending, score) => ({ winner, points, kind, ending, score });
+
+test("every way a game ends has its own sentence, for each viewer", () => {
+  const state = afterGame();
+  const cases = [
+    [over(0, 2, "single", "double dropped"), 0, "bob dropped the double: you won 2 points."],
+    [over(0, 2, "single", "double dropped"), 1, "You dropped the double: alice won 2 points."],
+    [over(0, 2, "gammon", "resigned"), 0, "You accepted bob's resignation of a gammon: you won 2 points."],
+    [over(0, 1, "single", "resigned"), 1, "alice accepted your resignation of a single game: alice won 1 point."],
+    [over(1, 1, "single", "borne off"), 0, "bob bore off first and won 1 point."],
+    [over(1, 4, "gammon", "borne off"), 1, "You won a gammon: 4 points."],
+    [over(0, 3, "backgammon", "borne off"), null, "alice won a backgammon: 3 points."],
+    [over(1, 1, "single", "first hit"), 0, "bob hit first and won 1 point."],
+    [over(0, 2, "gammon", "mother pinned"), 1, "alice pinned the mother and won 2 points."],
+    [over(0, 0, "single", "draw"), 0, "Both mothers are pinned: the game is a draw."],
+  ];
+  for (const [outcome, seat, words] of cases) assert.equal(V.gameEndSentence(outcome, state, seat), words);
+});
+
+test("a drop, the new score and the next opening roll, each said once", () => {
+  const entries = [
+    { kind: "drop", by: 1, game_over: over(0, 2, "single", "double dropped", [2, 0]) },
+    { kind: "new_game", by: null },
+    { kind: "opening", by: null, dice: [3, 5], index: 40 },
+  ];
+  const state = afterGame({ score: [2, 0] });
+  assert.equal(
+    V.describeEntries(entries, state, 0),
+    "bob dropped the double: you won 2 points. Score: alice 2, bob 0, to 5. Game 2: bob won the opening roll 5-3.",
+  );
+  const summary = V.gameSummary(entries, state, 1);
+  assert.equal(summary.number, 1);
+  assert.equal(summary.title, "Game 1: alice won");
+  assert.deepEqual(summary.lines, ["You dropped the double: alice won 2 points.", "Score: alice 2, bob 0, to 5."]);
+  assert.equal(summary.after, "Game 2: you won the opening roll 5-3.");
+  assert.equal(V.gameSummary(entries.slice(1), state, 1), null, "no game ended");
+  // The first opening of a match, and a tie.
+  assert.equal(V.describeEntries([{ kind: "opening", by: null, dice: [6, 2] }], afterGame({ number: 1 }), 1), "alice won the opening roll 6-2.");
+  assert.equal(V.describeEntries([{ kind: "opening", by: null, dice: [4, 4] }], afterGame({ number: 1 }), 1), "Both threw 4: the opening roll is thrown again.");
+  const money = [{ kind: "next_game", by: 1 }, { kind: "opening", by: null, dice: [2, 2] }, { kind: "opening", by: null, dice: [1, 6] }];
+  assert.equal(
+    V.describeEntries(money, afterGame({ number: 4, length: 0 }), 0),
+    "Game 4: both threw 2: the opening roll is thrown again. bob won the opening roll 6-1.",
+  );
+});
+
+test("an accepted resignation is said as accepted (not an old 'rejects')", () => {
+  const entries = [
+    { kind: "accept", by: 0, game_over: over(0, 1, "single", "resigned", [1, 0]) },
+    { kind: "new_game", by: null },
+    { kind: "opening", by: null, dice: [5, 2] },
+  ];
+  const state = afterGame({ score: [1, 0] });
+  const words = V.describeEntries(entries, state, 1);
+  assert.equal(words, "alice accepted your resignation of a single game: alice won 1 point. Score: alice 1, bob 0, to 5. Game 2: alice won the opening roll 5-2.");
+  assert.ok(!words.includes("reject"));
+});
+
+test("the last game of a match: its sentence and the result, no summary to dismiss", () => {
+  const gammon = over(1, 2, "gammon", "borne off", [0, 2]);
+  const result = { winner: 1, reason: "score", score: [0, 2] };
+  const state = afterGame({ number: 1, length: 1, result, outcome: gammon });
+  assert.equal(V.gameSummary([{ kind: "play", by: 1, move: "2/off", game_over: gammon }], state, 0), null);
+  assert.equal(V.lastGameSentence(state, 0), "bob won a gammon: 2 points.");
+  assert.equal(V.resultSentence(state, 0), "bob won the match 1–0.", "capped at the length, the winner first");
+  assert.equal(V.describe(state, 1), "You won a gammon: 2 points. You won the match 1–0.");
+  const timeout = afterGame({ length: 3, result: { winner: 0, reason: "timeout", score: [3, 1] } });
+  assert.equal(V.describe(timeout, 0), "You won the match 3–1: bob ran out of time.");
+  assert.equal(V.describe(timeout, 1), "alice won the match 3–1: you ran out of time.");
+  const left = afterGame({ length: 3, result: { winner: 1, reason: "left", score: [0, 3] } });
+  assert.equal(V.describe(left, null), "bob won the match 3–0: alice left the match.");
+  const even = afterGame({ length: 0, result: { winner: null, reason: "left", score: [2, 2] } });
+  assert.equal(V.describe(even, 0), "The session ended even, 2–2.");
+  assert.equal(V.resultTally({ winner: 0, score: [9, 4] }, 0), "9–4", "money is not capped");
+});
+
+test("a money game's end waits on its board with the score", () => {
+  const state = afterGame({ number: 1, length: 0, score: [1, 0], outcome: over(0, 1, "single", "borne off") });
+  state.waiting_for = null;
+  assert.equal(V.describe(state, 1), "alice bore off first and won 1 point. Score: alice 1, bob 0.");
+});
+
+test("the ended game's last position is drawn under its summary", () => {
+  const home = Array(26).fill(0);
+  home[1] = 1;
+  home[2] = 1;
+  const before = makeState({ player0: home, dice: [2, 1], plays: ["2/off 1/off"], steps: [[[2, 0], [1, 0]]] });
+  const ending = { kind: "play", by: 0, move: "2/off 1/off", steps: [[2, 0], [1, 0]], game_over: over(0, 2, "gammon", "borne off", [2, 0]) };
+  const held = V.endedState(before, [ending, { kind: "new_game" }, { kind: "opening", dice: [1, 2] }], 1);
+  assert.equal(held.game.board.player0[0], 2);
+  assert.equal(held.game.board.pips[0], 0);
+  assert.deepEqual(held.game.board.player1, START);
+  assert.equal(held.game.dice, null);
+  assert.equal(held.waiting_for, null);
+  assert.equal(V.planner(held, 0), null, "nothing to move on it");
+  assert.equal(before.game.board.player0[1], 1, "the state before is not changed");
+  assert.equal(V.endedState(before, [ending], 2), null, "another game's state is not used");
+  const drop = { kind: "drop", by: 1, game_over: over(0, 1, "single", "double dropped", [1, 0]) };
+  assert.deepEqual(V.endedState(before, [drop], 1).game.board, before.game.board, "a drop moves nothing");
 });
 
 // -- every variant drawn its own way ------------------------------------------------------
@@ -722,6 +844,8 @@ test("a match summary becomes a history row from the player's side", () => {
   assert.deepEqual(V.historyRow(match, "bob"), {
     id: "m1", opponent: "alice", length: "1", variant: "standard", result: "lost 0-1 (resigned)", date: "1970-01-01", finished: true,
   });
+  const gammon = { ...match, result: { winner: 1, reason: "score", score: [0, 2] } };
+  assert.equal(V.historyRow(gammon, "bob").result, "won 1-0", "a 1-point match is won 1-0 (issue 35)");
   const open = V.historyRow({ ...match, status: "playing", result: null, settings: { length: 0, variant: "tavla" } }, "alice");
   assert.equal(open.result, "playing");
   assert.equal(open.length, "money");
