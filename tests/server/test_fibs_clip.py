@@ -1,9 +1,12 @@
-"""CLIP's pure pieces: FIBS's illegal-move texts."""
+"""CLIP's pure pieces: FIBS's illegal-move texts, the board line's may-double."""
 
 from __future__ import annotations
 
+from backgammon.notation.fibs_board import decode_fibs_board
 from backgammon.rules.position import Position
-from backgammon.server.fibs.clip import move_error
+from backgammon.server.fibs.clip import board_line, move_error
+from backgammon.server.live_match import LiveMatch
+from backgammon.server.protocol import MatchSettings
 
 
 def test_illegal_moves_get_fibs_texts() -> None:
@@ -28,3 +31,23 @@ def test_illegal_moves_get_fibs_texts() -> None:
     assert move_error(on_bar, (6, 1), [(6, 5), (25, 19)]) == (
         "You have to remove pieces from the bar in your first move."
     )
+
+
+def _may_double(line: str) -> tuple[int, int]:
+    fields = decode_fibs_board(line)
+    return int(fields.player_may_double), int(fields.opponent_may_double)
+
+
+def test_the_board_says_nobody_may_double_where_the_cube_is_dead() -> None:
+    """Issue 35 item 4 on FIBS: a client offers "double" from the board's may-double
+    fields; in a 1-point match (the cube already covers what each side needs) they
+    said 1 for both, so clients offered a double the server never asks for."""
+    one_point = LiveMatch("m", MatchSettings(length=1, clock=None), ("a", "b"), bytes(32), ("", ""))
+    one_point.start(0)
+    state = one_point.state(0)
+    assert _may_double(board_line(state, 0)) == (0, 0)
+    assert _may_double(board_line(state, 1)) == (0, 0)
+    three = LiveMatch("m", MatchSettings(length=3, clock=None), ("a", "b"), bytes(32), ("", ""))
+    three.start(0)
+    state = three.state(0)
+    assert _may_double(board_line(state, 0)) == (1, 1)

@@ -125,11 +125,13 @@ def board_line(state: dict[str, Any], seat: int, viewer: str = "You") -> str:
     settings = state["settings"]
     can_double_cube = settings["cube"] and not game["crawford"] and not game["over"]
 
-    def may_double(who: int) -> bool:
-        return bool(can_double_cube and cube["owner"] in (None, who))
-
     length = settings["length"] or MONEY_LENGTH
     score = game["score"]
+
+    def may_double(who: int) -> bool:
+        # A cube that already covers what the player needs is dead for them.
+        dead = bool(settings["length"]) and cube["value"] >= settings["length"] - score[who]
+        return bool(can_double_cube and cube["owner"] in (None, who) and not dead)
     fields = FibsBoardFields(
         player_name=viewer,
         opponent_name=names[other],
