@@ -2,8 +2,9 @@
 real ``backgammon serve`` process: an invitation reaches its invitee alone and lasts
 in the database (a restarted server still shows it); it can be declined (the inviter
 hears it at once) or cancelled; an open match can be withdrawn; nobody else may do any
-of that. And creating a match is idempotent by the client's request id, even for
-requests that arrive together (issue 35, items 2 and 3).
+of that; one user's open matches are limited. And creating a match is idempotent by
+the client's request id, even for requests that arrive together (issue 35, items 2
+and 3).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import httpx
 import pytest
 
 from backgammon.server.client import ClientError, ServerClient
+from backgammon.server.service import MAX_OPEN_MATCHES
 
 
 async def _guests(url: str, count: int) -> list[ServerClient]:
@@ -159,6 +161,15 @@ def test_declined_cancelled_withdrawn_and_nobody_else_may(server_factory: Any) -
         state = await carol.request("GET", f"/api/matches/{started}")
         assert state["game"] is not None and state["result"] is None
         await refused(carol, "nosuchmatch", "cancel", 404)
+
+        # Twenty open matches (invitations included) may wait at once, not more.
+        for number in range(MAX_OPEN_MATCHES):
+            await alice.create_match(opponent=_name(bob) if number % 2 else None, length=1)
+        with pytest.raises(ClientError) as full:
+            await alice.create_match(length=1)
+        assert full.value.status == 409 and "cancel one first" in full.value.message
+        lobby = await alice.request("GET", "/api/lobby")
+        assert len(lobby["open"]) + len(lobby["sent"]) == MAX_OPEN_MATCHES
         for client in (alice, bob, carol):
             await client.close()
 

@@ -33,6 +33,7 @@ __all__ = [
     "append_entries",
     "append_rows",
     "claim_seat",
+    "count_open_matches",
     "count_stored_messages",
     "create_match",
     "create_user",
@@ -242,6 +243,17 @@ async def match_by_request(
         )
     ).first()
     return None if row is None else MatchRow(**row._asdict())
+
+
+async def count_open_matches(connection: AsyncConnection, user_id: int) -> int:
+    """How many matches ``user_id`` created that are still open (waiting for an
+    opponent or an invitee)."""
+    result = await connection.execute(
+        select(func.count())
+        .select_from(matches)
+        .where(matches.c.created_by == user_id, matches.c.status == "open")
+    )
+    return int(result.scalar_one())
 
 
 async def delete_open_match(connection: AsyncConnection, match_id: str) -> bool:

@@ -59,6 +59,7 @@ from backgammon.server.settings import Settings
 from backgammon.server.user_text import UserTextError, check_text
 
 __all__ = [
+    "MAX_OPEN_MATCHES",
     "MAX_STORED_MESSAGES",
     "Clock",
     "GameService",
@@ -179,6 +180,10 @@ PENDING_COMMITMENTS = 10
 
 MAX_STORED_MESSAGES = 50
 """Messages that may wait for one user's next login (FIBS's ``message``)."""
+
+
+MAX_OPEN_MATCHES = 20
+"""Open matches (invitations included) one user may have waiting at once."""
 
 
 def _new_match_id() -> str:
@@ -583,7 +588,8 @@ class GameService:
         request created, and creates nothing.
 
         Raises:
-            ServiceError: for an unknown opponent, or a rated match for a guest;
+            ServiceError: ``bad_request`` for an unknown opponent; ``conflict``
+                for a user with :data:`MAX_OPEN_MATCHES` open matches already;
                 ``forbidden`` for a banned user.
         """
         await self._check_active(user)
@@ -632,6 +638,8 @@ class GameService:
         match_id = _new_match_id()
         now = self.clock.now()
         async with self.db.transaction() as connection:
+            if opponent is None:
+                await self._check_open_matches(connection, user)
             seed = await self._committed_seed(connection, user, request)
             await repo.create_match(
                 connection,
@@ -669,6 +677,16 @@ class GameService:
             row = await repo.match_row(connection, match_id)
         assert row is not None
         return await self._summary(row)
+
+    async def _check_open_matches(self, connection: Any, user: User) -> None:
+        """Refuse a new open match to a user with :data:`MAX_OPEN_MATCHES` waiting."""
+        waiting = await repo.count_open_matches(connection, user.id)
+        if waiting >= MAX_OPEN_MATCHES:
+            raise ServiceError(
+                "conflict",
+                f"you have {waiting} open matches and invitations waiting: cancel one first",
+                409,
+            )
 
     async def decline(self, user: User, match_id: str) -> dict[str, Any]:
         """The invitee of an open invitation declines it: the match is deleted, and

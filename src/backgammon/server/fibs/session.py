@@ -1106,9 +1106,11 @@ class FibsSession:
         await self.line(f"Type 'join {sender}' to accept.")
 
     async def _match_closed(self, message: dict[str, Any]) -> None:
-        """An invitation of ours was declined, or one to us cancelled (on the web)."""
+        """An invitation of ours was declined, or one to us cancelled (on the web).
+        FIBS has no such message: told to people at a terminal only (a client
+        program would not know the line)."""
         by = message["by"]
-        if self.user is None or by == self.user.name or by in self.blinded:
+        if self.clip or self.user is None or by == self.user.name or by in self.blinded:
             return
         if message["reason"] == "declined":
             await self.line(f"** {by} declines your invitation.")
