@@ -61,6 +61,9 @@ def test_an_invitation_reaches_only_its_invitee_and_outlives_the_server(
         assert lobbies[0]["invitations"] == [] and lobbies[2]["invitations"] == []
         assert _ids(lobbies[0]["sent"]) == {invited}, "the inviter's own invitations"
         assert lobbies[1]["sent"] == [] and lobbies[2]["sent"] == []
+        for name in (_name(alice), _name(bob)):  # nor on the players' pages
+            page = await carol.request("GET", f"/api/users/{name}")
+            assert invited not in _ids(page["matches"])
         for client in (alice, bob, carol):
             await client.close()
         return [alice, bob, carol], invited

@@ -552,9 +552,12 @@ class GameService:
                 for variant, (rating, experience) in ratings.items()
             },
             "rating_history": history,
-            # an unlisted open match's id is its invitation link: not shown
+            # an unlisted open match's id is its invitation link, and an invitation
+            # is its invitee's business: neither is shown
             "matches": [
-                await self._summary(row) for row in rows if row.public or row.status != "open"
+                await self._summary(row)
+                for row in rows
+                if row.status != "open" or (row.public and row.invitee is None)
             ],
         }
 
