@@ -1,7 +1,8 @@
 """Invitations and match creation in the web app, in Debian's headless Chromium
 against a real ``backgammon serve`` process (issue 35, items 2 and 3): an invitation
 is seen by its invitee alone, survives a reload, is declined (the inviter is told at
-once) and cancelled; a double click creates one match.
+once) and cancelled from the inviter's lobby; a double click creates one match, and an
+open match is withdrawn from its page.
 
 Every test fails on anything in the browser's console, an uncaught error in the page,
 a request that failed or an HTTP error answer.
@@ -88,15 +89,21 @@ def test_an_invitation_is_seen_by_its_invitee_alone_survives_a_reload_and_is_dec
     guest.locator("#invitations-card").wait_for(state="hidden")
     assert httpx.get(f"{server.url}/api/matches/{match_id}").status_code == 404
 
-    # Invited again, then the inviter cancels it from the match's page.
+    # Invited again; the inviter's lobby lists it, and it is cancelled from there.
     again = _invite(host, guest_name)
     invitation = guest.locator(f"#invitations li[data-match='{again}']")
     invitation.wait_for()
-    host.get_by_role("button", name="Cancel the invitation").click()
+    host.get_by_role("button", name="Lobby").click()
+    sent = host.locator(f"#sent li[data-match='{again}']")
+    sent.wait_for()
+    assert f"You invited {guest_name}: 1-point" in sent.text_content()
+    host.screenshot(path=str(tmp_path / "lobby-sent.png"))
+    sent.get_by_role("button", name="Cancel").click()
+    _status_says(host, f"You cancelled your invitation to {guest_name}.")
     _status_says(guest, f"{host_name} cancelled the invitation.")
     invitation.wait_for(state="detached")
     assert guest.locator("#invitations-card").is_hidden()
-    host.wait_for_selector("#lobby-view:not([hidden])")
+    host.locator("#sent-card").wait_for(state="hidden")
     for page in (host, guest, other):
         page.close()
     assert (host_problems, guest_problems, other_problems) == ([], [], [])

@@ -312,6 +312,7 @@ function setCreating(on) {
 async function creating(create) {
   if (app.creating) return;
   setCreating(true);
+  say("");
   try {
     await create(nonce());
   } catch (error) {
