@@ -282,8 +282,8 @@ def create_app(
     lobby = APIRouter(prefix="/api", tags=["lobby"])
 
     @lobby.get("/lobby")
-    async def get_lobby(_user: Auth) -> dict[str, Any]:
-        return await service.lobby()
+    async def get_lobby(user: Auth) -> dict[str, Any]:
+        return await service.lobby(user)
 
     matches = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -298,6 +298,14 @@ def create_app(
     @matches.post("/{match_id}/join")
     async def join(match_id: str, body: JoinMatch, user: Auth) -> dict[str, Any]:
         return await service.join_match(user, match_id, body.nonce)
+
+    @matches.post("/{match_id}/decline")
+    async def decline(match_id: str, user: Auth) -> dict[str, Any]:
+        return await service.decline(user, match_id)
+
+    @matches.post("/{match_id}/cancel")
+    async def cancel(match_id: str, user: Auth) -> dict[str, Any]:
+        return await service.cancel(user, match_id)
 
     @matches.post("/{match_id}/rematch", status_code=201)
     async def rematch(match_id: str, user: Auth, body: Rematch | None = None) -> dict[str, Any]:

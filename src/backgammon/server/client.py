@@ -103,18 +103,23 @@ class ServerClient:
         rated: bool = True,
         public: bool = True,
         nonce: str = "",
+        request_id: str | None = None,
         **settings: Any,
     ) -> Message:
         """Create a match (``settings``: variant, length, cube rules, clock, ...).
 
         With a dice ``nonce``, the server's commitment to the dice seed is asked for
-        first and the nonce sent after it, as docs/fair-dice.md describes.
+        first and the nonce sent after it, as docs/fair-dice.md describes. With a
+        ``request_id``, sending the same call again creates nothing new: the server
+        answers with the match the first call created.
 
         Raises:
             ClientError: the server refused, or it answered with another commitment
                 than the one it published.
         """
         body = {"settings": settings, "rated": rated, "public": public, "opponent": opponent}
+        if request_id is not None:
+            body["request_id"] = request_id
         if nonce:
             published = await self.request("POST", "/api/matches/commitment")
             body |= {"commitment": published["commitment"], "nonce": nonce}

@@ -66,6 +66,10 @@ class _Strict(BaseModel):
 _Body = TypeVar("_Body", bound=BaseModel)
 
 
+REQUEST_ID_PATTERN = r"^[A-Za-z0-9_-]+$"
+"""What a client request id may be made of (8-40 of these characters)."""
+
+
 class ClockSettings(_Strict):
     """A time control: ``delay`` seconds per decision that cost nothing, then the
     player's reserve runs; the reserve is ``reserve_per_point`` seconds per point of
@@ -122,14 +126,26 @@ class CreateMatch(_Strict):
         description="a dice commitment from POST /api/matches/commitment (needed with a nonce)",
     )
     nonce: str = Field(default="", max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
+    request_id: str | None = Field(
+        default=None,
+        min_length=8,
+        max_length=40,
+        pattern=REQUEST_ID_PATTERN,
+        description="the client's id for this request: sent again (a double click, a "
+        "retry), it gets the match it created the first time instead of another",
+    )
 
 
 class Rematch(_Strict):
     """``POST /api/matches/{id}/rematch``: the asker's dice commitment and nonce, as
-    for a new match (both optional; a nonce needs the commitment)."""
+    for a new match (both optional; a nonce needs the commitment), and the client's
+    ``request_id`` as :class:`CreateMatch`'s."""
 
     commitment: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
     nonce: str = Field(default="", max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
+    request_id: str | None = Field(
+        default=None, min_length=8, max_length=40, pattern=REQUEST_ID_PATTERN
+    )
 
 
 class JoinMatch(_Strict):

@@ -33,13 +33,16 @@ __all__ = [
     "append_entries",
     "append_rows",
     "claim_seat",
+    "count_open_matches",
     "count_stored_messages",
     "create_match",
     "create_user",
+    "delete_open_match",
     "delete_token",
     "get_rating",
     "insert_rating_history",
     "list_matches",
+    "match_by_request",
     "match_entries",
     "match_row",
     "rating_history_of",
@@ -98,6 +101,7 @@ class MatchRow:
     result: dict[str, Any] | None
     finished_at: float | None
     rematch_of: str | None
+    request_id: str | None = None
 
 
 _USER_COLUMNS = (
@@ -228,6 +232,42 @@ async def match_row(connection: AsyncConnection, match_id: str) -> MatchRow | No
     return None if row is None else MatchRow(**row._asdict())
 
 
+async def match_by_request(
+    connection: AsyncConnection, user_id: int, request_id: str
+) -> MatchRow | None:
+    """The match ``user_id`` created with the client request id ``request_id``, or None."""
+    row = (
+        await connection.execute(
+            select(matches).where(
+                matches.c.created_by == user_id, matches.c.request_id == request_id
+            )
+        )
+    ).first()
+    return None if row is None else MatchRow(**row._asdict())
+
+
+async def count_open_matches(connection: AsyncConnection, user_id: int) -> int:
+    """How many matches ``user_id`` created that are still open (waiting for an
+    opponent or an invitee)."""
+    result = await connection.execute(
+        select(func.count())
+        .select_from(matches)
+        .where(matches.c.created_by == user_id, matches.c.status == "open")
+    )
+    return int(result.scalar_one())
+
+
+async def delete_open_match(connection: AsyncConnection, match_id: str) -> bool:
+    """Delete a match that is still open (declined, cancelled, withdrawn),
+    atomically against a joiner (:func:`claim_seat`): True if this call deleted it."""
+    result = await connection.execute(
+        delete(matches).where(
+            matches.c.id == match_id, matches.c.status == "open", matches.c.player1.is_(None)
+        )
+    )
+    return result.rowcount == 1
+
+
 async def update_match(connection: AsyncConnection, match_id: str, **values: Any) -> None:
     """Change a match's row."""
     await connection.execute(update(matches).where(matches.c.id == match_id).values(**values))
@@ -252,9 +292,11 @@ async def list_matches(
     status: str | None = None,
     user_id: int | None = None,
     public_only: bool = False,
+    open_to_all: bool = False,
     limit: int = 200,
 ) -> list[MatchRow]:
-    """Matches, newest first, filtered by status, by player, or public ones."""
+    """Matches, newest first, filtered by status, by player (or invitee), public
+    ones, or (``open_to_all``) those with a seat free for anyone (no invitee)."""
     query = select(matches).order_by(matches.c.created_at.desc()).limit(limit)
     if status is not None:
         query = query.where(matches.c.status == status)
@@ -268,6 +310,8 @@ async def list_matches(
         )
     if public_only:
         query = query.where(matches.c.public.is_(True))
+    if open_to_all:
+        query = query.where(matches.c.invitee.is_(None), matches.c.player1.is_(None))
     rows = (await connection.execute(query)).all()
     return [MatchRow(**row._asdict()) for row in rows]
 

@@ -59,6 +59,7 @@ from backgammon.server.settings import Settings
 from backgammon.server.user_text import UserTextError, check_text
 
 __all__ = [
+    "MAX_OPEN_MATCHES",
     "MAX_STORED_MESSAGES",
     "Clock",
     "GameService",
@@ -179,6 +180,10 @@ PENDING_COMMITMENTS = 10
 
 MAX_STORED_MESSAGES = 50
 """Messages that may wait for one user's next login (FIBS's ``message``)."""
+
+
+MAX_OPEN_MATCHES = 20
+"""Open matches (invitations included) one user may have waiting at once."""
 
 
 def _new_match_id() -> str:
@@ -547,9 +552,12 @@ class GameService:
                 for variant, (rating, experience) in ratings.items()
             },
             "rating_history": history,
-            # an unlisted open match's id is its invitation link: not shown
+            # an unlisted open match's id is its invitation link, and an invitation
+            # is its invitee's business: neither is shown
             "matches": [
-                await self._summary(row) for row in rows if row.public or row.status != "open"
+                await self._summary(row)
+                for row in rows
+                if row.status != "open" or (row.public and row.invitee is None)
             ],
         }
 
@@ -575,13 +583,43 @@ class GameService:
 
     async def create_match(self, user: User, request: CreateMatch) -> dict[str, Any]:
         """Create a match: open (public), by invitation, or against a bot (it starts
-        at once). The creator sits in seat 0.
+        at once). The creator sits in seat 0. An invitation is told to its invitee
+        only; an open public match to the whole lobby.
+
+        With a ``request_id``, the request is idempotent: the same id from the same
+        user (again, or at the same time, in any process) gets the match the first
+        request created, and creates nothing.
 
         Raises:
-            ServiceError: for an unknown opponent, or a rated match for a guest;
+            ServiceError: ``bad_request`` for an unknown opponent; ``conflict``
+                for a user with :data:`MAX_OPEN_MATCHES` open matches already;
                 ``forbidden`` for a banned user.
         """
         await self._check_active(user)
+        request_id = request.request_id
+        if request_id is not None:
+            earlier = await self._created_by_request(user, request_id)
+            if earlier is not None:
+                return earlier
+        try:
+            return await self._create_match(user, request)
+        except (ServiceError, IntegrityError):
+            # A concurrent request with the same id got there first (its insert, or
+            # its use of the same dice commitment, won): answer with its match.
+            earlier = None
+            if request_id is not None:
+                earlier = await self._created_by_request(user, request_id)
+            if earlier is None:
+                raise
+            return earlier
+
+    async def _created_by_request(self, user: User, request_id: str) -> dict[str, Any] | None:
+        """The summary of the match ``user`` created with ``request_id``, if any."""
+        async with self.db.transaction() as connection:
+            row = await repo.match_by_request(connection, user.id, request_id)
+        return None if row is None else await self._summary(row)
+
+    async def _create_match(self, user: User, request: CreateMatch) -> dict[str, Any]:
         opponent: User | None = None
         invitee: User | None = None
         rated = request.rated and user.kind != "guest"
@@ -592,6 +630,10 @@ class GameService:
                 invitee = await self.user_named(request.opponent)
                 if invitee.id == user.id:
                     raise ServiceError("bad_request", "you cannot invite yourself")
+                if invitee.kind == "bot":
+                    raise ServiceError(
+                        "bad_request", f"{invitee.name} is a bot: play it with bot:LEVEL"
+                    )
                 if invitee.kind == "guest":
                     rated = False
         if not request.settings.length:
@@ -599,6 +641,8 @@ class GameService:
         match_id = _new_match_id()
         now = self.clock.now()
         async with self.db.transaction() as connection:
+            if opponent is None:
+                await self._check_open_matches(connection, user)
             seed = await self._committed_seed(connection, user, request)
             await repo.create_match(
                 connection,
@@ -616,26 +660,94 @@ class GameService:
                 commitment=commitment(seed),
                 nonce0=request.nonce,
                 nonce1="",
+                request_id=request.request_id,
             )
         if opponent is not None:
             await self._begin(match_id)
-        else:
-            if request.public:  # an unlisted match's id is its invitation link: not told
-                self._lobby_event({"event": "match_open", "match": match_id})
-            if invitee is not None:
-                self._to_user(
-                    invitee.id,
-                    {
-                        "type": "invitation",
-                        "match": match_id,
-                        "from": user.name,
-                        "settings": request.settings.model_dump(),
-                    },
-                )
+        elif invitee is not None:  # told to the invitee alone, not to the lobby
+            self._to_user(
+                invitee.id,
+                {
+                    "type": "invitation",
+                    "match": match_id,
+                    "from": user.name,
+                    "settings": request.settings.model_dump(),
+                },
+            )
+        elif request.public:  # an unlisted match's id is its invitation link: not told
+            self._lobby_event({"event": "match_open", "match": match_id})
         async with self.db.transaction() as connection:
             row = await repo.match_row(connection, match_id)
         assert row is not None
         return await self._summary(row)
+
+    async def _check_open_matches(self, connection: Any, user: User) -> None:
+        """Refuse a new open match to a user with :data:`MAX_OPEN_MATCHES` waiting."""
+        waiting = await repo.count_open_matches(connection, user.id)
+        if waiting >= MAX_OPEN_MATCHES:
+            raise ServiceError(
+                "conflict",
+                f"you have {waiting} open matches and invitations waiting: cancel one first",
+                409,
+            )
+
+    async def decline(self, user: User, match_id: str) -> dict[str, Any]:
+        """The invitee of an open invitation declines it: the match is deleted, and
+        the inviter and the invitee (and whoever watches the match's page) are told.
+
+        Raises:
+            ServiceError: ``not_found``; ``forbidden`` unless ``user`` is its
+                invitee; ``conflict`` once it has started.
+        """
+        return await self._close_open_match(user, match_id, by_invitee=True)
+
+    async def cancel(self, user: User, match_id: str) -> dict[str, Any]:
+        """The creator of an open match withdraws it (an invitation is cancelled):
+        the match is deleted and everyone who could see it is told.
+
+        Raises:
+            ServiceError: ``not_found``; ``forbidden`` unless ``user`` created it;
+                ``conflict`` once it has started.
+        """
+        return await self._close_open_match(user, match_id, by_invitee=False)
+
+    async def _close_open_match(
+        self, user: User, match_id: str, *, by_invitee: bool
+    ) -> dict[str, Any]:
+        await self._check_active(user)
+        async with self._lock(match_id), self.db.transaction() as connection:
+            row = await repo.match_row(connection, match_id)
+            if row is None:
+                raise ServiceError("not_found", f"no match {match_id[:16]!r}", 404)
+            if by_invitee and row.invitee != user.id:
+                raise ServiceError(
+                    "forbidden", f"match {match_id}: only its invitee may decline it", 403
+                )
+            if not by_invitee and row.created_by != user.id:
+                raise ServiceError(
+                    "forbidden", f"match {match_id}: only its creator may cancel it", 403
+                )
+            if not await repo.delete_open_match(connection, match_id):
+                raise ServiceError("conflict", f"match {match_id} has started", 409)
+        reason = "withdrawn" if row.invitee is None else "cancelled"
+        if by_invitee:
+            reason = "declined"
+        message = {
+            "type": "match_closed",
+            "match": match_id,
+            "reason": reason,
+            "by": user.name,
+            "host": await self._name_of(row.player0),
+            "invitee": await self._name_of(row.invitee),
+        }
+        for user_id in (row.player0, row.invitee):
+            if user_id is not None:
+                self._to_user(user_id, message)
+        self._to_room(match_id, message)
+        if row.public and row.invitee is None:
+            self._lobby_event({"event": "match_closed", "match": match_id})
+        log.info("match %s %s by %s", match_id, reason, user.name)
+        return message
 
     async def dice_commitment(self, user: User) -> dict[str, str]:
         """Draw the seed of ``user``'s next match and publish its commitment now,
@@ -733,6 +845,7 @@ class GameService:
             opponent=opponent,
             commitment=None if dice is None else dice.commitment,
             nonce="" if dice is None else dice.nonce,
+            request_id=None if dice is None else dice.request_id,
         )
         created = await self.create_match(user, request)
         async with self.db.transaction() as connection:
@@ -1036,24 +1149,40 @@ class GameService:
             here.setdefault(key, public)
         return sorted(here.items(), key=lambda item: str(item[1]["name"]))
 
-    async def lobby(self) -> dict[str, Any]:
-        """Who is online (here), open public matches, and matches in play."""
+    async def lobby(self, user: User) -> dict[str, Any]:
+        """The lobby as ``user`` sees it: who is online, the bots, the open public
+        matches that invite no one in particular, the invitations to ``user``
+        (``invitations``), ``user``'s own invitations and unlisted matches still
+        open (``sent``), and the public matches in play."""
         async with self.db.transaction() as connection:
-            open_rows = await repo.list_matches(connection, status="open", public_only=True)
+            open_rows = await repo.list_matches(
+                connection, status="open", public_only=True, open_to_all=True
+            )
+            own = await repo.list_matches(connection, status="open", user_id=user.id)
             playing = await repo.list_matches(connection, status="playing", limit=100)
+        listed = {row.id for row in open_rows}
         return {
             "type": "lobby",
             "protocol": PROTOCOL_VERSION,
             "online": [public for _user_id, public in self.online()],
-            "bots": [user.public() for user in self._bot_users.values()],
+            "bots": [bot.public() for bot in self._bot_users.values()],
             "open": [await self._summary(row) for row in open_rows],
+            "invitations": [await self._summary(row) for row in own if row.invitee == user.id],
+            "sent": [
+                await self._summary(row)
+                for row in own
+                if row.player0 == user.id and row.player1 is None and row.id not in listed
+            ],
             "playing": [await self._summary(row) for row in playing if row.public],
         }
 
     def _lobby_event(self, event: dict[str, Any]) -> None:
-        message = {"type": "lobby_event", **event}
-        self.hub.publish("lobby", message)
-        self.bus.send({"k": "room", "room": "lobby", "message": message})
+        self._to_room("lobby", {"type": "lobby_event", **event})
+
+    def _to_room(self, room: str, message: dict[str, Any]) -> None:
+        """Send to everyone in a room (the lobby, a match's page), in every process."""
+        self.hub.publish(room, message)
+        self.bus.send({"k": "room", "room": room, "message": message})
 
     def _to_user(self, user_id: int, message: dict[str, Any], close: bool = False) -> None:
         """Send to every connection of a user, in every process."""
@@ -1171,7 +1300,7 @@ class GameService:
         if room == "lobby":
             self.hub.join(connection, room)
             if snapshot:
-                connection.send(await self.lobby())
+                connection.send(await self.lobby(connection.user))
             return
         # Every change to a match is published under its lock, so under the lock the
         # snapshot and the joining are one step: each later change is heard after the

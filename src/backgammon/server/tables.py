@@ -116,7 +116,11 @@ matches = Table(
     Column("result", JSON),
     Column("finished_at", Float),
     Column("rematch_of", String(16)),
+    # The creator's client request id: the same id from the same user gets the first
+    # match back instead of a second one (a double click, a retried request).
+    Column("request_id", String(40)),
     Index("ix_matches_status", "status"),
+    Index("uq_matches_request", "created_by", "request_id", unique=True),
 )
 
 dice_commitments = Table(

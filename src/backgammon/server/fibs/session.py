@@ -1034,6 +1034,8 @@ class FibsSession:
             await self._lobby_event(message)
         elif kind == "invitation":
             await self._invitation(message)
+        elif kind == "match_closed":
+            await self._match_closed(message)
         elif kind in ("tell", "say"):
             if message["from"] in self.gagged:
                 return
@@ -1109,6 +1111,18 @@ class FibsSession:
         what = "an unlimited match" if not length else f"a {length} point match"
         await self.line(f"{sender} wants to play {what} with you.")
         await self.line(f"Type 'join {sender}' to accept.")
+
+    async def _match_closed(self, message: dict[str, Any]) -> None:
+        """An invitation of ours was declined, or one to us cancelled (on the web).
+        FIBS has no such message: told to people at a terminal only (a client
+        program would not know the line)."""
+        by = message["by"]
+        if self.clip or self.user is None or by == self.user.name or by in self.blinded:
+            return
+        if message["reason"] == "declined":
+            await self.line(f"** {by} declines your invitation.")
+        elif message["reason"] == "cancelled":
+            await self.line(f"** {by} cancels the invitation.")
 
     async def _chat(self, message: dict[str, Any]) -> None:
         sender, text, room = message["from"], message["text"], message["room"]

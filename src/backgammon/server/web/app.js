@@ -7,6 +7,7 @@
 import { boardMarkup, dragMarkup } from "./board.js";
 import { $, UNAUTHORIZED, api, el, say } from "./common.js";
 import { bindKeys, keyFocus } from "./keys.js";
+import * as L from "./lobbyview.js";
 import { animateBoard, skipNextAnimation } from "./motion.js";
 import { openPlayer, playerLink } from "./player.js";
 import { bindPosition, drawPosition } from "./position.js";
@@ -24,8 +25,8 @@ const app = {
   ws: null,
   rooms: new Set(), // what we are subscribed to ("lobby", match ids)
   retry: 0,
-  lobby: null,
-  invitations: new Map(), // match id -> invitation message
+  lobby: null, // the lobby as the server shows it to us (with our invitations)
+  creating: false, // a request that creates a match is on its way
   match: null, // the match shown
   state: null,
   stateAt: 0, // performance.now() when the state came
@@ -219,12 +220,15 @@ function receive(message) {
       refreshLobby();
       break;
     case "invitation":
-      app.invitations.set(message.match, message);
       say(`${message.from} invites you to a match.`);
-      renderLobby();
+      refreshLobby();
+      break;
+    case "match_closed": // an invitation declined or cancelled, an open match withdrawn
+      say(L.closedSentence(message, app.me.name));
+      if (message.match === app.match) location.hash = "#/";
+      refreshLobby();
       break;
     case "match_started":
-      app.invitations.delete(message.match);
       if (document.body.dataset.view === "lobby" && message.players.includes(app.me.name)) {
         location.hash = `#/match/${message.match}`;
       }
@@ -298,30 +302,62 @@ function matchSettings() {
   return settings;
 }
 
+// While a request that creates a match runs, every button that creates one is
+// disabled (a double click makes one match), and a second request is not sent.
+function setCreating(on) {
+  app.creating = on;
+  for (const button of document.querySelectorAll("[data-creates]")) button.disabled = on;
+}
+
+// Run `create` (an async function of a request id) unless a creation is on its way.
+// The request id makes the server's answer to a repeated request the first one's.
+async function creating(create) {
+  if (app.creating) return;
+  setCreating(true);
+  say("");
+  try {
+    await create(nonce());
+  } catch (error) {
+    say(error.message, true);
+  } finally {
+    setCreating(false);
+  }
+}
+
 // opponent: a user to invite, "bot:LEVEL", or null (an open match: listed in the lobby,
 // or, with byLink, unlisted and joined through its link).
 // The dice: the server commits to its seed first, and only then is our nonce chosen
 // and sent (docs/fair-dice.md).
-async function createMatch(opponent, byLink = false) {
-  const body = { settings: matchSettings(), rated: $("#rated").checked };
-  if (opponent) body.opponent = opponent;
-  if (byLink) body.public = false;
-  try {
+function createMatch(opponent, byLink = false) {
+  return creating(async (requestId) => {
+    const body = { settings: matchSettings(), rated: $("#rated").checked, request_id: requestId };
+    if (opponent) body.opponent = opponent;
+    if (byLink) body.public = false;
     const { commitment } = await api("POST", "/api/matches/commitment");
     Object.assign(body, { commitment, nonce: nonce() });
     const created = await api("POST", "/api/matches", body);
     if (created.commitment !== commitment) throw new Error("the server changed its dice commitment");
     location.hash = `#/match/${created.id}`;
-  } catch (error) {
-    say(error.message, true);
-  }
+  });
 }
 
 async function joinMatch(id) {
   try {
     await api("POST", `/api/matches/${id}/join`, { nonce: nonce() });
-    app.invitations.delete(id);
     location.hash = `#/match/${id}`;
+  } catch (error) {
+    say(error.message, true);
+  }
+}
+
+// Decline an invitation to us, or take back (cancel, withdraw) an open match of ours.
+// The answer is the match_closed message that the others are sent.
+async function closeMatch(id, how) {
+  try {
+    const closed = await api("POST", `/api/matches/${id}/${how}`);
+    say(L.closedSentence(closed, app.me.name));
+    if (app.match === id) location.hash = "#/";
+    refreshLobby();
   } catch (error) {
     say(error.message, true);
   }
@@ -345,13 +381,6 @@ function bindLobby() {
   });
 }
 
-function describeSettings(settings) {
-  const length = settings.length ? `${settings.length}-point` : "money";
-  const variant = settings.variant === "standard" ? "" : ` ${settings.variant}`;
-  const clock = settings.clock ? "" : ", untimed";
-  return `${length}${variant}${clock}`;
-}
-
 function renderLobby() {
   const lobby = app.lobby;
   if (!lobby || !app.me) return;
@@ -363,6 +392,7 @@ function renderLobby() {
         type: "button",
         title: `play ${bot.name}`,
         "data-level": bot.bot_level,
+        "data-creates": "",
         text: BOT_NAMES[bot.bot_level] || bot.bot_level,
         onclick: () => createMatch(`bot:${bot.bot_level}`),
       }),
@@ -370,31 +400,40 @@ function renderLobby() {
   );
   if (!lobby.bots.length) bots.append(el("span", { text: "No bots on this server." }));
 
-  const invitations = [...app.invitations.values()].map((inv) =>
+  const invitations = lobby.invitations.map((match) =>
     el(
       "li",
-      {},
-      `${inv.from} invites you: ${describeSettings(inv.settings)} `,
-      el("button", { type: "button", text: "Accept", onclick: () => joinMatch(inv.match) }),
+      { "data-match": match.id },
+      `${L.describeInvitation(match)} `,
+      el("button", { type: "button", text: "Accept", onclick: () => joinMatch(match.id) }),
+      " ",
+      el("button", { type: "button", text: "Decline", onclick: () => closeMatch(match.id, "decline") }),
     ),
   );
   $("#invitations").replaceChildren(...invitations);
   $("#invitations-card").hidden = invitations.length === 0;
 
+  const openPage = (match) => el("button", { type: "button", text: "Waiting…", onclick: () => (location.hash = `#/match/${match.id}`) });
+  const takeBack = (match) => el("button", { type: "button", text: L.takeBackLabel(match), onclick: () => closeMatch(match.id, "cancel") });
+  const sent = lobby.sent.map((match) =>
+    el("li", { "data-match": match.id }, `${L.describeSent(match)} `, openPage(match), " ", takeBack(match)),
+  );
+  $("#sent").replaceChildren(...sent);
+  $("#sent-card").hidden = sent.length === 0;
+
   const open = lobby.open.map((match) => {
-    const mine = match.players[0] === me;
-    const text = `${match.players[0]}: ${describeSettings(match.settings)}${match.rated ? ", rated" : ""} `;
-    const button = mine
-      ? el("button", { type: "button", text: "Waiting…", onclick: () => (location.hash = `#/match/${match.id}`) })
-      : el("button", { type: "button", text: "Join", onclick: () => joinMatch(match.id) });
-    return el("li", {}, text, button);
+    const text = `${L.describeOpenMatch(match)} `;
+    if (match.players[0] !== me) {
+      return el("li", { "data-match": match.id }, text, el("button", { type: "button", text: "Join", onclick: () => joinMatch(match.id) }));
+    }
+    return el("li", { "data-match": match.id }, text, openPage(match), " ", takeBack(match));
   });
   $("#open-matches").replaceChildren(...(open.length ? open : [el("li", { class: "none", text: "none" })]));
 
   const online = lobby.online.map((user) => {
     const item = el("li", {}, playerLink(user.name), user.kind === "guest" ? " (guest) " : " ");
     if (user.name !== me && user.kind !== "bot") {
-      item.append(el("button", { type: "button", text: "Invite", onclick: () => createMatch(user.name) }));
+      item.append(el("button", { type: "button", text: "Invite", "data-creates": "", onclick: () => createMatch(user.name) }));
     }
     return item;
   });
@@ -405,7 +444,7 @@ function renderLobby() {
     return el(
       "li",
       {},
-      `${match.players[0]} – ${match.players[1]}: ${describeSettings(match.settings)} `,
+      `${match.players[0]} – ${match.players[1]}: ${L.describeSettings(match.settings)} `,
       el("button", {
         type: "button",
         text: mine ? "Resume" : "Watch",
@@ -414,6 +453,7 @@ function renderLobby() {
     );
   });
   $("#playing").replaceChildren(...(playing.length ? playing : [el("li", { class: "none", text: "none" })]));
+  setCreating(app.creating);
 }
 
 // -- the match view ----------------------------------------------------------------------
@@ -493,6 +533,8 @@ function bindMatch() {
     app.held = null;
     renderMatch();
   });
+  $("#do-decline").addEventListener("click", () => closeMatch(app.match, "decline"));
+  $("#do-cancel").addEventListener("click", () => closeMatch(app.match, "cancel"));
   $("#copy-link").addEventListener("click", async () => {
     const link = $("#invite-link");
     try {
@@ -532,16 +574,15 @@ function bindMatch() {
   $("#do-leave").addEventListener("click", () => {
     if (window.confirm("Leave the match? You concede it.")) act("leave");
   });
-  $("#do-rematch").addEventListener("click", async () => {
-    try {
+  $("#do-rematch").addEventListener("click", () =>
+    creating(async (requestId) => {
       const { commitment } = await api("POST", "/api/matches/commitment");
-      const created = await api("POST", `/api/matches/${app.match}/rematch`, { commitment, nonce: nonce() });
+      const body = { commitment, nonce: nonce(), request_id: requestId };
+      const created = await api("POST", `/api/matches/${app.match}/rematch`, body);
       if (created.commitment !== commitment) throw new Error("the server changed its dice commitment");
       location.hash = `#/match/${created.id}`;
-    } catch (error) {
-      say(error.message, true);
-    }
-  });
+    }),
+  );
   $("#to-lobby").addEventListener("click", () => (location.hash = "#/"));
   $("#move-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -595,11 +636,14 @@ function renderMatch() {
   $("#open-panel").hidden = !state.open;
   if (state.open) {
     const host = state.open.players[0];
-    $("#match-title").textContent = `Open match: ${describeSettings(state.open.settings)}`;
+    $("#match-title").textContent = `Open match: ${L.describeSettings(state.open.settings)}`;
     $("#match-status").textContent = V.describeOpen(state.open, app.me.name);
     $("#invite-link-row").hidden = host !== app.me.name;
     $("#invite-link").value = `${location.origin}/#/match/${state.open.id}`;
     $("#do-join").hidden = !V.mayJoin(state.open, app.me.name);
+    $("#do-decline").hidden = state.open.invitee !== app.me.name;
+    $("#do-cancel").hidden = host !== app.me.name;
+    $("#do-cancel").textContent = state.open.invitee ? "Cancel the invitation" : "Withdraw the match";
     $("#board").innerHTML = "";
     for (const id of ["#player-top", "#player-bottom"]) $(id).replaceChildren();
     setControls({});
@@ -681,7 +725,7 @@ function setControls(allowed) {
   for (const [id, key] of Object.entries(map)) {
     const button = $(`#do-${id}`);
     button.hidden = !allowed[key];
-    button.disabled = app.busy;
+    button.disabled = app.busy || (id === "rematch" && app.creating);
   }
   $("#choose-double").hidden = !allowed.chooseDouble;
   if (!allowed.resign) $("#resign-menu").hidden = true;
