@@ -132,6 +132,7 @@ def board_line(state: dict[str, Any], seat: int, viewer: str = "You") -> str:
         # A cube that already covers what the player needs is dead for them.
         dead = bool(settings["length"]) and cube["value"] >= settings["length"] - score[who]
         return bool(can_double_cube and cube["owner"] in (None, who) and not dead)
+
     fields = FibsBoardFields(
         player_name=viewer,
         opponent_name=names[other],

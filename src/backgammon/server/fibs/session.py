@@ -140,6 +140,11 @@ _UNSAFE_IN_A_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 and Unicode's line and paragraph separators."""
 
 
+PUMP_BATCH = 64
+"""Events the pump tells at most before it writes what they said (a login storm
+brings each session hundreds of notices at once)."""
+
+
 class LineTooLongError(Exception):
     """A line over the listener's limit (it was discarded)."""
 
@@ -190,6 +195,8 @@ class FibsSession:
         self._states: dict[str, dict[str, Any]] = {}
         self._seen: dict[str, int] = {}
         self._typed: list[tuple[int, int]] | None = None
+        # Lines told while the pump handles a batch of events, sent in one write.
+        self._batch: list[str] | None = None
         # Between two games of the match being played: its states are kept here
         # (unsaid) until the player types 'join'.
         self._held: str | None = None
@@ -208,12 +215,18 @@ class FibsSession:
     async def line(self, text: str) -> None:
         """Send one line (any control character or line separator in ``text``
         becomes ``?``: no text can start a line of its own)."""
-        await self._write(_UNSAFE_IN_A_LINE.sub("?", text) + "\r\n")
+        await self.lines([text])
 
     async def lines(self, texts: list[str]) -> None:
-        """Send several lines in one write (made safe as :meth:`line` does)."""
-        if texts:
-            await self._write("".join(_UNSAFE_IN_A_LINE.sub("?", text) + "\r\n" for text in texts))
+        """Send several lines in one write (made safe as :meth:`line` does); while
+        the pump tells a batch of events, they wait for its one write."""
+        if not texts:
+            return
+        safe = [_UNSAFE_IN_A_LINE.sub("?", text) + "\r\n" for text in texts]
+        if self._batch is not None:
+            self._batch.extend(safe)
+        else:
+            await self._write("".join(safe))
 
     async def error(self, text: str) -> None:
         """Send a FIBS error line (``** ...``)."""
@@ -1008,17 +1021,36 @@ class FibsSession:
         connection = self.connection
         assert connection is not None
         while True:
-            message = await connection.queue.get()
-            if message is None:
-                await self.error("You were disconnected by the server.")
-                self._end_by_server()
-                return
+            messages = [await connection.queue.get()]
+            while len(messages) < PUMP_BATCH and not connection.queue.empty():
+                messages.append(connection.queue.get_nowait())
+            closed = None in messages
+            self._batch = []
             try:
-                await self._event(message)
+                for message in messages:
+                    if message is None:
+                        break
+                    await self._event_safely(message)
+                told, self._batch = self._batch, None
+                if told:
+                    await self._write("".join(told))
+                if closed:
+                    await self.error("You were disconnected by the server.")
+                    self._end_by_server()
+                    return
             except (ConnectionError, OSError):
                 return
-            except Exception:  # pragma: no cover - logged; the session goes on
-                log.exception("FIBS session could not tell an event")
+            finally:
+                self._batch = None
+
+    async def _event_safely(self, message: dict[str, Any]) -> None:
+        """Tell one event; a failure is logged and the session goes on."""
+        try:
+            await self._event(message)
+        except (ConnectionError, OSError):
+            raise
+        except Exception:  # pragma: no cover - logged; the session goes on
+            log.exception("FIBS session could not tell an event")
 
     def _end_by_server(self) -> None:
         """End :meth:`run` (waiting for the client's next line) from the pump."""
