@@ -47,7 +47,7 @@ def test_the_latency_of_each_accepted_action_from_receipt_to_publication(
         async with ServerClient(server.url) as alice, ServerClient(server.url) as bob:
             await alice.guest()
             await bob.guest()
-            match_id = str((await alice.create_match(length=1, rated=False))["id"])
+            match_id = str((await alice.create_match(length=3, rated=False))["id"])
             await bob.join(match_id)
             for client in (alice, bob):
                 await client.connect()
