@@ -234,6 +234,7 @@ ActionKind = Literal[
     "explode",
     "next_game",
     "leave",
+    "claim",
 ]
 """Every kind of action a player may send."""
 
@@ -246,7 +247,9 @@ class ActionBody(_Strict):
     notation, e.g. ``"13/7 8/7"``), double, take, drop, beaver, raccoon, resign (with
     ``level`` 1-3: single, gammon, backgammon), accept, reject (a resignation),
     choose_double (acey-deucey, with ``number``), explode (atomic), next_game (money:
-    start the next game), leave (concede the match or end the money session)."""
+    start the next game), leave (concede the match or end the money session), claim
+    (the win of a match without a clock whose opponent has been disconnected, while
+    the match waits on them, for the server's ``claim_after`` seconds)."""
 
     kind: ActionKind
     move: str | None = Field(default=None, max_length=200)
