@@ -6,7 +6,7 @@ alice and bob play a 3-point match without a clock, carol watches. The player th
 match waits on closes their tab: the other player and the spectator are told at
 once and see them marked away; they come back and both are told; they close it again
 and, after the wait, the other player is offered "Claim the win", which ends the
-match as abandoned.
+match as abandoned. And on a phone no name is cut (item 10).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from .browser import needs_chromium, watch
 pytestmark = needs_chromium
 
 SCREENSHOT = "/tmp/issue35-disconnect.png"
+PHONE_SCREENSHOT = "/tmp/issue35-phone-names.png"
 
 
 @pytest.fixture
@@ -109,7 +110,7 @@ def test_the_other_player_and_a_spectator_are_told_and_the_win_is_claimed(
     for page in (stayer, carol):
         _status_says(page, f"{gone} left.")
         page.wait_for_selector("#match-view .presence.away")
-        assert page.locator("#presence-note").text_content().startswith(f"{gone} left 0:0")
+        assert page.locator("#presence-note").text_content().startswith(f"{gone} has been away 0:0")
     assert "away" in _marks(stayer) and "connected" in _marks(stayer)
 
     back = contexts[first].new_page()
@@ -146,3 +147,33 @@ def test_the_other_player_and_a_spectator_are_told_and_the_win_is_claimed(
     assert stayer.locator("#do-claim").is_hidden()
     for found in problems:
         assert not [p for p in found if not p.startswith(("log:", "debug:", "info:"))], found
+
+
+CUT = """() => [...document.querySelectorAll('#who, #match-view .player b')]
+  .filter((node) => node.getClientRects().length)
+  .filter((node) => node.scrollWidth > node.clientWidth + 1
+    || node.getBoundingClientRect().right > window.innerWidth)
+  .map((node) => node.textContent)"""
+
+
+def test_a_long_name_is_never_cut_on_a_phone(server_factory: Any, browser: Any) -> None:
+    """Issue 35, item 10: on a 375-pixel phone the header showed "b…" for a name."""
+    server = server_factory("--no-warm-up", "--no-bots")
+    names = ["bartholomew_smith", "maximiliana_jones"]
+    clients = [_register(server.url, name) for name in names]
+    page = browser.new_context(viewport={"width": 375, "height": 812}).new_page()
+    problems = watch(page)
+    _log_in(page, server.url, names[0])
+    assert page.locator("#who").text_content() == names[0]
+    assert page.evaluate(CUT) == [], "a name is cut in the lobby"
+    body = {"settings": {"length": 1, "clock": None}, "opponent": names[1]}
+    match_id = str(clients[0].post("/api/matches", json=body).json()["id"])
+    clients[1].post(f"/api/matches/{match_id}/join", json={"nonce": "b2"}).raise_for_status()
+    for client in clients:
+        client.close()
+    _open(page, match_id)
+    assert page.evaluate(CUT) == [], "a name is cut in the match"
+    page.screenshot(path=PHONE_SCREENSHOT)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the page scrolls sideways ({width} px)"
+    assert not [p for p in problems if not p.startswith(("log:", "debug:", "info:"))], problems

@@ -411,7 +411,8 @@ def rollout_report(
 ) -> dict[str, Any]:
     """A cubeless rollout for the position tool (run in a worker): of the position
     itself (the side on roll before it rolls), or with dice (``dice``, else the text's
-    own; ``(0, 0)``: none) of the :data:`ROLLOUT_PLAYS` best plays at ``ply``, each played out ``trials`` times
+    own; ``(0, 0)``: none) of the :data:`ROLLOUT_PLAYS` best plays at ``ply``, each
+    played out ``trials`` times
     (quasi-random dice, variance reduction: :func:`~backgammon.engine.rollout.rollout_trials`,
     the engine's rollout). Progress goes to ``board[job]`` as ``{"done", "total",
     "result"}`` about every :data:`_ROLLOUT_CHUNK` trials, the result being the running

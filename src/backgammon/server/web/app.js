@@ -178,20 +178,20 @@ function connect() {
     app.ws = null;
     if (event.code === 4401) {
       loggedOut();
-      say("Your session has ended; log in again.", true);
+      say("Your session has ended; log in again.", true, true);
       return;
     }
     if (!app.me) return;
     const delay = Math.min(10000, 500 * 2 ** app.retry);
     app.retry += 1;
-    say("Connection lost; reconnecting…", true);
+    say("Connection lost; reconnecting…", true, true);
     setTimeout(connect, delay);
   });
 }
 
 function send(message) {
   if (!app.ws || app.ws.readyState !== WebSocket.OPEN) {
-    say("Not connected to the server; trying again…", true);
+    say("Not connected to the server; trying again…", true, true);
     return false;
   }
   app.ws.send(JSON.stringify(message));
@@ -266,7 +266,7 @@ function receive(message) {
     }
     case "kicked": // the server revoked this session: log in again (no reconnecting)
       loggedOut();
-      say(message.message, true);
+      say(message.message, true, true);
       break;
     case "moderation":
       say(message.message, true);

@@ -770,7 +770,7 @@ export function presenceView(presence, state, seat, now) {
     const player = presence.players[s];
     if (!player || player.connected || s === seat) continue;
     const name = state.players[s];
-    const away = `${name} left ${formatSeconds(now - player.away_since)} ago`;
+    const away = `${name} has been away ${formatSeconds(now - player.away_since)}`;
     const claimable = seat === 1 - s && presence.claim_after != null && state.waiting_for === s;
     if (!claimable) {
       notices.push(`${away}.`);

@@ -884,13 +884,13 @@ test("who is connected: an absent player is said, and a claim offered after the 
   assert.deepEqual(early.connected, [true, false]);
   assert.equal(early.claim, false);
   assert.equal(early.claimIn, 240, "the wait counts from the later of leaving and the turn's start");
-  assert.equal(early.notice, "bob left 1:00 ago: if bob is still away in 4:00, you may claim the win.");
+  assert.equal(early.notice, "bob has been away 1:00: if bob is still away in 4:00, you may claim the win.");
   const late = V.presenceView(away, state, 0, 430);
   assert.equal(late.claim, true);
-  assert.equal(late.notice, "bob left 5:00 ago: you may claim the win.");
+  assert.equal(late.notice, "bob has been away 5:00: you may claim the win.");
   const turnLater = V.presenceView(away, { ...state, waiting_since: 200 }, 0, 430);
   assert.equal(turnLater.claim, false, "the wait restarts when the match starts waiting on them");
-  assert.equal(V.presenceView(away, state, null, 430).notice, "bob left 5:00 ago.", "spectators get no claim");
+  assert.equal(V.presenceView(away, state, null, 430).notice, "bob has been away 5:00.", "spectators get no claim");
   assert.equal(V.presenceView(away, state, null, 430).claim, false);
   const ourTurn = { ...state, waiting_for: 0 };
   assert.equal(V.presenceView(away, ourTurn, 0, 430).claim, false, "not while the match waits on us");
@@ -906,4 +906,13 @@ test("who is connected: an absent player is said, and a claim offered after the 
     V.resultSentence(over, 1),
     "alice won the match 5–0: you stayed away too long, and the win was claimed.",
   );
+});
+
+test("a status line clears itself after a while, unless it must stay true", async () => {
+  const { STATUS_SECONDS, statusLife } = await import("./common.js");
+  assert.equal(statusLife("bob left."), 1000 * STATUS_SECONDS.notice);
+  assert.equal(statusLife("it is bob's turn", true), 1000 * STATUS_SECONDS.error);
+  assert.ok(STATUS_SECONDS.error > STATUS_SECONDS.notice, "an error stays longer");
+  assert.equal(statusLife("Connection lost; reconnecting…", true, true), null, "held until replaced");
+  assert.equal(statusLife(""), null, "nothing to clear");
 });
