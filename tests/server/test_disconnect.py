@@ -18,13 +18,18 @@ import pytest
 
 from backgammon.server.client import ServerClient
 
+from .conftest import POSTGRESQL
+
 CLAIM_AFTER = 2.0
 
 
 @pytest.fixture
-def backend() -> str:
-    """SQLite only: the presence record is per process, the database plays no part."""
-    return "sqlite"
+def backend(request: pytest.FixtureRequest) -> str:
+    """SQLite unless a test asks for PostgreSQL (two processes need its NOTIFY)."""
+    kind = str(getattr(request, "param", "sqlite"))
+    if kind == "postgresql" and not POSTGRESQL:
+        pytest.skip("no PostgreSQL server (set BACKGAMMON_TEST_POSTGRESQL; .ci/run does)")
+    return kind
 
 
 def _presence(room: str, connected: list[bool]) -> Any:
@@ -168,5 +173,41 @@ def test_a_claim_is_refused_unless_the_server_saw_the_opponent_away_long_enough(
         assert answer["type"] == "error" and answer["code"] == "timed", answer
         for client in (other, carol, pair[1 - first["waiting_for"]]):
             await client.close()
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+def test_a_player_leaving_another_process_is_told_and_claimed_against(
+    server_factory: Any,
+) -> None:
+    """Each process learns who is connected elsewhere from the others' online and
+    offline events: a player leaving process B is heard on process A, where the
+    claim is then checked."""
+    servers = [
+        server_factory("--no-warm-up", "--no-bots", "--claim-after", str(CLAIM_AFTER))
+        for _ in range(2)
+    ]
+
+    async def run() -> None:
+        alice = (await _guests(servers[0].url, 1))[0]
+        bob = (await _guests(servers[1].url, 1))[0]
+        match_id = await _untimed_match(alice, bob)
+        players = [alice, bob]
+        for client in players:
+            state = (await client.subscribe(match_id))["state"]
+            await client.wait_for(_presence(match_id, [True, True]))
+        waiting = state["waiting_for"]
+        stayer, leaver = players[1 - waiting], players[waiting]
+        connected = [True, True]
+        connected[waiting] = False
+        await leaver.close()
+        await stayer.wait_for(_presence(match_id, connected))
+        early = await stayer.act(match_id, "claim")
+        assert early["type"] == "error" and early["code"] == "too_early", early
+        await asyncio.sleep(CLAIM_AFTER + 0.2)
+        answer = await stayer.act(match_id, "claim")
+        assert answer["type"] == "ack", answer
+        await stayer.close()
 
     asyncio.run(run())
