@@ -182,16 +182,16 @@ def test_a_player_leaving_another_process_is_told_and_claimed_against(
     server_factory: Any,
 ) -> None:
     """Each process learns who is connected elsewhere from the others' online and
-    offline events: a player leaving process B is heard on process A, where the
-    claim is then checked."""
-    servers = [
-        server_factory("--no-warm-up", "--no-bots", "--claim-after", str(CLAIM_AFTER))
-        for _ in range(2)
-    ]
+    offline events, and on starting from their rosters: alice, connected to process
+    A before B starts, is seen connected by B; a player leaving one process is heard
+    on the other, where the claim is then checked."""
+    options = ("--no-warm-up", "--no-bots", "--claim-after", str(CLAIM_AFTER))
+    first = server_factory(*options)
 
     async def run() -> None:
-        alice = (await _guests(servers[0].url, 1))[0]
-        bob = (await _guests(servers[1].url, 1))[0]
+        alice = (await _guests(first.url, 1))[0]
+        second = await asyncio.to_thread(server_factory, *options)
+        bob = (await _guests(second.url, 1))[0]
         match_id = await _untimed_match(alice, bob)
         players = [alice, bob]
         for client in players:

@@ -186,6 +186,11 @@ MAX_OPEN_MATCHES = 20
 """Open matches (invitations included) one user may have waiting at once."""
 
 
+ROSTER_CHUNK = 40
+"""Users per ``roster`` event (a process's connected users, told to one that has
+just started), so that each stays under the bus's payload limit."""
+
+
 def _new_match_id() -> str:
     return secrets.token_urlsafe(9)
 
@@ -283,6 +288,8 @@ class GameService:
             url = self.db.url.replace("postgresql+asyncpg://", "postgresql://", 1)
             self.bus = PostgresBus(url)
             await self.bus.start(self._on_event)
+            # Who is already connected to the other processes: each answers a roster.
+            self.bus.send({"k": "roster_request"})
             say("listening for the other server processes (PostgreSQL NOTIFY)")
         now = self.clock.now()
         async with self.db.transaction() as connection:
@@ -1332,6 +1339,20 @@ class GameService:
             self._deliver_to_user(int(event["user"]), event["message"], bool(event["close"]))
         elif kind == "moderation":
             self._apply_moderation(int(event["user"]), str(event["what"]))
+        elif kind == "roster_request":
+            self._send_roster(str(event.get("origin", "")))
+        elif kind == "roster" and event.get("to") == self.bus.origin:
+            for user_id, public in event["users"]:
+                self._note_elsewhere({"event": "online", "user": public, "user_id": user_id})
+                self._presence_changed(int(user_id))
+
+    def _send_roster(self, origin: str) -> None:
+        """Tell a process that has just started who is connected here (as if each had
+        come online), in events small enough for the bus."""
+        users = self.hub.online()
+        for start in range(0, len(users), ROSTER_CHUNK):
+            chunk = [[user.id, user.public()] for user in users[start : start + ROSTER_CHUNK]]
+            self.bus.send({"k": "roster", "to": origin, "users": chunk})
 
     def _note_elsewhere(self, message: dict[str, Any]) -> None:
         user = message["user"]
