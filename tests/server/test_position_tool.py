@@ -174,6 +174,13 @@ def test_the_texts_own_dice_unless_the_field_overrides_them(url: str) -> None:
     ).json()
     assert report["dice"] == [6, 5] and report["dice_from"] == "field"
     assert report["plays"][0]["play"] == "24/13"
+    # "none" in the dice field: no dice, whatever the text says (issue 35, item 10).
+    for none in ("none", "No dice", "-"):
+        report = httpx.post(
+            f"{url}/api/position", json={"position": with_dice, "dice": none}, timeout=120
+        ).json()
+        assert report["dice"] is None and report["dice_from"] is None, report
+        assert report["plays"] == [] and report["xgid"] == START.xgid
     # A FIBS board: its player is on roll with 6-2 in a 3-point match.
     report = httpx.post(f"{url}/api/position", json={"position": FIBS_START}, timeout=120).json()
     assert report["dice"] == [6, 2]

@@ -94,6 +94,13 @@ def serve(
             help="Accounts (registered or guest) one address may make: at once, and an hour."
         ),
     ] = 30,
+    claim_after: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a player of a match without a clock must stay disconnected, "
+            "while the match waits on them, before the opponent may claim the win."
+        ),
+    ] = 300.0,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
 ) -> None:
     """Run the online game server: accounts, lobby, matches against people and bots,
@@ -122,6 +129,7 @@ def serve(
             message_burst=max(40, int(2 * rate_limit)),
             secure_cookies=secure_cookies,
             signups_per_hour=signups_per_hour,
+            claim_after=claim_after,
         )
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None

@@ -297,13 +297,23 @@ def cube_report(read: PositionText, engine: Engine, ply: int) -> dict[str, Any]:
     }
 
 
+def _dice_used(
+    dice: tuple[int, int] | None, text_dice: tuple[int, int] | None
+) -> tuple[int, int] | None:
+    """The dice a report uses: ``dice`` from the field (``(0, 0)``: none, whatever the
+    text carries), else the text's own."""
+    if dice is None:
+        return text_dice
+    return None if dice == (0, 0) else dice
+
+
 def position_report(
     text: str, dice: tuple[int, int] | None, ply: int, top: int = 10
 ) -> dict[str, Any]:
     """What the position tool shows (run in a worker): the position's IDs and board,
     what the text carries (its ``context``: dice, cube, score, side on roll), its
     cubeless evaluation for the side on roll at ``ply``; with dice (``dice``, else the
-    text's own) the ``top`` best plays, ranked, each with its equity and resulting
+    text's own; ``(0, 0)``: none) the ``top`` best plays, ranked, each with its equity and resulting
     board; without, the cube decision at the text's cube and score.
 
     Raises:
@@ -311,7 +321,7 @@ def position_report(
     """
     read = read_position_text(text)
     position = read.position
-    used = dice if dice is not None else read.dice
+    used = _dice_used(dice, read.dice)
     engine = engine_for("standard")
     evaluation = engine.evaluate_at(position, ply)
     report: dict[str, Any] = {
@@ -385,7 +395,7 @@ def rollout_subjects(text: str, dice: tuple[int, int] | None) -> int:
         ValueError: for a bad position or roll.
     """
     read = read_position_text(text)
-    used = dice if dice is not None else read.dice
+    used = _dice_used(dice, read.dice)
     if used is None:
         return 1
     return min(ROLLOUT_PLAYS, len(read.position.legal_plays(Roll(*used))))
@@ -401,7 +411,8 @@ def rollout_report(
 ) -> dict[str, Any]:
     """A cubeless rollout for the position tool (run in a worker): of the position
     itself (the side on roll before it rolls), or with dice (``dice``, else the text's
-    own) of the :data:`ROLLOUT_PLAYS` best plays at ``ply``, each played out ``trials`` times
+    own; ``(0, 0)``: none) of the :data:`ROLLOUT_PLAYS` best plays at ``ply``, each
+    played out ``trials`` times
     (quasi-random dice, variance reduction: :func:`~backgammon.engine.rollout.rollout_trials`,
     the engine's rollout). Progress goes to ``board[job]`` as ``{"done", "total",
     "result"}`` about every :data:`_ROLLOUT_CHUNK` trials, the result being the running
@@ -416,7 +427,7 @@ def rollout_report(
     if not 1 <= trials <= MAX_ROLLOUT_TRIALS:
         raise ValueError(f"trials: between 1 and {MAX_ROLLOUT_TRIALS}, got {trials}")
     read = read_position_text(text)
-    used = dice if dice is not None else read.dice
+    used = _dice_used(dice, read.dice)
     engine = engine_for("standard")
     settings = RolloutSettings(trials=trials)
     # What is rolled out: (label, the position to play out, whether it is a play's).

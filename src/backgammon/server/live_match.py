@@ -95,7 +95,7 @@ def cube_rules(settings: MatchSettings) -> CubeRules:
 @dataclass(frozen=True, slots=True)
 class Result:
     """How a match ended: ``winner`` (None for an even money session), ``reason``
-    (score, timeout, left, adjudicated) and the final score."""
+    (score, timeout, left, abandoned, adjudicated) and the final score."""
 
     winner: int | None
     reason: str
@@ -245,6 +245,15 @@ class LiveMatch:
         self._apply(entry)
         return [entry]
 
+    def abandon(self, loser: int, now: float) -> list[Entry]:
+        """End the match because ``loser`` stayed away (their opponent claimed the
+        win; the service checked the claim); returns the entry."""
+        if self.result is not None:
+            return []
+        entry: Entry = {"kind": "abandoned", "by": None, "at": now, "player": loser}
+        self._apply(entry)
+        return [entry]
+
     def replay(self, entries: list[Entry]) -> None:
         """Apply logged entries (from the database) in order, checking each.
 
@@ -273,6 +282,10 @@ class LiveMatch:
         kind = action.kind
         game = self.match.game
         base: Entry = {"kind": kind, "by": seat, "at": now}
+        if kind == "claim":
+            raise ActionRefusedError(
+                "bad_action", "a claim is checked by the server against who is connected"
+            )
         if kind in ("leave", "next_game"):
             if kind == "next_game":
                 if self.settings.length:
@@ -374,6 +387,8 @@ class LiveMatch:
         elif kind == "timeout":
             self.reserves[entry["player"]] = 0.0
             self._finish_left(entry["player"], reason="timeout")
+        elif kind == "abandoned":
+            self._finish_left(entry["player"], reason="abandoned")
         elif kind == "adjudicate":
             self.result = Result(entry["winner"], "adjudicated", self.match.score)
         else:
@@ -521,6 +536,7 @@ class LiveMatch:
             "score": list(self.match.score),
             "game": game_state,
             "waiting_for": self.waiting_for,
+            "waiting_since": None if self.waiting_for is None else self.turn_started,
             "clock": None
             if clock is None
             else {

@@ -154,10 +154,15 @@ class JoinMatch(_Strict):
     nonce: str = Field(default="", max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
 
 
+NO_DICE_WORDS = frozenset({"none", "no dice", "no", "0", "-"})
+"""What the position tool's dice field may say for "no dice" (any case)."""
+
+
 class PositionQuery(_Strict):
     """``POST /api/position``: a Position ID, an XGID or a FIBS ``board:`` line, the
-    dice to rank the plays of (``"3-1"``; none: the evaluation alone) and the
-    lookahead, 0-2 plies."""
+    dice to rank the plays of (``"3-1"``; ``"none"``: no dice, even where the text
+    carries some, so the evaluation and cube decision alone; absent or empty: the
+    text's own dice, if any) and the lookahead, 0-2 plies."""
 
     position: str = Field(min_length=1, max_length=400)
     dice: str | None = Field(default=None, max_length=10)
@@ -168,14 +173,18 @@ class PositionQuery(_Strict):
     def _dice(cls, value: str | None) -> str | None:
         if value is None or not value.strip():
             return None
+        if value.strip().lower() in NO_DICE_WORDS:
+            return "none"
         roll = Roll.parse(value)  # InvalidNotationError is a ValueError
         return f"{roll.first}-{roll.second}"
 
     @property
     def roll(self) -> tuple[int, int] | None:
-        """The dice as two numbers, if any."""
+        """The dice as two numbers: None for the text's own, ``(0, 0)`` for none."""
         if self.dice is None:
             return None
+        if self.dice == "none":
+            return (0, 0)
         first, second = self.dice.split("-")
         return int(first), int(second)
 
@@ -234,6 +243,7 @@ ActionKind = Literal[
     "explode",
     "next_game",
     "leave",
+    "claim",
 ]
 """Every kind of action a player may send."""
 
@@ -246,7 +256,9 @@ class ActionBody(_Strict):
     notation, e.g. ``"13/7 8/7"``), double, take, drop, beaver, raccoon, resign (with
     ``level`` 1-3: single, gammon, backgammon), accept, reject (a resignation),
     choose_double (acey-deucey, with ``number``), explode (atomic), next_game (money:
-    start the next game), leave (concede the match or end the money session)."""
+    start the next game), leave (concede the match or end the money session), claim
+    (the win of a match without a clock whose opponent has been disconnected, while
+    the match waits on them, for the server's ``claim_after`` seconds)."""
 
     kind: ActionKind
     move: str | None = Field(default=None, max_length=200)

@@ -186,6 +186,11 @@ MAX_OPEN_MATCHES = 20
 """Open matches (invitations included) one user may have waiting at once."""
 
 
+ROSTER_CHUNK = 40
+"""Users per ``roster`` event (a process's connected users, told to one that has
+just started), so that each stays under the bus's payload limit."""
+
+
 def _new_match_id() -> str:
     return secrets.token_urlsafe(9)
 
@@ -258,6 +263,14 @@ class GameService:
         self._signup_policy = throttle.Policy(settings.signups_per_hour, per_signup, per_signup)
         self._committer: GroupCommitter | None = None
         self._elsewhere: dict[int, tuple[dict[str, Any], int]] = {}
+        # Who is connected, as this process knows it: the users seen connected (here or
+        # elsewhere) and since when those seen leaving have been away; a user never
+        # seen is away since this process started (see _away_since).
+        self._present: set[int] = set()
+        self._left_at: dict[int, float] = {}
+        self._started_at = self.clock.now()
+        # The live matches each user sits in (checked against _seats when used).
+        self._matches_of: dict[int, set[str]] = {}
         self._who = WhoCache(self._read_who, self.clock.now)
         self._names = NameCache()
         self._standings = Standings()
@@ -275,6 +288,8 @@ class GameService:
             url = self.db.url.replace("postgresql+asyncpg://", "postgresql://", 1)
             self.bus = PostgresBus(url)
             await self.bus.start(self._on_event)
+            # Who is already connected to the other processes: each answers a roster.
+            self.bus.send({"k": "roster_request"})
             say("listening for the other server processes (PostgreSQL NOTIFY)")
         now = self.clock.now()
         async with self.db.transaction() as connection:
@@ -908,6 +923,9 @@ class GameService:
             return stored  # another task loaded it while this one read the log
         self._live[match_id] = live
         self._seats[match_id] = _Seats((users[0], users[1]), row.rated, row.public)
+        for user in users:
+            if user is not None:
+                self._matches_of.setdefault(user.id, set()).add(match_id)
         return live
 
     async def _commit(self, live: LiveMatch, entries: list[Entry]) -> None:
@@ -1033,6 +1051,9 @@ class GameService:
                 self.metrics.refused += 1
                 raise ServiceError("not_a_player", "you are not a player in this match", 403)
             now = self.clock.now()
+            if action.kind == "claim":
+                await self._commit(live, self._claimed(live, seats, seat, now, expect))
+                return live.seq
             try:
                 entries = live.act(seat, action, now, expect)
             except ActionRefusedError as refusal:
@@ -1042,6 +1063,105 @@ class GameService:
                 raise ServiceError(refusal.code, refusal.message, 409) from None
             await self._commit(live, entries)
             return live.seq
+
+    def _claimed(
+        self, live: LiveMatch, seats: _Seats, seat: int, now: float, expect: int | None
+    ) -> list[Entry]:
+        """The entry ending ``live`` as abandoned by ``seat``'s opponent, if the server's
+        own record allows ``seat`` to claim the win now (see :meth:`claim_refusal`).
+
+        Raises:
+            ServiceError: naming why the claim is refused; nothing changes.
+        """
+        refusal = self.claim_refusal(live, seats, seat, now, expect)
+        if refusal is not None:
+            self.metrics.refused += 1
+            raise ServiceError(refusal[0], refusal[1], 409)
+        log.info("claim match=%s seat=%d: the opponent stayed away", live.id, seat)
+        return live.abandon(1 - seat, now)
+
+    def claim_refusal(
+        self, live: LiveMatch, seats: _Seats, seat: int, now: float, expect: int | None = None
+    ) -> tuple[str, str] | None:
+        """Why ``seat`` may not claim the win now (code, message), or None if they may:
+        the match has no clock, waits on the opponent, and the opponent (not a bot) has
+        been disconnected, by this server's record, for ``claim_after`` seconds of that
+        wait (counted from the later of their leaving and the wait's start)."""
+        other = seats.users[1 - seat]
+        name = "your opponent" if other is None else other.name
+        if live.finished:
+            return "over", "the match is over"
+        if expect is not None and expect != live.seq:
+            return "stale", f"the match has moved on: state {live.seq}, not {expect}"
+        if live.settings.clock is not None:
+            return "timed", "this match has a clock: a player who stays away runs out of time"
+        if other is None or live.waiting_for != 1 - seat:
+            return "not_waiting", f"the match is not waiting on {name}: only then may you claim"
+        away = self._away_since(other)
+        if away is None:
+            return "opponent_connected", f"{name} is connected: you may not claim the win"
+        waited = now - max(away, live.turn_started)
+        wait = self.settings.claim_after
+        if waited < wait:
+            return "too_early", (
+                f"{name} has been away {int(waited)} s of the {int(wait)} s after which "
+                f"you may claim the win: try again in {math.ceil(wait - waited)} s"
+            )
+        return None
+
+    def _away_since(self, user: User) -> float | None:
+        """Since when ``user`` has had no connection in any process, as this process
+        knows it (None: connected; bots always are)."""
+        if user.kind == "bot" or self._connected(user.id):
+            return None
+        return self._left_at.get(user.id, self._started_at)
+
+    def _connected(self, user_id: int) -> bool:
+        return bool(self.hub.connections_of(user_id)) or user_id in self._elsewhere
+
+    def _presence_changed(self, user_id: int) -> None:
+        """After a connection of ``user_id`` came or went (here or elsewhere): if the
+        user went from connected to away or back, note when, and tell every match
+        room here where they sit."""
+        connected = self._connected(user_id)
+        if connected == (user_id in self._present):
+            return
+        if connected:
+            self._present.add(user_id)
+            self._left_at.pop(user_id, None)
+        else:
+            self._present.discard(user_id)
+            self._left_at[user_id] = self.clock.now()
+        matches = self._matches_of.get(user_id, set())
+        for match_id in list(matches):
+            seats = self._seats.get(match_id)
+            if seats is None or not any(u is not None and u.id == user_id for u in seats.users):
+                matches.discard(match_id)
+            elif self.hub.has_room(match_id):
+                self.hub.publish(match_id, self.presence(match_id))
+        if not matches:
+            self._matches_of.pop(user_id, None)
+
+    def presence(self, match_id: str) -> dict[str, Any]:
+        """A live match's ``presence`` message: for each seat whether its player is
+        connected and since when they have been away (server time), the wait before a
+        claim (None in a match with a clock) and the server's time now."""
+        seats = self._seats.get(match_id)
+        live = self._live.get(match_id)
+        players: list[dict[str, Any] | None] = []
+        for user in () if seats is None else seats.users:
+            away = None if user is None else self._away_since(user)
+            players.append(
+                None if user is None else {"connected": away is None, "away_since": away}
+            )
+        untimed = live is not None and live.settings.clock is None
+        return {
+            "type": "presence",
+            "match": match_id,
+            "players": players,
+            "claim_after": self.settings.claim_after if untimed else None,
+            "now": self.clock.now(),
+        }
 
     async def state(self, match_id: str) -> dict[str, Any]:
         """A match's whole current state (open matches: their summary only)."""
@@ -1205,6 +1325,7 @@ class GameService:
             message = event["message"]
             if message.get("event") in ("online", "offline"):
                 self._note_elsewhere(message)
+                self._presence_changed(int(message["user_id"]))
             spectators = event.get("spectators_only")
             only = None
             if spectators:
@@ -1218,6 +1339,20 @@ class GameService:
             self._deliver_to_user(int(event["user"]), event["message"], bool(event["close"]))
         elif kind == "moderation":
             self._apply_moderation(int(event["user"]), str(event["what"]))
+        elif kind == "roster_request":
+            self._send_roster(str(event.get("origin", "")))
+        elif kind == "roster" and event.get("to") == self.bus.origin:
+            for user_id, public in event["users"]:
+                self._note_elsewhere({"event": "online", "user": public, "user_id": user_id})
+                self._presence_changed(int(user_id))
+
+    def _send_roster(self, origin: str) -> None:
+        """Tell a process that has just started who is connected here (as if each had
+        come online), in events small enough for the bus."""
+        users = self.hub.online()
+        for start in range(0, len(users), ROSTER_CHUNK):
+            chunk = [[user.id, user.public()] for user in users[start : start + ROSTER_CHUNK]]
+            self.bus.send({"k": "roster", "to": origin, "users": chunk})
 
     def _note_elsewhere(self, message: dict[str, Any]) -> None:
         user = message["user"]
@@ -1270,6 +1405,7 @@ class GameService:
             self._lobby_event(
                 {"event": "online", "user": connection.user.public(), "user_id": connection.user.id}
             )
+            self._presence_changed(connection.user.id)
         connection.send(
             {
                 "type": "welcome",
@@ -1293,6 +1429,7 @@ class GameService:
                     "user_id": connection.user.id,
                 }
             )
+            self._presence_changed(connection.user.id)
 
     async def subscribe(self, connection: Connection, room: str, snapshot: bool = True) -> None:
         """Let a client hear a match (its whole state now, then every change) or the
@@ -1310,6 +1447,8 @@ class GameService:
             state = await self.state(room)
             self.hub.join(connection, room)
             connection.send({"type": "state", "match": room, "entries": [], "state": state})
+            if "open" not in state:
+                connection.send(self.presence(room))
         async with self.db.transaction() as connection_db:
             chat = await repo.recent_chat(connection_db, room)
         seats = self._seats.get(room)

@@ -53,6 +53,9 @@ class Settings(BaseModel):
         bots: the bot levels offered in the lobby.
         warm_up: compile the engine's kernels before reporting ready.
         abandon_after: seconds after which a match nobody acts in is adjudicated.
+        claim_after: in a match without a clock, seconds a player must have been
+            disconnected while the match waits on them before their opponent may
+            claim the win (docs/server.md, "Disconnections").
         secure_cookies: mark cookies Secure (behind HTTPS).
         admins: accounts made administrators at start (they may mute, kick and ban).
         fibs_port: where the FIBS front end listens (None: no FIBS front end; 0: a
@@ -79,6 +82,7 @@ class Settings(BaseModel):
     bots: tuple[str, ...] = ("beginner", "intermediate", "expert", "worldclass")
     warm_up: bool = True
     abandon_after: float = Field(default=3 * 24 * 3600.0, gt=0)
+    claim_after: float = Field(default=300.0, gt=0)
     secure_cookies: bool = False
     admins: tuple[str, ...] = ()
     fibs_port: int | None = Field(default=None, ge=0, le=65535)

@@ -38,6 +38,8 @@ const app = {
   note: "", // what just changed (view.describeEntries), said before the status
   summary: null, // the end of a game, shown until dismissed (view.gameSummary)
   held: null, // the ended game's last state, drawn under its summary
+  presence: null, // the match's last `presence` message: who is connected
+  serverLag: 0, // the server's clock minus ours, in seconds (from `presence.now`)
   press: null, // a pointer pressed on the board
   length: 5, // chosen match length in the lobby
 };
@@ -176,20 +178,20 @@ function connect() {
     app.ws = null;
     if (event.code === 4401) {
       loggedOut();
-      say("Your session has ended; log in again.", true);
+      say("Your session has ended; log in again.", true, true);
       return;
     }
     if (!app.me) return;
     const delay = Math.min(10000, 500 * 2 ** app.retry);
     app.retry += 1;
-    say("Connection lost; reconnecting…", true);
+    say("Connection lost; reconnecting…", true, true);
     setTimeout(connect, delay);
   });
 }
 
 function send(message) {
   if (!app.ws || app.ws.readyState !== WebSocket.OPEN) {
-    say("Not connected to the server; trying again…", true);
+    say("Not connected to the server; trying again…", true, true);
     return false;
   }
   app.ws.send(JSON.stringify(message));
@@ -236,6 +238,9 @@ function receive(message) {
     case "state":
       if (message.match === app.match) onState(message);
       break;
+    case "presence":
+      if (message.match === app.match) onPresence(message);
+      break;
     case "chat":
       if (message.room === app.match) addChat(message.from, message.text, message.audience);
       break;
@@ -261,7 +266,7 @@ function receive(message) {
     }
     case "kicked": // the server revoked this session: log in again (no reconnecting)
       loggedOut();
-      say(message.message, true);
+      say(message.message, true, true);
       break;
     case "moderation":
       say(message.message, true);
@@ -464,6 +469,7 @@ function openMatch(id) {
   if (app.match) unsubscribe(app.match);
   Object.assign(app, {
     match: id, state: null, seat: null, plan: null, chosen: [], selected: null, busy: false, note: "", summary: null, held: null,
+    presence: null,
   });
   $("#chat-lines").replaceChildren();
   $("#board").innerHTML = "";
@@ -503,6 +509,33 @@ function onState(message) {
   if (summary && !typing) $("#summary-continue").focus();
 }
 
+function onPresence(message) {
+  const change = V.presenceChange(app.presence, message, app.state);
+  app.presence = message;
+  app.serverLag = message.now - Date.now() / 1000;
+  if (change) say(change);
+  updatePresence();
+}
+
+/** Show who is connected, the absent player's notice and, when the server will
+ *  accept it, the claim button (called with the clocks, so the countdown runs). */
+function updatePresence() {
+  const state = app.state;
+  if (!state || state.open) return;
+  const view = V.presenceView(app.presence, state, app.seat, Date.now() / 1000 + app.serverLag);
+  for (const mark of document.querySelectorAll("#match-view .presence")) {
+    const here = view.connected[Number(mark.dataset.seat)];
+    mark.textContent = here ? "connected" : "away";
+    mark.classList.toggle("away", !here);
+  }
+  const notice = $("#presence-note");
+  if (notice.textContent !== view.notice) notice.textContent = view.notice;
+  notice.hidden = !view.notice;
+  const claim = $("#do-claim");
+  claim.hidden = !view.claim || Boolean(app.summary);
+  claim.disabled = app.busy;
+}
+
 function act(kind, fields = {}) {
   if (!app.state || app.busy) return;
   const sent = send({ type: "action", match: app.match, action: { kind, ...fields }, expect: app.state.seq });
@@ -528,6 +561,7 @@ const BUTTONS = [
 function bindMatch() {
   for (const [name, handler] of BUTTONS) $(`#do-${name}`).addEventListener("click", handler);
   $("#do-join").addEventListener("click", () => joinMatch(app.match));
+  $("#do-claim").addEventListener("click", () => act("claim"));
   $("#summary-continue").addEventListener("click", () => {
     app.summary = null;
     app.held = null;
@@ -626,6 +660,7 @@ function playerLine(state, seat, pips) {
   parts.push(el("span", { text: `score ${state.score[seat]}` }));
   if (pips != null) parts.push(el("span", { text: `pips ${pips}` }));
   parts.push(el("span", { class: "clock", "data-seat": String(seat) }));
+  parts.push(el("span", { class: "presence", "data-seat": String(seat) }));
   return parts;
 }
 
@@ -686,6 +721,7 @@ function renderMatch() {
   $("#player-top").replaceChildren(...playerLine(state, 1 - bottom, pips.top));
   $("#player-bottom").replaceChildren(...playerLine(state, bottom, pips.bottom));
   updateClocks();
+  updatePresence();
 
   const summary = app.summary;
   $("#game-summary").hidden = !summary;
@@ -746,6 +782,7 @@ function updateClocks() {
     span.textContent = `time ${V.formatSeconds(clock.reserve)}${delay}`;
     span.classList.toggle("running", clock.running);
   }
+  updatePresence();
 }
 
 // -- moving checkers: click a checker, click where it goes; or drag it there -------------

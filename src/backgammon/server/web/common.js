@@ -17,10 +17,28 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-export function say(text, error = false) {
+/** How long a line stays in the status bar, in seconds: a notice, an error. */
+export const STATUS_SECONDS = Object.freeze({ notice: 15, error: 30 });
+
+/** How many milliseconds the status line `text` stays before it is cleared (null:
+ *  until replaced; an empty line, or one said with `hold`, such as a lost
+ *  connection, which stays true until the next line replaces it). */
+export function statusLife(text, error = false, hold = false) {
+  if (!text || hold) return null;
+  return 1000 * (error ? STATUS_SECONDS.error : STATUS_SECONDS.notice);
+}
+
+let statusTimer = null;
+
+/** Say `text` in the status line under the header (an error in red); it clears
+ *  itself after statusLife(), so an old line never lingers. */
+export function say(text, error = false, hold = false) {
   const status = $("#status");
   status.textContent = text;
   status.classList.toggle("error", error);
+  clearTimeout(statusTimer);
+  const life = statusLife(text, error, hold);
+  statusTimer = life === null ? null : setTimeout(() => say(""), life);
 }
 
 function messageOf(data, response) {

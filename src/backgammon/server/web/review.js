@@ -5,7 +5,7 @@
 // from reviewview.js (pure, unit-tested).
 
 import { boardMarkup } from "./board.js";
-import { $, api, el, say, signed } from "./common.js";
+import { $, api, el, say } from "./common.js";
 import * as R from "./reviewview.js";
 
 const review = {
@@ -49,7 +49,7 @@ function renderPlayers(result) {
         el("td", { class: "number", text: p.pr.toFixed(2) }),
         el("td", { text: p.rating }),
         el("td", { text: marksText(p.marks) }),
-        el("td", { text: `${signed(p.luck_rate)} (${p.luck_rating})` }),
+        el("td", { text: R.luckText(p.luck_rate, p.luck_rating) }),
       ),
     ),
   );

@@ -41,6 +41,14 @@ function loss(value) {
   return `−${value.toFixed(3)}`;
 }
 
+/** A player's luck in words: the mean luck per roll and its rating, where the
+ *  analysis' "None" (luck within ±0.03 a roll) reads "average luck". */
+export function luckText(rate, rating) {
+  const value = `${rate >= 0 ? "+" : ""}${rate.toFixed(3)}`;
+  const words = !rating || rating === "None" ? "average luck" : rating;
+  return `${value} (${words})`;
+}
+
 /**
  * One row of the move list: {game, move, player, dice, what, loss, mark, className}
  * (`what`: the play made or the cube action; `loss`: the equity lost, "" below 0.0005).

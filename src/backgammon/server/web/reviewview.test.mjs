@@ -260,3 +260,10 @@ test("every move of a real analysis is drawn, captioned, listed and plotted", { 
   assert.equal((svg.match(/win-point/g) || []).length, moves.length);
   assert.equal((svg.match(/class="plot-point error/g) || []).length, 2 * result.errors.length);
 });
+
+test("a player's luck reads in words, never the analysis' bare \"None\"", () => {
+  assert.equal(R.luckText(0.0123, "None"), "+0.012 (average luck)");
+  assert.equal(R.luckText(-0.0451, "Bad dice, man!"), "-0.045 (Bad dice, man!)");
+  assert.equal(R.luckText(0.2, "Cheater :-)"), "+0.200 (Cheater :-))");
+  assert.equal(R.luckText(0, undefined), "+0.000 (average luck)");
+});

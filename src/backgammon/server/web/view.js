@@ -749,7 +749,56 @@ export function resultSentence(state, seat) {
   if (reason === "timeout") return `${head}: ${loser} ran out of time.`;
   if (reason === "left") return `${head}: ${loser} left the ${length ? "match" : "session"}.`;
   if (reason === "adjudicated") return `${head} by adjudication.`;
+  if (reason === "abandoned") return `${head}: ${loser} stayed away too long, and the win was claimed.`;
   return `${head}.`;
+}
+
+/** What a match's `presence` message (each seat's player connected or away since
+ *  when, the wait before a claim: null with a clock) means for the user in `seat`
+ *  (null: a spectator) at the server's time `now`: whether each player is connected,
+ *  a sentence about an absent player ("" when both are here), and whether the user
+ *  may claim the win now (`claim`) or in how many seconds (`claimIn`; null: not
+ *  this way). The server decides: this only says when to offer the button. */
+export function presenceView(presence, state, seat, now) {
+  const none = { connected: [true, true], notice: "", claim: false, claimIn: null };
+  if (!presence || !state || state.open || presence.match !== state.match) return none;
+  const connected = presence.players.map((player) => !player || player.connected);
+  if (state.result) return { ...none, connected };
+  const notices = [];
+  let claimIn = null;
+  for (const s of [0, 1]) {
+    const player = presence.players[s];
+    if (!player || player.connected || s === seat) continue;
+    const name = state.players[s];
+    const away = `${name} has been away ${formatSeconds(now - player.away_since)}`;
+    const claimable = seat === 1 - s && presence.claim_after != null && state.waiting_for === s;
+    if (!claimable) {
+      notices.push(`${away}.`);
+      continue;
+    }
+    const since = Math.max(player.away_since, state.waiting_since ?? 0);
+    claimIn = Math.max(0, since + presence.claim_after - now);
+    notices.push(
+      claimIn > 0
+        ? `${away}: if ${name} is still away in ${formatSeconds(claimIn)}, you may claim the win.`
+        : `${away}: you may claim the win.`,
+    );
+  }
+  return { connected, notice: notices.join(" "), claim: claimIn === 0, claimIn };
+}
+
+/** The sentence for a change between two `presence` messages of one match ("bob
+ *  left." / "bob is back."), or "" when no player came or went. */
+export function presenceChange(before, after, state) {
+  if (!before || !after || before.match !== after.match || !state || !state.players) return "";
+  const said = [];
+  for (const s of [0, 1]) {
+    const was = before.players[s];
+    const now = after.players[s];
+    if (!was || !now || was.connected === now.connected) continue;
+    said.push(now.connected ? `${state.players[s]} is back.` : `${state.players[s]} left.`);
+  }
+  return said.join(" ");
 }
 
 /** How the last game of a finished match ended (gameEndSentence), or "" when the

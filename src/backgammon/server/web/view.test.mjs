@@ -874,3 +874,45 @@ test("a forced move is offered in one click, to the mover only", () => {
   assert.equal(V.forcedPlay(none, 0), null, "no move: nothing to offer");
   assert.equal(V.forcedPlay(makeState(), 0), null, "before the roll");
 });
+
+test("who is connected: an absent player is said, and a claim offered after the wait", () => {
+  const state = { ...makeState({ turn: 1, waiting: 1 }), waiting_since: 100 };
+  const here = { match: "m1", players: [{ connected: true, away_since: null }, { connected: true, away_since: null }], claim_after: 300 };
+  assert.deepEqual(V.presenceView(here, state, 0, 150), { connected: [true, true], notice: "", claim: false, claimIn: null });
+  const away = { ...here, players: [here.players[0], { connected: false, away_since: 130 }] };
+  const early = V.presenceView(away, state, 0, 190);
+  assert.deepEqual(early.connected, [true, false]);
+  assert.equal(early.claim, false);
+  assert.equal(early.claimIn, 240, "the wait counts from the later of leaving and the turn's start");
+  assert.equal(early.notice, "bob has been away 1:00: if bob is still away in 4:00, you may claim the win.");
+  const late = V.presenceView(away, state, 0, 430);
+  assert.equal(late.claim, true);
+  assert.equal(late.notice, "bob has been away 5:00: you may claim the win.");
+  const turnLater = V.presenceView(away, { ...state, waiting_since: 200 }, 0, 430);
+  assert.equal(turnLater.claim, false, "the wait restarts when the match starts waiting on them");
+  assert.equal(V.presenceView(away, state, null, 430).notice, "bob has been away 5:00.", "spectators get no claim");
+  assert.equal(V.presenceView(away, state, null, 430).claim, false);
+  const ourTurn = { ...state, waiting_for: 0 };
+  assert.equal(V.presenceView(away, ourTurn, 0, 430).claim, false, "not while the match waits on us");
+  assert.equal(V.presenceView({ ...away, claim_after: null }, state, 0, 430).claim, false, "a clock decides instead");
+  const over = { ...state, result: { winner: 0, reason: "abandoned", score: [5, 0] } };
+  assert.deepEqual(V.presenceView(away, over, 0, 430), { connected: [true, false], notice: "", claim: false, claimIn: null });
+  assert.equal(V.presenceView(away, { ...state, match: "m2" }, 0, 430).notice, "", "another match's presence");
+  assert.equal(V.presenceChange(here, away, state), "bob left.");
+  assert.equal(V.presenceChange(away, here, state), "bob is back.");
+  assert.equal(V.presenceChange(here, here, state), "");
+  assert.equal(V.presenceChange(null, away, state), "", "the first presence is no change");
+  assert.equal(
+    V.resultSentence(over, 1),
+    "alice won the match 5–0: you stayed away too long, and the win was claimed.",
+  );
+});
+
+test("a status line clears itself after a while, unless it must stay true", async () => {
+  const { STATUS_SECONDS, statusLife } = await import("./common.js");
+  assert.equal(statusLife("bob left."), 1000 * STATUS_SECONDS.notice);
+  assert.equal(statusLife("it is bob's turn", true), 1000 * STATUS_SECONDS.error);
+  assert.ok(STATUS_SECONDS.error > STATUS_SECONDS.notice, "an error stays longer");
+  assert.equal(statusLife("Connection lost; reconnecting…", true, true), null, "held until replaced");
+  assert.equal(statusLife(""), null, "nothing to clear");
+});
