@@ -5,7 +5,7 @@
 // comes from view.js (pure, unit-tested); board.js turns it into SVG.
 
 import { boardMarkup, dragMarkup } from "./board.js";
-import { $, UNAUTHORIZED, api, el, say } from "./common.js";
+import { $, UNAUTHORIZED, api, el, say, sayError } from "./common.js";
 import { bindKeys, keyFocus } from "./keys.js";
 import * as L from "./lobbyview.js";
 import { animateBoard, skipNextAnimation } from "./motion.js";
@@ -87,7 +87,11 @@ async function start() {
   bindPosition();
   bindReview();
   window.addEventListener("hashchange", route);
-  window.addEventListener(UNAUTHORIZED, () => loggedOut());
+  window.addEventListener(UNAUTHORIZED, () => {
+    if (!app.me) return; // already logged out, and told why
+    loggedOut();
+    say("Your session has ended; log in again.", true);
+  });
   setInterval(updateClocks, 250);
   if (!localStorage.getItem(HINT)) {
     route();
@@ -140,7 +144,7 @@ function bindLogin() {
       say("");
       signedIn(data.user);
     } catch (error) {
-      say(error.message, true);
+      sayError(error);
     }
   });
   $("#guest").addEventListener("click", async () => {
@@ -149,7 +153,7 @@ function bindLogin() {
       say(`You play as ${data.user.name}.`);
       signedIn(data.user);
     } catch (error) {
-      say(error.message, true);
+      sayError(error);
     }
   });
   $("#logout").addEventListener("click", async () => {
@@ -288,7 +292,7 @@ function refreshLobby() {
       app.lobby = await api("GET", "/api/lobby");
       renderLobby();
     } catch (error) {
-      say(error.message, true);
+      sayError(error);
     }
   }, 300);
 }
@@ -323,7 +327,7 @@ async function creating(create) {
   try {
     await create(nonce());
   } catch (error) {
-    say(error.message, true);
+    sayError(error);
   } finally {
     setCreating(false);
   }
@@ -351,7 +355,7 @@ async function joinMatch(id) {
     await api("POST", `/api/matches/${id}/join`, { nonce: nonce() });
     location.hash = `#/match/${id}`;
   } catch (error) {
-    say(error.message, true);
+    sayError(error);
   }
 }
 
@@ -364,7 +368,7 @@ async function closeMatch(id, how) {
     if (app.match === id) location.hash = "#/";
     refreshLobby();
   } catch (error) {
-    say(error.message, true);
+    sayError(error);
   }
 }
 

@@ -41,6 +41,15 @@ export function say(text, error = false, hold = false) {
   statusTimer = life === null ? null : setTimeout(() => say(""), life);
 }
 
+/** A call answered 401: the session is gone (app.js logs out and says why once). */
+export class SessionEndedError extends Error {}
+
+/** An API error on the status line; one of a session that ended was already explained
+ * (a kick's reason must not give way to the "log in first" of a request in flight). */
+export function sayError(error) {
+  if (!(error instanceof SessionEndedError)) say(error.message, true);
+}
+
 function messageOf(data, response) {
   if (data && typeof data.message === "string") return data.message;
   if (data && Array.isArray(data.detail)) {
@@ -63,7 +72,10 @@ export async function api(method, path, body) {
   } catch {
     data = null;
   }
-  if (response.status === 401 && !path.startsWith("/api/login")) window.dispatchEvent(new Event(UNAUTHORIZED));
+  if (response.status === 401 && !path.startsWith("/api/login")) {
+    window.dispatchEvent(new Event(UNAUTHORIZED));
+    throw new SessionEndedError(messageOf(data, response));
+  }
   if (!response.ok) throw new Error(messageOf(data, response));
   return data;
 }

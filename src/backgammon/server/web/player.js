@@ -1,6 +1,6 @@
 // The player page (#/player/NAME): ratings, the rating graph, match history.
 
-import { $, api, el, say } from "./common.js";
+import { $, api, el, sayError } from "./common.js";
 import * as V from "./view.js";
 
 // -- the player page (#/player/NAME) ----------------------------------------------------
@@ -22,7 +22,7 @@ export async function openPlayer(name) {
     const profile = await api("GET", `/api/users/${encodeURIComponent(name)}`);
     if (playerShown === name) renderPlayer(profile);
   } catch (error) {
-    say(error.message, true);
+    sayError(error);
   }
 }
 

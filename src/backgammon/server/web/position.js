@@ -4,7 +4,7 @@
 // editor's edits and IDs, the words and figures) are in positionview.js.
 
 import { boardMarkup } from "./board.js";
-import { $, api, el, say, signed } from "./common.js";
+import { $, api, el, say, sayError, signed } from "./common.js";
 import * as P from "./positionview.js";
 import * as V from "./view.js";
 
@@ -282,7 +282,7 @@ async function pollRollout() {
   try {
     status = await api("GET", `/api/rollout/${current.id}`);
   } catch (error) {
-    say(error.message, true);
+    sayError(error);
     if (tool.rollout === current) rolloutFinished();
     return;
   }
@@ -318,7 +318,7 @@ async function startRollout(event) {
     renderRollout({ state: "running", done: 0, total: job.total, result: null });
     tool.rollout.timer = setTimeout(pollRollout, POLL_MS);
   } catch (error) {
-    say(error.message, true);
+    sayError(error);
     $("#position-rollout").disabled = false;
   }
 }
@@ -330,7 +330,7 @@ async function cancelRollout() {
   try {
     await api("DELETE", `/api/rollout/${current.id}`);
   } catch (error) {
-    say(error.message, true);
+    sayError(error);
   }
   // The next poll shows it cancelled, with what it had done.
 }
@@ -353,7 +353,7 @@ export function bindPosition() {
       say("");
       renderReport(report);
     } catch (error) {
-      say(error.message, true);
+      sayError(error);
     } finally {
       button.disabled = false;
     }

@@ -5,7 +5,7 @@
 // from reviewview.js (pure, unit-tested).
 
 import { boardMarkup } from "./board.js";
-import { $, api, el, say } from "./common.js";
+import { $, api, el, say, sayError } from "./common.js";
 import * as R from "./reviewview.js";
 
 const review = {
@@ -216,7 +216,7 @@ async function analyse(source) {
     if (run !== review.run) return;
     review.failed = true;
     $("#review-progress-row").hidden = true;
-    say(error.message, true);
+    sayError(error);
   }
 }
 
