@@ -1,0 +1,64 @@
+"""Matches: create, join, decline, cancel and rematch; a match's state and its
+records (the match file, the dice's proof)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Response
+
+from backgammon.server.protocol import CreateMatch, JoinMatch, Rematch
+from backgammon.server.routes.dependencies import Auth, Service
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api/matches", tags=["matches"])
+
+
+@router.post("", status_code=201)
+async def create(body: CreateMatch, user: Auth, service: Service) -> dict[str, Any]:
+    return await service.create_match(user, body)
+
+
+@router.post("/commitment", status_code=201)
+async def dice_commitment(user: Auth, service: Service) -> dict[str, str]:
+    return await service.dice_commitment(user)
+
+
+@router.post("/{match_id}/join")
+async def join(match_id: str, body: JoinMatch, user: Auth, service: Service) -> dict[str, Any]:
+    return await service.join_match(user, match_id, body.nonce)
+
+
+@router.post("/{match_id}/decline")
+async def decline(match_id: str, user: Auth, service: Service) -> dict[str, Any]:
+    return await service.decline(user, match_id)
+
+
+@router.post("/{match_id}/cancel")
+async def cancel(match_id: str, user: Auth, service: Service) -> dict[str, Any]:
+    return await service.cancel(user, match_id)
+
+
+@router.post("/{match_id}/rematch", status_code=201)
+async def rematch(
+    match_id: str, user: Auth, service: Service, body: Rematch | None = None
+) -> dict[str, Any]:
+    return await service.rematch(user, match_id, body)
+
+
+@router.get("/{match_id}")
+async def get_match(match_id: str, service: Service) -> dict[str, Any]:
+    return await service.state(match_id)
+
+
+@router.get("/{match_id}/record.{kind}")
+async def download(match_id: str, kind: str, service: Service) -> Response:
+    text = await service.download(match_id, kind)
+    media = "application/json" if kind == "dice" else "text/plain; charset=utf-8"
+    filename = f"{match_id}.{'json' if kind == 'dice' else kind}"
+    return Response(
+        text,
+        media_type=media,
+        headers={"content-disposition": f'attachment; filename="{filename}"'},
+    )

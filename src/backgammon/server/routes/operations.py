@@ -1,0 +1,73 @@
+"""Operations: the readiness probe and Prometheus's metrics."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, PlainTextResponse
+
+from backgammon.server.protocol import PROTOCOL_VERSION
+from backgammon.server.routes.dependencies import Service
+from backgammon.server.service import GameService, Histogram
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/healthz")
+async def healthz(service: Service) -> JSONResponse:
+    ready = service.ready
+    return JSONResponse(
+        {"ready": ready, "protocol": PROTOCOL_VERSION}, status_code=200 if ready else 503
+    )
+
+
+@router.get("/metrics")
+async def metrics(service: Service) -> PlainTextResponse:
+    return PlainTextResponse(_prometheus(service), media_type="text/plain; version=0.0.4")
+
+
+def _prometheus(service: GameService) -> str:
+    metrics = service.metrics
+    lines = [
+        "# HELP backgammon_connections Open WebSocket connections in this process.",
+        "# TYPE backgammon_connections gauge",
+        f"backgammon_connections {service.hub.connection_count}",
+        "# HELP backgammon_live_matches Matches held in memory by this process.",
+        "# TYPE backgammon_live_matches gauge",
+        f"backgammon_live_matches {service.live_count}",
+        "# HELP backgammon_actions_total Log entries committed (player and server actions).",
+        "# TYPE backgammon_actions_total counter",
+        f"backgammon_actions_total {metrics.actions}",
+        "# HELP backgammon_refused_total Actions refused.",
+        "# TYPE backgammon_refused_total counter",
+        f"backgammon_refused_total {metrics.refused}",
+        "# HELP backgammon_matches_started_total Matches started.",
+        "# TYPE backgammon_matches_started_total counter",
+        f"backgammon_matches_started_total {metrics.matches_started}",
+        "# HELP backgammon_matches_finished_total Matches finished.",
+        "# TYPE backgammon_matches_finished_total counter",
+        f"backgammon_matches_finished_total {metrics.matches_finished}",
+    ]
+    lines += _histogram(
+        "backgammon_commit_seconds", "Time to commit an action to the database.", metrics.commit
+    )
+    lines += _histogram(
+        "backgammon_action_seconds",
+        "Time from an action's receipt to its new state published to the match's subscribers.",
+        metrics.action,
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _histogram(name: str, description: str, histogram: Histogram) -> list[str]:
+    """A histogram in Prometheus's text format."""
+    lines = [f"# HELP {name} {description}", f"# TYPE {name} histogram"]
+    for bound, count in histogram.cumulative():
+        lines.append(f'{name}_bucket{{le="{bound}"}} {count}')
+    lines += [
+        f'{name}_bucket{{le="+Inf"}} {histogram.count}',
+        f"{name}_sum {histogram.total:.6f}",
+        f"{name}_count {histogram.count}",
+    ]
+    return lines

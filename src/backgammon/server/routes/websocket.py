@@ -1,0 +1,147 @@
+"""The live connection, ``/ws``: authenticate, then read the client's messages and
+hand them to the service, and write what the service publishes, until either side
+closes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from backgammon.server.hub import Connection
+from backgammon.server.protocol import (
+    ActionMessage,
+    ChatMessage,
+    PingMessage,
+    ProtocolError,
+    SubscribeMessage,
+    TellMessage,
+    UnsubscribeMessage,
+    parse_client_message,
+)
+from backgammon.server.rate_limit import TokenBucket
+from backgammon.server.routes.dependencies import origin_allowed, session_token
+from backgammon.server.routes.state import service_of
+from backgammon.server.service import GameService, ServiceError
+from backgammon.server.settings import Settings
+
+__all__ = ["router"]
+
+log = logging.getLogger("backgammon.server")
+
+router = APIRouter()
+
+
+@router.websocket("/ws")
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    service = service_of(websocket)
+    await _serve_websocket(websocket, service, service.settings)
+
+
+async def _serve_websocket(websocket: WebSocket, service: GameService, settings: Settings) -> None:
+    """One client's live connection: authenticate, then read messages and write
+    what the service publishes, until either side closes."""
+    if not origin_allowed(websocket, settings):
+        log.warning("websocket refused: origin %r", websocket.headers.get("origin"))
+        await websocket.close(code=4403, reason="origin not allowed")
+        return
+    since = service.moderation_epoch
+    user = await service.authenticate(session_token(websocket))
+    if user is None:
+        await websocket.close(code=4401, reason="log in first")
+        return
+    await websocket.accept()
+    connection = Connection(user)
+    service.connect(connection, since)
+    writer = asyncio.create_task(_write(websocket, connection))
+    limit = TokenBucket(settings.messages_per_second, settings.message_burst)
+    try:
+        while not connection.closed:
+            received = await websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            data = received.get("text")
+            if data is None:
+                data = received.get("bytes") or b""
+            if len(data) > settings.max_message_bytes:
+                connection.send(
+                    {
+                        "type": "error",
+                        "code": "too_large",
+                        "message": f"a message has at most {settings.max_message_bytes} bytes",
+                    }
+                )
+                connection.close()
+                break
+            if not limit.allow():
+                refusal = {"type": "error", "code": "rate_limited", "ref": _ref_of(data)}
+                if limit.flooding:
+                    connection.send({**refusal, "message": "too many messages: disconnected"})
+                    connection.close()
+                    break
+                connection.send({**refusal, "message": "too many messages: slow down"})
+                continue
+            await _handle(data, connection, service)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        service.disconnect(connection)
+        await writer
+
+
+def _ref_of(data: str | bytes) -> str | None:
+    """The ``ref`` of a message that will not be handled, if it has a usable one."""
+    try:
+        ref = json.loads(data).get("ref")
+    except (ValueError, AttributeError, UnicodeDecodeError):
+        return None
+    return ref if isinstance(ref, str) and len(ref) <= 40 else None
+
+
+async def _write(websocket: WebSocket, connection: Connection) -> None:
+    try:
+        while True:
+            message = await connection.queue.get()
+            if message is None:
+                break
+            await websocket.send_text(message.json())
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        connection.closed = True
+        if websocket.application_state == WebSocketState.CONNECTED:
+            try:
+                code = 1009 if connection.overflowed else 1000
+                await websocket.close(code=code)
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                pass
+
+
+async def _handle(data: str | bytes, connection: Connection, service: GameService) -> None:
+    """Dispatch one client message; every failure answers an ``error``."""
+    ref = None
+    try:
+        message = parse_client_message(data)
+        ref = getattr(message, "ref", None)
+        if isinstance(message, ActionMessage):
+            seq = await service.act(connection.user, message.match, message.action, message.expect)
+            connection.send({"type": "ack", "match": message.match, "seq": seq, "ref": ref})
+        elif isinstance(message, SubscribeMessage):
+            await service.subscribe(connection, message.match)
+        elif isinstance(message, UnsubscribeMessage):
+            service.hub.leave(connection, message.match)
+        elif isinstance(message, ChatMessage):
+            await service.chat(connection.user, message.room, message.text)
+        elif isinstance(message, TellMessage):
+            await service.tell(connection.user, message.to, message.text)
+        elif isinstance(message, PingMessage):
+            connection.send({"type": "pong", "ref": ref})
+    except ProtocolError as error:
+        connection.send(
+            {"type": "error", "code": "bad_message", "message": str(error), "ref": _ref_of(data)}
+        )
+    except ServiceError as error:
+        connection.send({"type": "error", "code": error.code, "message": error.message, "ref": ref})
