@@ -62,6 +62,13 @@ class WhoCache:
         """The facts of ``user_id`` (None for no such user)."""
         return (await self.get_many([user_id])).get(user_id)
 
+    def peek(self, user_id: int) -> WhoFacts | None:
+        """The facts of ``user_id`` if kept and fresh, else None (no read)."""
+        kept = self._kept.get(user_id)
+        if kept is not None and self._now() - kept[0] < self.ttl:
+            return kept[1]
+        return None
+
     async def get_many(self, user_ids: list[int]) -> dict[int, WhoFacts]:
         """The facts of each of ``user_ids`` that exists: those kept and fresh at
         once, those another task is reading when it has them, the rest in one read."""

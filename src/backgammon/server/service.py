@@ -18,6 +18,7 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Protocol
 
 from sqlalchemy.exc import IntegrityError
@@ -1260,6 +1261,18 @@ class GameService:
     async def who_many(self, user_ids: list[int]) -> dict[int, WhoFacts]:
         """:meth:`who` of several users at once (those that exist), read together."""
         return await self._who.get_many(user_ids)
+
+    def who_kept(self, user_id: int) -> WhoFacts | None:
+        """:meth:`who` of a user if the facts are kept in memory and fresh (no wait)."""
+        return self._who.peek(user_id)
+
+    def online_names(self) -> list[tuple[int, str]]:
+        """Everyone online in any process (user id, name), by name: :meth:`online`
+        without the public facts, for the lists that need only names."""
+        here = {user.id: user.name for user in self.hub.online()}
+        for key, (public, _count) in self._elsewhere.items():
+            here.setdefault(key, str(public["name"]))
+        return sorted(here.items(), key=itemgetter(1))
 
     def online(self) -> list[tuple[int, dict[str, Any]]]:
         """Everyone online in any process (user id, public facts), by name, with no

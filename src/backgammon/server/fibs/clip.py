@@ -9,6 +9,7 @@ and announced in the reader's own numbering (an opponent's 13-7 reads 12-18).
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from backgammon.notation.fibs_board import (
@@ -26,11 +27,16 @@ __all__ = [
     "TOGGLE_TEXTS",
     "board_line",
     "game_after",
+    "line_safe",
     "move_error",
     "moves_text",
     "own_info_line",
     "who_info_line",
 ]
+
+_UNSAFE_IN_A_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""What may never reach a FIBS client inside a line: controls (CR and LF above all)
+and Unicode's line and paragraph separators."""
 
 MONEY_LENGTH = 9999
 """FIBS's match length for an unlimited match (our money sessions)."""
@@ -175,6 +181,12 @@ def moves_text(steps: list[list[int]], flip: bool) -> str:
     """FIBS's text of a play's steps (``"13-7 8-7"``), flipped into the other
     side's numbering when ``flip``."""
     return " ".join(f"{_point(source, flip)}-{_point(dest, flip)}" for source, dest in steps)
+
+
+def line_safe(text: str) -> str:
+    """``text`` with every control character and line separator replaced by ``?``:
+    no text can start a line of its own."""
+    return _UNSAFE_IN_A_LINE.sub("?", text)
 
 
 def who_info_line(

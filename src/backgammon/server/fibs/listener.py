@@ -15,6 +15,7 @@ import logging
 import re
 
 from backgammon.server.fibs.session import FibsSession, LineTooLongError
+from backgammon.server.fibs.who_lines import WhoLines
 from backgammon.server.service import GameService
 
 __all__ = ["MAX_LINE", "FibsListener"]
@@ -45,6 +46,7 @@ class FibsListener:
         self._server: asyncio.Server | None = None
         self._sessions: set[asyncio.Task[None]] = set()
         self._per_address: dict[str, int] = {}
+        self._who_lines = WhoLines()
 
     async def start(self) -> None:
         """Begin listening."""
@@ -105,7 +107,7 @@ class FibsListener:
             writer.write(text.encode("utf-8"))
             await writer.drain()
 
-        session = FibsSession(self.service, read_line, write, address)
+        session = FibsSession(self.service, read_line, write, address, self._who_lines)
         try:
             await session.run()
         except Exception:  # pragma: no cover - logged; the listener goes on

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
@@ -32,11 +31,12 @@ from backgammon.server.fibs.clip import (
     TOGGLE_TEXTS,
     board_line,
     game_after,
+    line_safe,
     move_error,
     moves_text,
     own_info_line,
-    who_info_line,
 )
+from backgammon.server.fibs.who_lines import WhoLines
 from backgammon.server.hub import Connection
 from backgammon.server.presence import WhoFacts
 from backgammon.server.protocol import ActionBody, CreateMatch, MatchSettings
@@ -135,11 +135,6 @@ def _shows_board(entry: dict[str, Any]) -> bool:
     return kind in ("roll", "play")
 
 
-_UNSAFE_IN_A_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-"""What may never reach a FIBS client inside a line: controls (CR and LF above all)
-and Unicode's line and paragraph separators."""
-
-
 PUMP_BATCH = 64
 """Events the pump tells at most before it writes what they said (a login storm
 brings each session hundreds of notices at once)."""
@@ -171,8 +166,10 @@ class FibsSession:
         read_line: Callable[[], Awaitable[str]],
         write: Callable[[str], Awaitable[None]],
         address: str,
+        who_lines: WhoLines | None = None,
     ) -> None:
         self.service = service
+        self.who_lines = who_lines if who_lines is not None else WhoLines()
         self._read_line = read_line
         self._write = write
         self.address = address
@@ -222,11 +219,16 @@ class FibsSession:
         the pump tells a batch of events, they wait for its one write."""
         if not texts:
             return
-        safe = [_UNSAFE_IN_A_LINE.sub("?", text) + "\r\n" for text in texts]
+        await self._send_safe([line_safe(text) for text in texts])
+
+    async def _send_safe(self, texts: list[str]) -> None:
+        """Send lines already made safe (who lines are, once for every session)."""
+        if not texts:
+            return
         if self._batch is not None:
-            self._batch.extend(safe)
+            self._batch.extend(text + "\r\n" for text in texts)
         else:
-            await self._write("".join(safe))
+            await self._write("\r\n".join(texts) + "\r\n")
 
     async def error(self, text: str) -> None:
         """Send a FIBS error line (``** ...``)."""
@@ -375,6 +377,7 @@ class FibsSession:
         rating, experience = await self.service.rating_of(user)
         # Read once here, the who facts serve every session told of this login.
         await self.service.who(user.id)
+        self.who_lines.logged_in(user.id, self.login_time)
         self.connection = Connection(user, queue_size=1024)
         self.connection.lobby_events = frozenset({"online", "offline", "match_started"})
         self.service.connect(self.connection, self._authenticated_at)
@@ -478,43 +481,35 @@ class FibsSession:
         await self._who(rest.split()[0] if rest else None)
 
     async def _who(self, only: str | None = None) -> None:
-        users = self.service.online()
-        here = {user_id for user_id, _public in users}
-        users += [(bot.id, bot.public()) for bot in self.service.bots() if bot.id not in here]
-        shown = [
-            user_id
-            for user_id, public in sorted(users, key=lambda item: str(item[1]["name"]))
-            if only is None or str(public["name"]).lower() == only.lower()
-        ]
-        facts = await self.service.who_many(shown)
-        lines = [self._who_text(user_id, facts[user_id]) for user_id in shown if user_id in facts]
+        shown = self.service.online_names()
+        here = {user_id for user_id, _name in shown}
+        bots = [(bot.id, bot.name) for bot in self.service.bots() if bot.id not in here]
+        if bots:
+            shown = sorted(shown + bots, key=lambda item: item[1])
+        if only is not None:
+            shown = [item for item in shown if item[1].lower() == only.lower()]
+        ids = [user_id for user_id, _name in shown]
+        facts = await self.service.who_many(ids)
+        lines = [self._who_text(user_id, facts[user_id]) for user_id in ids if user_id in facts]
         if self.clip:
             lines.append("6")
-        await self.lines(lines)
+        await self._send_safe(lines)
 
     async def _who_line(self, user_id: int) -> str:
         """A user's who line, from the service's facts kept in memory."""
-        return self._who_text(user_id, await self.service.who(user_id))
+        facts = self.service.who_kept(user_id) or await self.service.who(user_id)
+        return self._who_text(user_id, facts)
 
     def _who_text(self, user_id: int, facts: WhoFacts) -> str:
-        """A who line: CLIP's ``5`` line, or a line for people."""
-        opponent = facts.opponent or "-"
-        ready = facts.kind == "bot" or (
-            self.user is not None and user_id == self.user.id and self.toggles["ready"]
-        )
-        line = who_info_line(
-            facts.name,
-            opponent=opponent,
-            ready=ready,
-            rating=facts.rating,
-            experience=facts.experience,
-            login=self.login_time,
-            client="bot" if facts.kind == "bot" else "-",
-        )
+        """A who line (made safe): CLIP's ``5`` line, or a line for people."""
         if self.clip:
-            return line
+            own = self.user is not None and user_id == self.user.id
+            return self.who_lines.line(user_id, facts, self.toggles["ready"] if own else None)
         name, rating, experience = facts.name, facts.rating, facts.experience
-        return f"{name:20} rating {rating:8.2f}  experience {experience:5}  playing {opponent}"
+        opponent = facts.opponent or "-"
+        return line_safe(
+            f"{name:20} rating {rating:8.2f}  experience {experience:5}  playing {opponent}"
+        )
 
     async def _cmd_invite(self, rest: str) -> None:
         user = self.user
@@ -1111,7 +1106,7 @@ class FibsSession:
         if event == "online":
             if self.clip:
                 who = await self._who_line(int(message["user_id"]))
-                await self.lines([f"7 {name} {name} logs in.", who])
+                await self._send_safe([line_safe(f"7 {name} {name} logs in."), who])
             elif self.toggles["notify"]:
                 await self.line(f"{name} logs in.")
         elif event == "offline":
