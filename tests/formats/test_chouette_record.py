@@ -124,9 +124,25 @@ def test_a_tampered_game_result_is_refused() -> None:
         read_chouette(tampered)
 
 
+SMALL_RECORD = HEADER + (
+    "Game 1: Ann, Bob, Cy\nAnn: opening 3-1\nAnn: play 8/5 6/5\nCy: double Cy\n"
+    "Ann: drop Cy\nBob: double Bob\nAnn: take Bob\nScore: Ann -1, Bob +0, Cy +1\n"
+)
+
+
 @settings(max_examples=60, deadline=None)
-@given(text=st.text(max_size=300))
-def test_arbitrary_text_gives_only_match_file_errors(text: str) -> None:
-    for candidate in (text, HEADER + text):
+@given(
+    text=st.text(max_size=300),
+    edits=st.lists(st.tuples(st.integers(0, 400), st.characters()), max_size=6),
+)
+def test_arbitrary_or_mutated_text_gives_only_match_file_errors(
+    text: str, edits: list[tuple[int, str]]
+) -> None:
+    assert read_chouette(SMALL_RECORD).cube("Bob").value == 2
+    mutated = SMALL_RECORD
+    for position, char in edits:
+        index = position % len(mutated)
+        mutated = mutated[:index] + char + mutated[index + 1 :]
+    for candidate in (text, HEADER + text, mutated):
         with contextlib.suppress(MatchFileError):
             read_chouette(candidate)
