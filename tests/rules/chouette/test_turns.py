@@ -112,12 +112,32 @@ def test_the_one_team_cube_form_refuses_members_cubes() -> None:
     refused(table, CubeTake("Ann", "Bob"), "no double of it waits")
 
 
+def test_deciders_are_whoever_may_act() -> None:
+    table = Chouette(["Ann", "Bob", "Cy", "Di"])
+    assert table.deciders() == ("Ann", "Bob")  # the opening throw
+    throw(table, "Ann", "3-1")
+    assert table.deciders() == ("Ann",)  # Ann plays her opening roll
+    table.play("Ann", "8/5 6/5")
+    assert table.deciders() == ("Bob", "Cy", "Di")  # Bob throws; each may double first
+    table.push(CubeDouble("Cy", "Cy"))
+    assert table.deciders() == ("Ann", "Bob", "Di")  # Ann answers; the others may double
+    table.push(CubeTake("Ann", "Cy"))
+    table.push(CubeDouble("Di", "Di"))
+    table.push(CubeDrop("Ann", "Di"))
+    assert table.deciders() == ("Bob",)  # Cy's cube is Cy's no more; Di is out
+
+
 def test_pop_of_nothing_and_strange_actions() -> None:
     table = Chouette(["Ann", "Bob", "Cy"])
     with pytest.raises(IndexError):
         table.pop()
     refused(table, "double", "not a chouette action")  # type: ignore[arg-type]
     refused(table, BoardAction("Ann", "3-1"), "not a throw or a play")  # type: ignore[arg-type]
+    refused(table, CubeDouble(["Ann"], "Bob"), "not at this chouette")  # type: ignore[arg-type]
+    throw(table, "Ann", "3-1")
+    table.play("Ann", "8/5 6/5")
+    refused(table, CubeDouble("Bob", ["Bob"]), "not on the team")  # type: ignore[arg-type]
+    refused(table, CubeTake("Ann", ["Bob"]), "no double of it")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="'Zed' is not at this chouette"):
         table.money("Zed")
     with pytest.raises(ValueError, match="'Ann' is not on this game's team"):

@@ -249,6 +249,17 @@ class Chouette:
                     actions.append(action)
         return actions
 
+    def deciders(self) -> tuple[str, ...]:
+        """Who may act now, in lineup order: whoever must answer a double, or the
+        player to throw or move and every player who may double first."""
+        names = {action.player for action in self.legal_actions()}
+        roller = self.roller()
+        if roller is not None:
+            names.add(roller)
+            if self.on_roll is None:
+                names.add(self._holder)
+        return tuple(name for name in self._lineup if name in names)
+
     def _answerers(self, offer: Offer) -> tuple[str, ...]:
         if offer.doubler == self.box:
             assert offer.member is not None
@@ -270,7 +281,7 @@ class Chouette:
         return f"not a chouette action: {action!r}"
 
     def _seated(self, player: str) -> str | None:
-        if player not in self._scores:
+        if not isinstance(player, str) or player not in self._scores:
             return f"{player!r} is not at this chouette"
         return None
 
@@ -311,7 +322,7 @@ class Chouette:
             return "every member has a cube of their own (name the member)"
         if member is not TEAM and self.rules.team_cube:
             return "the team shares one cube (double it as the team's cube)"
-        if member is not TEAM and member not in self.team:
+        if member is not TEAM and (not isinstance(member, str) or member not in self.team):
             return f"{member!r} is not on the team"
         if member is not TEAM and member in self._out:
             return f"{member} is out of this game"
