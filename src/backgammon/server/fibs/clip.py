@@ -231,6 +231,38 @@ def _moves_of(position: Position, dice: tuple[int, int], variant: str) -> int:
     return max((play.dice_used for play in plays), default=0)
 
 
+def _to_move(
+    board: dict[str, Any],
+    mover: int,
+    dice: tuple[int, int],
+    final: dict[str, Any],
+    variant: str,
+) -> int:
+    """CLIP's can-move after a roll: the state's own figure where the roll left the
+    game as the state shows it (no search of the plays again), else counted."""
+    if (
+        final.get("turn") == mover
+        and final.get("dice") == list(dice)
+        and final.get("pending") is None
+        and final["board"]["player0"] == board["player0"]
+        and final["board"]["player1"] == board["player1"]
+    ):
+        return int(final.get("to_move") or 0)
+    sides = (board["player0"], board["player1"])
+    return _moves_of(Position.from_slots(sides[mover], sides[1 - mover]), dice, variant)
+
+
+def _after_play(
+    board: dict[str, Any], mover: int, dice: list[int], entry: dict[str, Any], variant: str
+) -> Position:
+    """The mover's position after a play entry: the one it records, else parsed."""
+    if entry.get("result"):
+        return Position.from_slots_text(entry["result"])
+    sides = (board["player0"], board["player1"])
+    before = Position.from_slots(sides[mover], sides[1 - mover])
+    return parse_play(entry["move"], before, (dice[0], dice[1]), find(variant)).position
+
+
 def _game_copy(game: dict[str, Any]) -> dict[str, Any]:
     """A copy of a state's game that :func:`game_after` may change (it replaces
     values, never changes them in place, below the board): far cheaper than a deep
@@ -264,15 +296,12 @@ def game_after(
     mover: int = entry["by"] if entry.get("by") is not None else entry.get("player", 0)
     if kind == "roll":
         dice = (entry["dice"][0], entry["dice"][1])
-        sides = (board["player0"], board["player1"])
-        position = Position.from_slots(sides[mover], sides[1 - mover])
-        view.update(turn=mover, dice=list(dice), to_move=_moves_of(position, dice, variant))
+        view.update(
+            turn=mover, dice=list(dice), to_move=_to_move(board, mover, dice, final, variant)
+        )
     elif kind == "play":
         if entry.get("steps") and view["dice"]:
-            sides = (board["player0"], board["player1"])
-            before = Position.from_slots(sides[mover], sides[1 - mover])
-            dice = (view["dice"][0], view["dice"][1])
-            after = parse_play(entry["move"], before, dice, find(variant)).position
+            after = _after_play(board, mover, view["dice"], entry, variant)
             mine, theirs = list(after.player), list(after.opponent)
             board["player0"], board["player1"] = (mine, theirs) if mover == 0 else (theirs, mine)
         view.update(turn=1 - mover, dice=None, to_move=0)
