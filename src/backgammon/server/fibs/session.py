@@ -723,11 +723,20 @@ class FibsSession:
         if typed is None:
             return None
         seat = state["players"].index(self.user.name)
+        wanted = sorted(typed)
+        listed, steps = game.get("legal_plays"), game.get("legal_steps")
+        if game.get("turn") == seat and listed is not None and steps is not None:
+            # The state lists the plays with their steps (the on-roll player's view).
+            matching = [
+                notation
+                for notation, play_steps in zip(listed, steps, strict=True)
+                if sorted((source, destination) for source, destination in play_steps) == wanted
+            ]
+            return matching[0] if len(matching) == 1 else None
         position = Position.from_slots_text(game["board"]["slots"])
         if seat == 1:
             position = position.flip()
         variant = find(state["settings"]["variant"])
-        wanted = sorted(typed)
         found = [
             play
             for play in position.legal_plays(tuple(game["dice"]), variant)
