@@ -23,6 +23,7 @@ from backgammon.errors import (
     InvalidNotationError,
     InvalidPositionError,
     MatchFileError,
+    XgFileError,
 )
 from backgammon.rules.cube import (
     AcceptResignation,
@@ -87,6 +88,7 @@ __all__ = [
     "Match",
     "MatchContext",
     "MatchFileError",
+    "XgFileError",
     "MatchState",
     "OpeningRoll",
     "Outcome",
