@@ -88,7 +88,6 @@ __all__ = [
     "Match",
     "MatchContext",
     "MatchFileError",
-    "XgFileError",
     "MatchState",
     "OpeningRoll",
     "Outcome",
@@ -107,6 +106,7 @@ __all__ = [
     "Take",
     "Variant",
     "WinKind",
+    "XgFileError",
     "__version__",
     "variants",
 ]

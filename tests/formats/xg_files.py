@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from backgammon import Beaver, Double, Drop, Play, Position, Raccoon, Roll, Take
-from backgammon.formats import MatchRecord
+from backgammon.formats import GameRecord, MatchRecord
 from backgammon.formats.xg_records import RECORD_BYTES
-from backgammon.rules.cube import AcceptResignation, Resign
-from backgammon.rules.game import Ending, OpeningRoll, Outcome, WinKind
+from backgammon.rules.game import Ending, Game, OpeningRoll, Outcome, WinKind
 from backgammon.rules.match import Match
 
 HEADER_BYTES = 8232
@@ -68,11 +67,13 @@ def match_header(
     beaver: bool = False,
     event: str = "Test event",
     version: int = 30,
+    variation: int = 0,
 ) -> bytes:
+    """The match header (``length`` 0: a money session)."""
     data = _record(0)
     _pascal(data, 9, players[0], 40)
     _pascal(data, 50, players[1], 40)
-    struct.pack_into("<ii4B", data, 92, length or 99999, 0, crawford, jacoby, beaver, 0)
+    struct.pack_into("<ii4B", data, 92, length or 99999, variation, crawford, jacoby, beaver, 0)
     struct.pack_into("<d", data, 128, 45000.5)  # 2023-03-15, noon
     _pascal(data, 136, event, 128)
     struct.pack_into("<iI", data, 552, version, 0x494C4D44)
@@ -95,6 +96,7 @@ def game_header(number: int, score: tuple[int, int], crawford: bool, start: Posi
 def cube_record(
     player: int, position: Position, *, double: int, take: int = -1, beaver: int = -1
 ) -> bytes:
+    """A cube decision of ``player`` (0 or 1) before a roll, with made-up analysis."""
     data = _record(2)
     xg_player = 1 if player == 0 else -1
     struct.pack_into("<6i", data, 12, xg_player, double, take, beaver, -1, 0)
@@ -171,7 +173,14 @@ def match_records(record: MatchRecord) -> list[bytes]:
     """The XG records of a match read from one of our files (every game replayed)."""
     info = record.info
     records = [
-        match_header(info.players, info.length, beaver=info.rules.beavers, jacoby=info.rules.jacoby)
+        match_header(
+            info.players,
+            info.length,
+            crawford=info.rules.crawford,
+            beaver=info.rules.beavers,
+            jacoby=info.rules.jacoby,
+            variation={"nackgammon": 1, "hypergammon": 2}.get(info.variant.name, 0),
+        )
     ]
     match = Match(info.length, rules=info.rules, variant=info.variant, players=info.players)
     for game_record in record.games:
@@ -194,51 +203,54 @@ def match_records(record: MatchRecord) -> list[bytes]:
     return records
 
 
-def _game_records(game: object, game_record: object, records: list[bytes]) -> None:
-    from backgammon.rules.game import Game
-
-    assert isinstance(game, Game)
-    entries = list(game_record.entries)  # type: ignore[attr-defined]
+def _game_records(game: Game, game_record: GameRecord, records: list[bytes]) -> None:
+    entries = game_record.entries
     double_at: int | None = None
+    answer = {"take": -1, "beaver": -1}
     for index, entry in enumerate(entries):
         action = entry.action
         if isinstance(action, OpeningRoll):
-            records.append(
-                cube_record(action.starter or 0, game.position_for(action.starter or 0), double=-2)
-            )
+            starter = action.starter or 0
+            records.append(cube_record(starter, game.position_for(starter), double=-2))
         elif isinstance(action, Roll):
             previous = entries[index - 1].action if index else None
             if not isinstance(previous, Take | Beaver | Raccoon):
                 records.append(cube_record(entry.player, game.position, double=0))
         elif isinstance(action, Play):
-            before = game.position
             dice = game.dice
             assert dice is not None
             others = [p for p in game.legal_plays() if p.position != action.position][:2]
-            records.append(
-                move_record(entry.player, before, dice, action, [*others[:1], action, *others[1:]])
-            )
+            candidates = [*others[:1], action, *others[1:]]
+            records.append(move_record(entry.player, game.position, dice, action, candidates))
         elif isinstance(action, Double):
             double_at = len(records)
+            answer = {"take": -1, "beaver": -1}
             records.append(cube_record(entry.player, game.position, double=1))
-        elif isinstance(action, Take | Drop | Beaver):
-            assert double_at is not None
-            take = 1 if isinstance(action, Take) else 0 if isinstance(action, Drop) else 2
-            doubler = 1 - entry.player
+        elif isinstance(action, Take | Drop | Beaver | Raccoon):
+            assert double_at is not None and game.pending is not None
+            doubler = game.pending.by
+            if isinstance(action, Raccoon):
+                answer["beaver"] = 2
+            else:
+                answer["take"] = (
+                    1 if isinstance(action, Take) else 0 if isinstance(action, Drop) else 2
+                )
+                answer["beaver"] = 1 if answer["take"] == 2 else -1
             records[double_at] = cube_record(
-                doubler,
-                game.position_for(doubler),
-                double=1,
-                take=take,
-                beaver=1 if take == 2 else -1,
+                doubler, game.position_for(doubler), double=1, **answer
             )
-        elif isinstance(action, Resign | AcceptResignation):
-            pass
         game.push(action)
 
 
-def container(files: dict[str, bytes], *, thumbnail: bytes = b"", compress: bool = True) -> bytes:
-    """XG's container around ``files`` (their names as XG uses them)."""
+def container(
+    files: dict[str, bytes],
+    *,
+    thumbnail: bytes = b"",
+    compress: bool = True,
+    patch: Callable[[bytearray], None] | None = None,
+) -> bytes:
+    """XG's container around ``files`` (their names as XG uses them); ``patch`` may
+    change each registry entry before the checksum is taken."""
     header = bytearray(HEADER_BYTES)
     struct.pack_into("<4sIIqI", header, 0, b"RGMH", 1, HEADER_BYTES, 0, len(thumbnail))
     name = "Test Game".encode("utf-16-le")
@@ -263,6 +275,8 @@ def container(files: dict[str, bytes], *, thumbnail: bytes = b"", compress: bool
             6,
         )
         stored += body
+        if patch is not None:
+            patch(entry)
         registry += entry
     packed_registry = zlib.compress(bytes(registry))
     archive = bytes(stored) + packed_registry

@@ -202,11 +202,14 @@ def _read_match_file(path: str) -> MatchRecord:
 
 @app.command()
 def convert(
-    source: Annotated[str, typer.Argument(help="A .mat or .sgf match file to read.")],
+    source: Annotated[
+        str, typer.Argument(help="A .mat, .sgf or eXtreme Gammon .xg match file to read.")
+    ],
     target: Annotated[str, typer.Argument(help="The .mat or .sgf file to write.")],
 ) -> None:
-    """Convert a match between Jellyfish .mat and GNU Backgammon SGF (every action is
-    checked against the rules on the way)."""
+    """Convert a match between Jellyfish .mat, GNU Backgammon SGF and (read only)
+    eXtreme Gammon .xg, by extension (every action is checked against the rules on the
+    way)."""
     record = _read_match_file(source)
     try:
         write_match(record, target)
@@ -1107,7 +1110,9 @@ def _largest_errors_table(analysis: MatchAnalysis, count: int) -> Table:
 
 @app.command()
 def analyze(
-    file: Annotated[str, typer.Argument(help="A .mat or .sgf match file to analyse.")],
+    file: Annotated[
+        str, typer.Argument(help="A .mat, .sgf or eXtreme Gammon .xg match file to analyse.")
+    ],
     ply: Annotated[int, typer.Option(help="Lookahead of the analysis (0 = the network).")] = 0,
     json_output: Annotated[
         str | None, typer.Option("--json", help="Write the analysis as JSON to this file.")

@@ -140,7 +140,7 @@ def board_position(board: tuple[int, ...], variant: Variant = STANDARD) -> Posit
             opponent[25 - point] = -count
     player[25], opponent[25] = board[25], -board[0]
     total = variant.checkers
-    for side, name in ((player, "the side"), (opponent, "the opponent")):
+    for side, name in ((player, "the side it is seen from"), (opponent, "the other side")):
         on_board = sum(side)
         if on_board > total:
             raise ValueError(f"{name} has {on_board} checkers, more than {total}")
@@ -148,6 +148,13 @@ def board_position(board: tuple[int, ...], variant: Variant = STANDARD) -> Posit
     position = Position(player, opponent)
     position.validate(variant)
     return position
+
+
+def _board(board: tuple[int, ...], variant: Variant, what: str) -> Position:
+    try:
+        return board_position(board, variant)
+    except (BackgammonError, ValueError) as error:
+        raise ValueError(f"{what}: {error}") from None
 
 
 def steps_notation(steps: tuple[int, ...]) -> str:
@@ -271,10 +278,10 @@ def _visit(record: XgRecord, visitor: MatchVisitor, context: _Context) -> None:
         and context.game
         and record.score not in (context.score, _capped(context))
     ):
-            raise context.fail(
-                f"the match footer gives the score {record.score[0]}-{record.score[1]}, but "
-                f"the games give {context.score[0]}-{context.score[1]}"
-            )
+        raise context.fail(
+            f"the match footer gives the score {record.score[0]}-{record.score[1]}, but "
+            f"the games give {context.score[0]}-{context.score[1]}"
+        )
 
 
 def _capped(context: _Context) -> tuple[int, int]:
@@ -288,6 +295,7 @@ def _match_info(header: MatchHeader) -> MatchInfo:
     limit = header.cube_limit
     rules = CubeRules(
         beavers=money and header.beaver,
+        raccoons=money and header.beaver,
         jacoby=money and header.jacoby,
         crawford=header.crawford or money,
         automatic_doubles=max(header.auto_double_max, 1) if money and header.auto_double else 0,
@@ -320,7 +328,7 @@ def _begin_game(header: GameHeader, visitor: MatchVisitor, context: _Context) ->
     context.cube_note = None
     context.footer_comment = header.comment_footer
     if any(header.position):
-        start = board_position(header.position, context.variant)
+        start = _board(header.position, context.variant, "the game's starting position")
         if start != Position.initial(context.variant):
             raise context.fail(
                 "the game starts from a set-up position, which a match record cannot "
@@ -372,9 +380,9 @@ def _cube(record: CubeRecord, visitor: MatchVisitor, context: _Context) -> None:
         visitor.cube(opponent, Beaver(), where)
         if record.beaver_answer == 2:
             visitor.cube(player, Raccoon(), where)
-        elif record.beaver_answer != 1:
+        elif record.beaver_answer == 0:
             raise ValueError("the doubler refused the beaver, which the rules cannot replay")
-    else:
+    elif record.take != -1:  # -1: not answered yet (a game in progress)
         raise ValueError(f"a double answered with take={record.take}, expected 0, 1 or 2")
 
 
@@ -389,8 +397,8 @@ def _move(record: MoveRecord, visitor: MatchVisitor, context: _Context) -> None:
     player = _player(record.player)
     variant = context.variant
     dice = Roll(*record.dice)
-    before = board_position(record.position_before, variant)
-    after = board_position(record.position_after, variant)
+    before = _board(record.position_before, variant, "the position before the move")
+    after = _board(record.position_after, variant, "the position after the move")
     play = resolve_play(before, dice, record.steps, after, variant)
     visitor.roll(player, (dice.first, dice.second), Location())
     if context.cube_note is not None:

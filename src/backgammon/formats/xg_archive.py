@@ -106,7 +106,8 @@ def open_container(data: bytes, *, path: str | None = None) -> XgContainer:
     ]
     thumbnail = _thumbnail(data, header_size, thumb_offset, thumb_size, path)
     files = _archive_files(data, header_size + thumb_offset + thumb_size, path)
-    return XgContainer(*texts, guid=guid.hex(), thumbnail=thumbnail, files=files)
+    game_name, save_name, level_name, comments = texts
+    return XgContainer(game_name, save_name, level_name, comments, guid.hex(), thumbnail, files)
 
 
 def _thumbnail(data: bytes, header_size: int, offset: int, size: int, path: str | None) -> bytes:
