@@ -85,9 +85,7 @@ class XgFileError(MatchFileError):
         record: the 1-based record number, or ``None`` outside the records.
     """
 
-    def __init__(
-        self, message: str, *, path: str | None = None, record: int | None = None
-    ) -> None:
+    def __init__(self, message: str, *, path: str | None = None, record: int | None = None) -> None:
         self.record = record
         super().__init__(message if record is None else f"record {record}: {message}", path=path)
 
