@@ -9,6 +9,7 @@ The files are built by ``tests/formats/xg_files.py`` from the reference matches 
 from __future__ import annotations
 
 import contextlib
+import json
 import struct
 from pathlib import Path
 
@@ -331,11 +332,22 @@ def test_wrong_values_in_record_fields(index: int, change: tuple[int, int]) -> N
     _only_our_error(xg_files.xg_file(records))
 
 
-def test_cli_analyzes_an_xg_file(tmp_path: Path) -> None:
+def test_cli_analyzes_an_xg_file_and_puts_xgs_analysis_beside_ours(tmp_path: Path) -> None:
     source = tmp_path / "match.xg"
     source.write_bytes(xg_files.xg_of(read_match(MATCHES[1])))
+    report = tmp_path / "analysis.json"
     result = CliRunner().invoke(
-        app, ["analyze", str(source), "--errors", "0", "--processes", "1"], terminal_width=160
+        app,
+        ["analyze", str(source), "--errors", "0", "--processes", "1", "--json", str(report)],
+        terminal_width=160,
     )
     assert result.exit_code == 0, result.output
     assert "match.xg" in result.output and "gnubg" in result.output and "PR" in result.output
+    decisions = json.loads(report.read_text())["decisions"]
+    checker = [d for d in decisions if d["kind"] == "checker" and not d["forced"]]
+    assert checker and all(d["file_analysis"]["kind"] == "checker" for d in checker)
+    for decision in checker:
+        xg = decision["file_analysis"]
+        assert xg["options"][xg["played"]]["play"] == decision["play"]
+    cube = [d for d in decisions if d["kind"] == "cube" and d["file_analysis"] is not None]
+    assert cube and all(d["file_analysis"]["best_action"] == "double, take" for d in cube)

@@ -1202,9 +1202,10 @@ def analyze(
             raise typer.Exit(2) from None
     try:
         if json_output is not None:
-            Path(json_output).write_text(
-                json.dumps(analysis_to_json(analysis), indent=2) + "\n", encoding="utf-8"
-            )
+            from backgammon.analysis.file_analysis import with_file_analysis
+
+            data = with_file_analysis(analysis_to_json(analysis), analysis, record)
+            Path(json_output).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         if html_output is not None:
             write_html_report(analysis, html_output)
         if sgf_output is not None:
