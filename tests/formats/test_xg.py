@@ -109,6 +109,14 @@ def test_random_matches_replay_from_xg(seed: int) -> None:
     assert signature(record) == signature(original)
 
 
+@pytest.mark.parametrize("path", MATCHES[:2], ids=lambda p: p.name)
+def test_either_player_numbering_reads_the_same_match(path: Path) -> None:
+    original = read_match(path)
+    swapped = xg_files.swap_numbering(xg_files.match_records(original))
+    record = read_match_bytes(xg_files.xg_file(swapped), path="swapped.xg")
+    assert signature(record) == signature(original)
+
+
 def _records_of(path: Path) -> list[bytes]:
     return xg_files.match_records(read_match(path))
 

@@ -300,3 +300,17 @@ def xg_file(records: list[bytes], **files: bytes) -> bytes:
 def xg_of(record: MatchRecord) -> bytes:
     """A whole .xg file of ``record``."""
     return xg_file(match_records(record))
+
+
+def swap_numbering(records: list[bytes]) -> list[bytes]:
+    """The records with XG's active-player and winner codes the other way round (as
+    some readers report real files number them)."""
+    offsets = {2: 12, 3: 64, 4: 24}
+    swapped = []
+    for record in records:
+        data = bytearray(record)
+        offset = offsets.get(data[8])
+        if offset is not None:
+            struct.pack_into("<i", data, offset, -struct.unpack_from("<i", data, offset)[0])
+        swapped.append(bytes(data))
+    return swapped

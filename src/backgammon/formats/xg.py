@@ -9,7 +9,11 @@ decisions it analysed (see :mod:`backgammon.formats.xg_analysis`).
 
 How XG's records become actions:
 
-- Players: XG's player 1 is player 0 here (the first name), player 2 is player 1.
+- Players: XG's player 1 is player 0 here (the first name), player 2 is player 1. The
+  active-player codes are read as the published format says (1: player 1) unless the
+  first decided game shows the file numbering them the other way (its last mover won,
+  and the score column that grew is theirs); a game's winner is the player whose score
+  grew.
 - A cube record before a roll: "no decision" (-2) is skipped; "no double" keeps its
   analysis on the roll that follows; a double is ``Double``, then ``Take``, ``Drop`` or
   ``Beaver`` (and ``Raccoon``) by the right player. A refused beaver cannot be replayed.
@@ -111,13 +115,40 @@ def _variant(code: int) -> Variant:
     return find(name)
 
 
-def _player(code: int) -> int:
-    """XG's active player (1 or -1; 2 in some files) as 0 or 1."""
+def _player(code: int, swapped: bool = False) -> int:
+    """XG's active player (1 or -1; 2 in some files) as 0 or 1 (``swapped``: the file
+    numbers its players the other way round, see :func:`_numbering_swapped`)."""
     if code == 1:
-        return 0
+        return int(swapped)
     if code in (-1, 2):
-        return 1
+        return 1 - int(swapped)
     raise ValueError(f"active player {code}, expected 1 or -1")
+
+
+def _numbering_swapped(records: list[XgRecord]) -> bool:
+    """Whether the file's active-player codes run opposite to its score columns.
+
+    The published format says 1 is player 1 (the first score); readers of real files
+    have reported the opposite. The first game that ends without a settlement settles
+    it: its last mover won (they bore off, or the opponent resigned on their turn; a
+    dropped double: the doubler), and the score column that grew is theirs. Without
+    such a game the published numbering holds.
+    """
+    score: tuple[int, int] | None = None
+    last: int | None = None
+    for record in records:
+        if isinstance(record, GameHeader):
+            score, last = record.score, None
+        elif isinstance(record, MoveRecord) or (
+            isinstance(record, CubeRecord) and record.double == 1
+        ):
+            last = record.player
+        elif isinstance(record, GameFooter) and score is not None and last in (1, -1, 2):
+            gains = (record.score[0] - score[0], record.score[1] - score[1])
+            if record.termination < 1000 and (gains[0] > 0) != (gains[1] > 0):
+                column = 0 if gains[0] > 0 else 1
+                return _player(last) != column
+    return False
 
 
 def board_position(board: tuple[int, ...], variant: Variant = STANDARD) -> Position:
@@ -204,6 +235,7 @@ class _Context:
     variant: Variant
     rollouts: list[Rollout]
     comments: list[str]
+    swapped: bool = False
     record: int = 0
     game: int = 0
     move: int = 0
@@ -242,6 +274,7 @@ def read_xg(data: bytes, visitor: MatchVisitor, *, path: str | None = None) -> X
         STANDARD,
         decode_rollouts(files.get(ROLLOUT_FILE, b"")),
         decode_comments(files.get(COMMENT_FILE, b"")),
+        swapped=_numbering_swapped(records),
     )
     for number, record in enumerate(records, 1):
         context.record = number
@@ -360,7 +393,7 @@ def _cube_analysis(record: CubeRecord, context: _Context) -> XgCubeAnalysis | No
 def _cube(record: CubeRecord, visitor: MatchVisitor, context: _Context) -> None:
     if record.double == -2:
         return
-    player = _player(record.player)
+    player = _player(record.player, context.swapped)
     analysis = _cube_analysis(record, context)
     if record.double == 0:
         context.cube_note = analysis
@@ -394,7 +427,7 @@ def _annotate(visitor: MatchVisitor, comment: str | None, analysis: object) -> N
 
 def _move(record: MoveRecord, visitor: MatchVisitor, context: _Context) -> None:
     context.move += 1
-    player = _player(record.player)
+    player = _player(record.player, context.swapped)
     variant = context.variant
     dice = Roll(*record.dice)
     before = _board(record.position_before, variant, "the position before the move")
@@ -457,7 +490,11 @@ def _candidate_play(
 
 
 def _end_game(footer: GameFooter, visitor: MatchVisitor, context: _Context) -> None:
-    winner = _player(footer.winner)
+    gains = (footer.score[0] - context.score[0], footer.score[1] - context.score[1])
+    if (gains[0] > 0) != (gains[1] > 0):  # the column that grew names the winner
+        winner = 0 if gains[0] > 0 else 1
+    else:
+        winner = _player(footer.winner, context.swapped)
     termination = footer.termination
     where = Location()
     if termination >= 1000:
@@ -535,6 +572,7 @@ def read_xg_position(data: bytes, *, path: str | None = None) -> XgPosition:
         STANDARD,
         decode_rollouts(container.files.get(ROLLOUT_FILE, b"")),
         decode_comments(container.files.get(COMMENT_FILE, b"")),
+        swapped=_numbering_swapped(records),
     )
     header = records[0]
     assert isinstance(header, MatchHeader)  # decode_records checks the first record
@@ -564,7 +602,7 @@ def read_xg_position(data: bytes, *, path: str | None = None) -> XgPosition:
 def _decision(
     record: MoveRecord | CubeRecord, info: MatchInfo, score: tuple[int, int], context: _Context
 ) -> XgPosition:
-    player = _player(record.player)
+    player = _player(record.player, context.swapped)
     if isinstance(record, CubeRecord):
         return XgPosition(
             info,
