@@ -203,13 +203,13 @@ def _read_match_file(path: str) -> MatchRecord:
 @app.command()
 def convert(
     source: Annotated[
-        str, typer.Argument(help="A .mat, .sgf or eXtreme Gammon .xg match file to read.")
+        str, typer.Argument(help="A .mat, .sgf, .ogxm or eXtreme Gammon .xg match file.")
     ],
-    target: Annotated[str, typer.Argument(help="The .mat or .sgf file to write.")],
+    target: Annotated[str, typer.Argument(help="The .mat, .sgf or .ogxm file to write.")],
 ) -> None:
-    """Convert a match between Jellyfish .mat, GNU Backgammon SGF and (read only)
-    eXtreme Gammon .xg, by extension (every action is checked against the rules on the
-    way)."""
+    """Convert a match between Jellyfish .mat, GNU Backgammon SGF, OGXM and (read
+    only) eXtreme Gammon .xg, by extension (every action is checked against the rules
+    on the way)."""
     record = _read_match_file(source)
     try:
         write_match(record, target)

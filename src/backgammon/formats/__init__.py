@@ -1,5 +1,5 @@
-"""Match files: Jellyfish ``.mat`` and GNU Backgammon's SGF (read and written), and
-eXtreme Gammon's ``.xg``/``.xgp`` (read only), read through a visitor and replayed
+"""Match files: Jellyfish ``.mat``, GNU Backgammon's SGF and OGXM (read and written),
+and eXtreme Gammon's ``.xg``/``.xgp`` (read only), read through a visitor and replayed
 through the rules.
 
 >>> import backgammon.formats as formats
@@ -59,6 +59,7 @@ __all__ = [
 FORMATS = ("mat", "sgf")
 READ_ONLY_FORMATS = ("xg", "xgp")
 XG_MAGIC = b"RGMH"
+OGXM_MAGIC = b"OGXM"
 
 
 def detect_format(text: str, path: str | Path | None = None) -> str:
@@ -95,8 +96,8 @@ def read_match_text(
 
 
 def read_match(path: str | Path) -> MatchRecord:
-    """Read a match file: ``.mat``, ``.sgf``, or eXtreme Gammon's ``.xg`` (chosen by
-    content, then extension).
+    """Read a match file: ``.mat``, ``.sgf``, OGXM's ``.ogxm``, or eXtreme Gammon's
+    ``.xg`` (chosen by content, then extension).
 
     The record has ``.length`` and ``.games``; each game has ``.score_before`` and
     ``.score_after`` as (first player, second player) tuples in the file's order. From an
@@ -119,7 +120,8 @@ def read_match(path: str | Path) -> MatchRecord:
 
 def read_match_bytes(data: bytes, *, path: str | None = None) -> MatchRecord:
     """Read a match from a file's bytes: an eXtreme Gammon file if it starts with
-    XG's magic number or ``path`` ends in ``.xg``/``.xgp``, else ``.mat`` or SGF text.
+    XG's magic number or ``path`` ends in ``.xg``/``.xgp``, an OGXM file (``OGXM``,
+    ``.ogxm``; a one-match ``.ogxms`` stream), else ``.mat`` or SGF text.
 
     Raises:
         MatchFileError: as :func:`read_match`.
@@ -131,6 +133,22 @@ def read_match_bytes(data: bytes, *, path: str | None = None) -> MatchRecord:
 
         builder = RecordBuilder()
         read_xg(data, builder, path=name)
+        return builder.record
+    if suffix == "ogxms":
+        from backgammon.formats.ogxm import read_ogxm_stream
+
+        records = read_ogxm_stream(data, path=name)
+        if len(records) != 1:
+            raise MatchFileError(
+                f"an OGXM stream of {len(records)} matches: read it with read_ogxm_stream",
+                path=name,
+            )
+        return records[0]
+    if data.startswith(OGXM_MAGIC) or suffix == "ogxm":
+        from backgammon.formats.ogxm import read_ogxm
+
+        builder = RecordBuilder()
+        read_ogxm(data, builder, path=name)
         return builder.record
     try:
         text = data.decode("utf-8-sig")
@@ -155,7 +173,8 @@ def write_match_text(record: MatchRecord, format: str) -> str:
 
 
 def write_match(record: MatchRecord, path: str | Path) -> None:
-    """Write ``record`` to ``path`` as ``.mat`` or ``.sgf``, chosen by the extension.
+    """Write ``record`` to ``path`` as ``.mat``, ``.sgf`` or ``.ogxm``, chosen by the
+    extension.
 
     Raises:
         ValueError: for another extension (``.xg``/``.xgp`` are read only).
@@ -166,8 +185,15 @@ def write_match(record: MatchRecord, path: str | Path) -> None:
         raise ValueError(
             f"eXtreme Gammon's .{suffix} files are read only: write .mat or .sgf, got {path}"
         )
+    if suffix == "ogxm":
+        from backgammon.formats.ogxm import write_ogxm
+
+        Path(path).write_bytes(write_ogxm(record))
+        return
     if suffix not in FORMATS:
-        raise ValueError(f"write_match chooses the format by extension: .mat or .sgf, got {path}")
+        raise ValueError(
+            f"write_match chooses the format by extension: .mat, .sgf or .ogxm, got {path}"
+        )
     Path(path).write_text(write_match_text(record, suffix), encoding="utf-8")
 
 
