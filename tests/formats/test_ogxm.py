@@ -135,3 +135,32 @@ def test_flipped_bytes_raise_only_our_error(flips: list[tuple[int, int]]) -> Non
         data[offset] ^= mask
     with contextlib.suppress(MatchFileError):
         read_match_bytes(bytes(data), path="fuzz.ogxm")
+
+
+def _steps(moves: list[dict[str, int]]) -> list[tuple[int, int]]:
+    return sorted((move["from"], move["pips"]) for move in moves)
+
+
+def test_cli_writes_our_analysis_into_the_ogxm_file(tmp_path: Path) -> None:
+    from backgammon import __version__
+
+    target = tmp_path / "analysed.ogxm"
+    result = CliRunner().invoke(
+        app,
+        ["analyze", str(FILES[1]), "--errors", "0", "--processes", "1", "--ogxm", str(target)],
+    )
+    assert result.exit_code == 0, result.output
+    data = target.read_bytes()
+    document = ogxm.binary_to_json(data)
+    assert ogxm.v2_problem(document) is None
+    assert ogxm.json_to_binary(document) == data
+    info = document["analysis_info"]
+    assert (info["model_name"], info["engine_build"]) == ("backgammon", __version__)
+    analysed = [ply for game in document["games"] for ply in game["plies"] if "analysis" in ply]
+    assert len(analysed) > 20
+    for ply in analysed:
+        alternatives = ply["analysis"]["alternatives"]
+        played = [a for a in alternatives if a["is_played"]]
+        assert len(played) == 1 and _steps(played[0]["move"]) == _steps(ply.get("moves", []))
+        assert alternatives[0]["equity"] == max(a["equity"] for a in alternatives)
+    assert signature(read_match(target)) == signature(read_match(FILES[1]))

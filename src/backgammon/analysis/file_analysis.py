@@ -1,6 +1,7 @@
-"""The analysis a match file brought with it (eXtreme Gammon's, from an ``.xg`` file),
-matched to our decisions so reports can show both: ``backgammon analyze match.xg
---json out.json`` writes XG's analysis of each decision beside ours.
+"""Analyses and match files: the analysis a file brought with it (eXtreme Gammon's,
+from an ``.xg`` file), matched to our decisions so reports can show both
+(``backgammon analyze match.xg --json out.json`` writes XG's beside ours); and ours,
+in the form an OGXM file carries (``backgammon analyze match.mat --ogxm out.ogxm``).
 """
 
 from __future__ import annotations
@@ -8,11 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from backgammon.analysis.annotate import CheckerAnalysis, Decision, MatchAnalysis
+from backgammon.formats.ogxm import OgxmAnalysis, OgxmPlyAnalysis
 from backgammon.formats.record import MatchRecord
 from backgammon.formats.xg_analysis import XG_KEY, XgCheckerAnalysis, XgCubeAnalysis
 from backgammon.rules.play import Play
 
-__all__ = ["file_analysis", "with_file_analysis"]
+__all__ = ["file_analysis", "ogxm_analysis", "with_file_analysis"]
 
 
 def file_analysis(
@@ -51,3 +53,21 @@ def with_file_analysis(
         found = file_analysis(record, decision)
         item["file_analysis"] = None if found is None else found.to_json()
     return data
+
+
+def ogxm_analysis(analysis: MatchAnalysis) -> OgxmAnalysis:
+    """Our analysis of a match's checker plays as an OGXM file's analysis, under our
+    engine's name and version (write it with
+    :func:`~backgammon.formats.ogxm.write_ogxm`)."""
+    from backgammon import __version__
+
+    plays = {}
+    for decision in analysis.decisions:
+        if isinstance(decision, CheckerAnalysis) and decision.options:
+            alternatives = tuple((option.steps, option.equity) for option in decision.options)
+            played = next(
+                (i for i, option in enumerate(decision.options) if option.play == decision.play),
+                None,
+            )
+            plays[(decision.game, decision.entry)] = OgxmPlyAnalysis(alternatives, played)
+    return OgxmAnalysis("backgammon", __version__, analysis.settings.ply, plays)

@@ -1124,6 +1124,10 @@ def analyze(
         str | None,
         typer.Option("--sgf", help="Write the match with the analysis to this .sgf file."),
     ] = None,
+    ogxm_output: Annotated[
+        str | None,
+        typer.Option("--ogxm", help="Write the match with the analysis to this .ogxm file."),
+    ] = None,
     processes: Annotated[
         int,
         typer.Option(help="Worker processes, each analysing one game at a time (0: one per core)."),
@@ -1210,6 +1214,11 @@ def analyze(
             write_html_report(analysis, html_output)
         if sgf_output is not None:
             write_match(record, sgf_output)
+        if ogxm_output is not None:
+            from backgammon.analysis.file_analysis import ogxm_analysis
+            from backgammon.formats.ogxm import write_ogxm
+
+            Path(ogxm_output).write_bytes(write_ogxm(record, ogxm_analysis(analysis)))
     except (OSError, ValueError, BackgammonError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None

@@ -23,6 +23,7 @@ format's specification is HedgeHog's ``OGXM_FORMAT_SPEC.md``):
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass, field
 from typing import Any
 
 from backgammon.errors import BackgammonError, MatchFileError
@@ -43,7 +44,14 @@ from backgammon.rules.game import OpeningRoll
 from backgammon.rules.play import Play
 from backgammon.rules.variant import STANDARD, Variant
 
-__all__ = ["ogxm_document", "read_ogxm", "read_ogxm_stream", "write_ogxm"]
+__all__ = [
+    "OgxmAnalysis",
+    "OgxmPlyAnalysis",
+    "ogxm_document",
+    "read_ogxm",
+    "read_ogxm_stream",
+    "write_ogxm",
+]
 
 ROLLS = tuple((low, high) for low in range(1, 7) for high in range(low, 7))
 _CUBE_ACTIONS: dict[type, int] = {Double: 21, Take: 22, Drop: 23, Beaver: 32, Raccoon: 33}
@@ -58,6 +66,40 @@ _VARIANTS = {"standard": "backgammon", "nackgammon": "nackgammon", "hypergammon"
 _METADATA = ("event", "round")
 
 
+Steps = tuple[tuple[int, int], ...]
+"""A play's steps as ``(from, to)`` points in the mover's numbering (25 bar, 0 off)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OgxmPlyAnalysis:
+    """An analysis of one checker play, to be written into an OGXM file.
+
+    Attributes:
+        alternatives: the plays considered, best first: their steps and equities.
+        played: the index of the play made among them (``None``: not listed).
+    """
+
+    alternatives: tuple[tuple[Steps, float], ...]
+    played: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OgxmAnalysis:
+    """An analysis to write as one of an OGXM file's analyses.
+
+    Attributes:
+        engine: the engine's name; ``version``: its version (the file's model name
+            and engine build).
+        plies: the lookahead it searched (our 0-ply is the network alone).
+        plays: each analysed play, keyed by (game number, entry index).
+    """
+
+    engine: str
+    version: str
+    plies: int
+    plays: dict[tuple[int, int], OgxmPlyAnalysis] = field(default_factory=dict)
+
+
 def _absolute(player: int, point: int) -> int:
     return point if player == 0 else 25 - point
 
@@ -66,8 +108,9 @@ def _roll_id(roll: Roll) -> int:
     return ROLLS.index((roll.low, roll.high))
 
 
-def ogxm_document(record: MatchRecord) -> dict[str, Any]:
-    """The OGXM JSON projection of ``record`` (what :func:`write_ogxm` encodes).
+def ogxm_document(record: MatchRecord, analysis: OgxmAnalysis | None = None) -> dict[str, Any]:
+    """The OGXM JSON projection of ``record`` (what :func:`write_ogxm` encodes), with
+    ``analysis`` as the file's analysis when given.
 
     Raises:
         ValueError: for what OGXM cannot hold here (another variant, a rejected
@@ -86,18 +129,51 @@ def ogxm_document(record: MatchRecord) -> dict[str, Any]:
         "variant": variant,
         "crawford": bool(info.length and info.rules.crawford),
         "jacoby": bool(not info.length and info.rules.jacoby),
-        "games": [_game_document(game) for game in record.games],
+        "games": [_game_document(game, analysis) for game in record.games],
     }
+    if analysis is not None:
+        document["analysis_info"] = {
+            "model_name": analysis.engine,
+            "engine_build": analysis.version,
+            "checker_ply": analysis.plies,
+        }
     for key in _METADATA:
         if info.metadata.get(key):
             document[key] = info.metadata[key]
     return document
 
 
-def _game_document(game: Any) -> dict[str, Any]:
+def _pips(steps: Steps, roll: Roll) -> list[dict[str, int]]:
+    """Steps as OGXM moves: each its from point and the die it used (a checker borne
+    off from below the die's point used the smallest larger die left)."""
+    dice = [roll.first] * 4 if roll.is_double else [roll.first, roll.second]
+    moves = []
+    for source, target in steps:
+        need = source - target
+        die = (
+            need if need in dice or target > 0 else min((d for d in dice if d > need), default=need)
+        )
+        if die in dice:
+            dice.remove(die)
+        moves.append({"from": source, "pips": die})
+    return moves
+
+
+def _ply_analysis(found: OgxmPlyAnalysis, player: int, roll: Roll) -> dict[str, Any]:
+    alternatives = []
+    for index, (steps, equity) in enumerate(found.alternatives):
+        moves = [
+            {"from": _absolute(player, move["from"]), "pips": move["pips"]}
+            for move in _pips(steps, roll)
+        ]
+        alternatives.append({"move": moves, "equity": equity, "is_played": index == found.played})
+    return {"alternatives": alternatives}
+
+
+def _game_document(game: Any, analysis: OgxmAnalysis | None) -> dict[str, Any]:
     plies: list[dict[str, Any]] = []
     roll: Roll | None = None
-    for entry in game.entries:
+    for index, entry in enumerate(game.entries):
         action = entry.action
         if isinstance(action, OpeningRoll):
             roll = action.roll
@@ -110,7 +186,15 @@ def _game_document(game: Any) -> dict[str, Any]:
                 {"from": _absolute(entry.player, step.source), "pips": step.die}
                 for step in action.steps
             ]
-            plies.append({"action_id": _roll_id(roll), "color": entry.player, "moves": moves})
+            ply: dict[str, Any] = {
+                "action_id": _roll_id(roll),
+                "color": entry.player,
+                "moves": moves,
+            }
+            found = None if analysis is None else analysis.plays.get((game.number, index))
+            if found is not None and found.alternatives:
+                ply["analysis"] = _ply_analysis(found, entry.player, roll)
+            plies.append(ply)
             roll = None
         elif type(action) in _CUBE_ACTIONS:
             plies.append({"action_id": _CUBE_ACTIONS[type(action)], "color": entry.player})
@@ -127,8 +211,8 @@ def _game_document(game: Any) -> dict[str, Any]:
     return document
 
 
-def write_ogxm(record: MatchRecord) -> bytes:
-    """``record`` as an OGXM v2 file.
+def write_ogxm(record: MatchRecord, analysis: OgxmAnalysis | None = None) -> bytes:
+    """``record`` as an OGXM v2 file, with ``analysis`` as its analysis when given.
 
     Raises:
         ValueError: for what OGXM cannot hold (see :func:`ogxm_document`), or if the
@@ -136,7 +220,7 @@ def write_ogxm(record: MatchRecord) -> bytes:
     """
     import ogxm
 
-    document = ogxm_document(record)
+    document = ogxm_document(record, analysis)
     problem = ogxm.v2_problem(document)
     if problem is not None:
         raise ValueError(f"the OGXM codec refuses the match: rule {problem!r}")
