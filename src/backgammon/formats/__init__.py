@@ -192,7 +192,7 @@ def write_match(record: MatchRecord, path: str | Path) -> None:
         return
     if suffix not in FORMATS:
         raise ValueError(
-            f"write_match chooses the format by extension: .mat, .sgf or .ogxm, got {path}"
+            f"write_match chooses the format by extension: .mat or .sgf (or .ogxm), got {path}"
         )
     Path(path).write_text(write_match_text(record, suffix), encoding="utf-8")
 
