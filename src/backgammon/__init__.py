@@ -23,6 +23,7 @@ from backgammon.errors import (
     InvalidNotationError,
     InvalidPositionError,
     MatchFileError,
+    XgFileError,
 )
 from backgammon.rules.cube import (
     AcceptResignation,
@@ -105,6 +106,7 @@ __all__ = [
     "Take",
     "Variant",
     "WinKind",
+    "XgFileError",
     "__version__",
     "variants",
 ]

@@ -20,6 +20,7 @@ __all__ = [
     "InvalidNotationError",
     "InvalidPositionError",
     "MatchFileError",
+    "XgFileError",
 ]
 
 
@@ -73,6 +74,20 @@ class MatchFileError(BackgammonError, ValueError):
         self.column = column
         where = ":".join(str(part) for part in (path, line, column) if part is not None)
         super().__init__(f"{where}: {message}" if where else message)
+
+
+class XgFileError(MatchFileError):
+    """A malformed or rule-breaking eXtreme Gammon file (``.xg``/``.xgp``), with where it
+    went wrong: the part of the file, and for a record its number (1-based, in the
+    file's order of records) and the game and move it belongs to.
+
+    Attributes:
+        record: the 1-based record number, or ``None`` outside the records.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, record: int | None = None) -> None:
+        self.record = record
+        super().__init__(message if record is None else f"record {record}: {message}", path=path)
 
 
 class EngineError(BackgammonError, RuntimeError):

@@ -202,11 +202,14 @@ def _read_match_file(path: str) -> MatchRecord:
 
 @app.command()
 def convert(
-    source: Annotated[str, typer.Argument(help="A .mat or .sgf match file to read.")],
-    target: Annotated[str, typer.Argument(help="The .mat or .sgf file to write.")],
+    source: Annotated[
+        str, typer.Argument(help="A .mat, .sgf, .ogxm or eXtreme Gammon .xg match file.")
+    ],
+    target: Annotated[str, typer.Argument(help="The .mat, .sgf or .ogxm file to write.")],
 ) -> None:
-    """Convert a match between Jellyfish .mat and GNU Backgammon SGF (every action is
-    checked against the rules on the way)."""
+    """Convert a match between Jellyfish .mat, GNU Backgammon SGF, OGXM and (read
+    only) eXtreme Gammon .xg, by extension (every action is checked against the rules
+    on the way)."""
     record = _read_match_file(source)
     try:
         write_match(record, target)
@@ -1107,7 +1110,9 @@ def _largest_errors_table(analysis: MatchAnalysis, count: int) -> Table:
 
 @app.command()
 def analyze(
-    file: Annotated[str, typer.Argument(help="A .mat or .sgf match file to analyse.")],
+    file: Annotated[
+        str, typer.Argument(help="A .mat, .sgf or eXtreme Gammon .xg match file to analyse.")
+    ],
     ply: Annotated[int, typer.Option(help="Lookahead of the analysis (0 = the network).")] = 0,
     json_output: Annotated[
         str | None, typer.Option("--json", help="Write the analysis as JSON to this file.")
@@ -1118,6 +1123,10 @@ def analyze(
     sgf_output: Annotated[
         str | None,
         typer.Option("--sgf", help="Write the match with the analysis to this .sgf file."),
+    ] = None,
+    ogxm_output: Annotated[
+        str | None,
+        typer.Option("--ogxm", help="Write the match with the analysis to this .ogxm file."),
     ] = None,
     processes: Annotated[
         int,
@@ -1197,13 +1206,19 @@ def analyze(
             raise typer.Exit(2) from None
     try:
         if json_output is not None:
-            Path(json_output).write_text(
-                json.dumps(analysis_to_json(analysis), indent=2) + "\n", encoding="utf-8"
-            )
+            from backgammon.analysis.file_analysis import with_file_analysis
+
+            data = with_file_analysis(analysis_to_json(analysis), analysis, record)
+            Path(json_output).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         if html_output is not None:
             write_html_report(analysis, html_output)
         if sgf_output is not None:
             write_match(record, sgf_output)
+        if ogxm_output is not None:
+            from backgammon.analysis.file_analysis import ogxm_analysis
+            from backgammon.formats.ogxm import write_ogxm
+
+            Path(ogxm_output).write_bytes(write_ogxm(record, ogxm_analysis(analysis)))
     except (OSError, ValueError, BackgammonError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None

@@ -1,5 +1,6 @@
-"""Match files: Jellyfish ``.mat`` and GNU Backgammon's SGF, read through a visitor and
-replayed through the rules.
+"""Match files: Jellyfish ``.mat``, GNU Backgammon's SGF and OGXM (read and written),
+and eXtreme Gammon's ``.xg``/``.xgp`` (read only), read through a visitor and replayed
+through the rules.
 
 >>> import backgammon.formats as formats
 >>> record = formats.read_match("tests/data/reference/formats/match01_3pt.mat")  # doctest: +SKIP
@@ -21,6 +22,8 @@ from backgammon.formats.record import (
     RecordBuilder,
     RecordEntry,
 )
+from backgammon.formats.xg import XgPosition, read_xg_position
+from backgammon.formats.xg_analysis import XgCheckerAnalysis, XgCubeAnalysis
 from backgammon.rules.cube import (
     AcceptResignation,
     Beaver,
@@ -40,15 +43,23 @@ __all__ = [
     "MatchVisitor",
     "RecordBuilder",
     "RecordEntry",
+    "XgCheckerAnalysis",
+    "XgCubeAnalysis",
+    "XgPosition",
     "detect_format",
     "read_match",
+    "read_match_bytes",
     "read_match_text",
+    "read_xg_position",
     "record_of_match",
     "write_match",
     "write_match_text",
 ]
 
 FORMATS = ("mat", "sgf")
+READ_ONLY_FORMATS = ("xg", "xgp")
+XG_MAGIC = b"RGMH"
+OGXM_MAGIC = b"OGXM"
 
 
 def detect_format(text: str, path: str | Path | None = None) -> str:
@@ -85,20 +96,60 @@ def read_match_text(
 
 
 def read_match(path: str | Path) -> MatchRecord:
-    """Read a ``.mat`` or ``.sgf`` match file (chosen by content, then extension).
+    """Read a match file: ``.mat``, ``.sgf``, OGXM's ``.ogxm``, or eXtreme Gammon's
+    ``.xg`` (chosen by content, then extension).
 
     The record has ``.length`` and ``.games``; each game has ``.score_before`` and
-    ``.score_after`` as (first player, second player) tuples in the file's order.
+    ``.score_after`` as (first player, second player) tuples in the file's order. From an
+    ``.xg`` file, XG's analysis is kept on the entries it analysed
+    (``entry.annotations["xg"]``: an :class:`XgCheckerAnalysis` or
+    :class:`XgCubeAnalysis`).
 
     Raises:
         MatchFileError: if the file cannot be read, is not text, or is malformed or
-            illegal anywhere (with the line and column).
+            illegal anywhere (with the line and column; for ``.xg`` files an
+            :class:`~backgammon.errors.XgFileError` naming the record, game and move).
     """
     name = str(path)
     try:
         data = Path(path).read_bytes()
     except OSError as error:
         raise MatchFileError(f"cannot read the file: {error.strerror}", path=name) from None
+    return read_match_bytes(data, path=name)
+
+
+def read_match_bytes(data: bytes, *, path: str | None = None) -> MatchRecord:
+    """Read a match from a file's bytes: an eXtreme Gammon file if it starts with
+    XG's magic number or ``path`` ends in ``.xg``/``.xgp``, an OGXM file (``OGXM``,
+    ``.ogxm``; a one-match ``.ogxms`` stream), else ``.mat`` or SGF text.
+
+    Raises:
+        MatchFileError: as :func:`read_match`.
+    """
+    name = path
+    suffix = "" if path is None else Path(path).suffix.lower().lstrip(".")
+    if data.startswith(XG_MAGIC) or suffix in READ_ONLY_FORMATS:
+        from backgammon.formats.xg import read_xg
+
+        builder = RecordBuilder()
+        read_xg(data, builder, path=name)
+        return builder.record
+    if suffix == "ogxms":
+        from backgammon.formats.ogxm import read_ogxm_stream
+
+        records = read_ogxm_stream(data, path=name)
+        if len(records) != 1:
+            raise MatchFileError(
+                f"an OGXM stream of {len(records)} matches: read it with read_ogxm_stream",
+                path=name,
+            )
+        return records[0]
+    if data.startswith(OGXM_MAGIC) or suffix == "ogxm":
+        from backgammon.formats.ogxm import read_ogxm
+
+        builder = RecordBuilder()
+        read_ogxm(data, builder, path=name)
+        return builder.record
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -122,15 +173,27 @@ def write_match_text(record: MatchRecord, format: str) -> str:
 
 
 def write_match(record: MatchRecord, path: str | Path) -> None:
-    """Write ``record`` to ``path`` as ``.mat`` or ``.sgf``, chosen by the extension.
+    """Write ``record`` to ``path`` as ``.mat``, ``.sgf`` or ``.ogxm``, chosen by the
+    extension.
 
     Raises:
-        ValueError: for another extension.
+        ValueError: for another extension (``.xg``/``.xgp`` are read only).
         OSError: if the file cannot be written.
     """
     suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix in READ_ONLY_FORMATS:
+        raise ValueError(
+            f"eXtreme Gammon's .{suffix} files are read only: write .mat or .sgf, got {path}"
+        )
+    if suffix == "ogxm":
+        from backgammon.formats.ogxm import write_ogxm
+
+        Path(path).write_bytes(write_ogxm(record))
+        return
     if suffix not in FORMATS:
-        raise ValueError(f"write_match chooses the format by extension: .mat or .sgf, got {path}")
+        raise ValueError(
+            f"write_match chooses the format by extension: .mat or .sgf (or .ogxm), got {path}"
+        )
     Path(path).write_text(write_match_text(record, suffix), encoding="utf-8")
 
 

@@ -1,0 +1,359 @@
+"""OGXM match files (``.ogxm``) and streams (``.ogxms``), read and written through the
+``ogxm`` package (MIT), whose bundled reference codec enforces every rule of the format.
+
+:func:`write_ogxm` builds the file's JSON projection from a match record and has the
+codec encode it; :func:`read_ogxm` decodes a file and streams its match through a
+:class:`~backgammon.formats.record.MatchVisitor` (with a
+:class:`~backgammon.formats.record.RecordBuilder`, every action replays through the
+rules); :func:`read_ogxm_stream` does so for each match of a stream.
+
+The projection, as the codec reads and writes it (learnt from the codec itself; the
+format's specification is HedgeHog's ``OGXM_FORMAT_SPEC.md``):
+
+- ``player_white``/``player_black``: our player 0 and player 1; ``color`` 0 and 1.
+- Boards count 1..24 from White's home: White's point ``p`` is ``p``, Black's is
+  ``25 - p``; White's bar is 25 and Black's 0.
+- A game is a list of plies. ``action_id`` 0..20 is a checker play with the roll at
+  that index of the 21 rolls (1-1, 1-2, ... 6-6), its ``moves`` each ``{"from": point,
+  "pips": die}``; the first ply of a game is the opening roll's play. 21 double,
+  22 take, 23 drop, 32 beaver, 33 raccoon; 27 resigns the game (``resign_value``:
+  single, gammon or backgammon), accepted when the game's ``winner`` is the other side.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from backgammon.errors import BackgammonError, MatchFileError
+from backgammon.formats.record import Location, MatchInfo, MatchRecord, MatchVisitor
+from backgammon.rules.cube import (
+    AcceptResignation,
+    Beaver,
+    CubeRules,
+    Double,
+    Drop,
+    Raccoon,
+    Resign,
+    ResignLevel,
+    Take,
+)
+from backgammon.rules.dice import Roll
+from backgammon.rules.game import OpeningRoll
+from backgammon.rules.play import Play
+from backgammon.rules.variant import STANDARD, Variant
+
+__all__ = [
+    "OgxmAnalysis",
+    "OgxmPlyAnalysis",
+    "ogxm_document",
+    "read_ogxm",
+    "read_ogxm_stream",
+    "write_ogxm",
+]
+
+ROLLS = tuple((low, high) for low in range(1, 7) for high in range(low, 7))
+_CUBE_ACTIONS: dict[type, int] = {Double: 21, Take: 22, Drop: 23, Beaver: 32, Raccoon: 33}
+_CUBE_OF_ID = {number: kind for kind, number in _CUBE_ACTIONS.items()}
+RESIGN = 27
+_LEVELS = {
+    "single": ResignLevel.SINGLE,
+    "gammon": ResignLevel.GAMMON,
+    "backgammon": ResignLevel.BACKGAMMON,
+}
+_VARIANTS = {"standard": "backgammon", "nackgammon": "nackgammon", "hypergammon": "hypergammon"}
+_METADATA = ("event", "round")
+
+
+Steps = tuple[tuple[int, int], ...]
+"""A play's steps as ``(from, to)`` points in the mover's numbering (25 bar, 0 off)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OgxmPlyAnalysis:
+    """An analysis of one checker play, to be written into an OGXM file.
+
+    Attributes:
+        alternatives: the plays considered, best first: their steps and equities.
+        played: the index of the play made among them (``None``: not listed).
+    """
+
+    alternatives: tuple[tuple[Steps, float], ...]
+    played: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OgxmAnalysis:
+    """An analysis to write as one of an OGXM file's analyses.
+
+    Attributes:
+        engine: the engine's name; ``version``: its version (the file's model name
+            and engine build).
+        plies: the lookahead it searched (our 0-ply is the network alone).
+        plays: each analysed play, keyed by (game number, entry index).
+    """
+
+    engine: str
+    version: str
+    plies: int
+    plays: dict[tuple[int, int], OgxmPlyAnalysis] = field(default_factory=dict)
+
+
+def _absolute(player: int, point: int) -> int:
+    return point if player == 0 else 25 - point
+
+
+def _roll_id(roll: Roll) -> int:
+    return ROLLS.index((roll.low, roll.high))
+
+
+def ogxm_document(record: MatchRecord, analysis: OgxmAnalysis | None = None) -> dict[str, Any]:
+    """The OGXM JSON projection of ``record`` (what :func:`write_ogxm` encodes), with
+    ``analysis`` as the file's analysis when given.
+
+    Raises:
+        ValueError: for what OGXM cannot hold here (another variant, a rejected
+            resignation, a variant's own actions).
+    """
+    info = record.info
+    variant = _VARIANTS.get(info.variant.name)
+    if variant is None:
+        raise ValueError(
+            f"OGXM holds backgammon, Nackgammon and Hypergammon, not {info.variant.name}"
+        )
+    document: dict[str, Any] = {
+        "player_white": info.players[0],
+        "player_black": info.players[1],
+        "match_length": info.length,
+        "variant": variant,
+        "crawford": bool(info.length and info.rules.crawford),
+        "jacoby": bool(not info.length and info.rules.jacoby),
+        "games": [_game_document(game, analysis) for game in record.games],
+    }
+    if analysis is not None:
+        document["analysis_info"] = {
+            "model_name": analysis.engine,
+            "engine_build": analysis.version,
+            "checker_ply": analysis.plies,
+        }
+    for key in _METADATA:
+        if info.metadata.get(key):
+            document[key] = info.metadata[key]
+    return document
+
+
+def _pips(steps: Steps, roll: Roll) -> list[dict[str, int]]:
+    """Steps as OGXM moves: each its from point and the die it used (a checker borne
+    off from below the die's point used the smallest larger die left)."""
+    dice = [roll.first] * 4 if roll.is_double else [roll.first, roll.second]
+    moves = []
+    for source, target in steps:
+        need = source - target
+        die = (
+            need if need in dice or target > 0 else min((d for d in dice if d > need), default=need)
+        )
+        if die in dice:
+            dice.remove(die)
+        moves.append({"from": source, "pips": die})
+    return moves
+
+
+def _ply_analysis(found: OgxmPlyAnalysis, player: int, roll: Roll) -> dict[str, Any]:
+    alternatives = []
+    for index, (steps, equity) in enumerate(found.alternatives):
+        moves = [
+            {"from": _absolute(player, move["from"]), "pips": move["pips"]}
+            for move in _pips(steps, roll)
+        ]
+        alternatives.append({"move": moves, "equity": equity, "is_played": index == found.played})
+    return {"alternatives": alternatives}
+
+
+def _game_document(game: Any, analysis: OgxmAnalysis | None) -> dict[str, Any]:
+    plies: list[dict[str, Any]] = []
+    roll: Roll | None = None
+    for index, entry in enumerate(game.entries):
+        action = entry.action
+        if isinstance(action, OpeningRoll):
+            roll = action.roll
+        elif isinstance(action, Roll):
+            roll = action
+        elif isinstance(action, Play):
+            if roll is None:
+                raise ValueError(f"game {game.number}: a play without a roll")
+            moves = [
+                {"from": _absolute(entry.player, step.source), "pips": step.die}
+                for step in action.steps
+            ]
+            ply: dict[str, Any] = {
+                "action_id": _roll_id(roll),
+                "color": entry.player,
+                "moves": moves,
+            }
+            found = None if analysis is None else analysis.plays.get((game.number, index))
+            if found is not None and found.alternatives:
+                ply["analysis"] = _ply_analysis(found, entry.player, roll)
+            plies.append(ply)
+            roll = None
+        elif type(action) in _CUBE_ACTIONS:
+            plies.append({"action_id": _CUBE_ACTIONS[type(action)], "color": entry.player})
+        elif isinstance(action, Resign):
+            plies.append(
+                {"action_id": RESIGN, "color": entry.player, "resign_value": int(action.level)}
+            )
+        elif not isinstance(action, AcceptResignation):
+            raise ValueError(f"game {game.number}: OGXM cannot hold {type(action).__name__}")
+    document: dict[str, Any] = {"plies": plies}
+    if game.outcome is not None:
+        document["winner"] = game.outcome.winner
+        document["points_won"] = game.outcome.points
+    return document
+
+
+def write_ogxm(record: MatchRecord, analysis: OgxmAnalysis | None = None) -> bytes:
+    """``record`` as an OGXM v2 file, with ``analysis`` as its analysis when given.
+
+    Raises:
+        ValueError: for what OGXM cannot hold (see :func:`ogxm_document`), or if the
+            codec refuses the document (naming the rule it breaks).
+    """
+    import ogxm
+
+    document = ogxm_document(record, analysis)
+    problem = ogxm.v2_problem(document)
+    if problem is not None:
+        raise ValueError(f"the OGXM codec refuses the match: rule {problem!r}")
+    try:
+        return bytes(ogxm.json_to_binary(document))
+    except ogxm.OgxmError as error:
+        raise ValueError(f"the OGXM codec refuses the match: {error}") from None
+
+
+def read_ogxm(data: bytes, visitor: MatchVisitor, *, path: str | None = None) -> dict[str, Any]:
+    """Stream an OGXM file's match through ``visitor``; returns the file's JSON
+    projection (its analyses and annotations included).
+
+    Raises:
+        MatchFileError: if the codec refuses the bytes, the file holds what the rules
+            cannot replay, or (with a RecordBuilder) an action is illegal, naming the
+            game and ply.
+    """
+    import ogxm
+
+    try:
+        document: dict[str, Any] = dict(ogxm.binary_to_json(data))
+    except (ogxm.OgxmError, ValueError, TypeError) as error:
+        raise MatchFileError(f"not a readable OGXM file: {error}", path=path) from None
+    where = Location(path)
+    try:
+        visitor.begin_match(_match_info(document), where)
+        score = [0, 0]
+        for number, game in enumerate(document.get("games", []), 1):
+            visitor.begin_game(number, (score[0], score[1]), where)
+            _visit_game(game, number, visitor, where)
+            winner, points = game.get("winner"), game.get("points_won")
+            if winner in (0, 1) and isinstance(points, int):
+                score[winner] += points
+    except MatchFileError:
+        raise
+    except (BackgammonError, ValueError, KeyError, TypeError) as error:
+        raise where.error(f"OGXM: {error}") from None
+    visitor.end_match(where)
+    return document
+
+
+def _match_info(document: dict[str, Any]) -> MatchInfo:
+    length = int(document.get("match_length", 0))
+    variant: Variant = STANDARD
+    name = document.get("variant", "backgammon")
+    if name != "backgammon":
+        if name not in ("nackgammon", "hypergammon"):
+            raise ValueError(f"variant {name!r} is not supported")
+        from backgammon.variants import find
+
+        variant = find(name)
+    rules = CubeRules(
+        crawford=bool(document.get("crawford")) if length else True,
+        jacoby=bool(document.get("jacoby")) and not length,
+        beavers=not length,
+        raccoons=not length,
+    )
+    players = (
+        str(document.get("player_white", "White")),
+        str(document.get("player_black", "Black")),
+    )
+    metadata = {key: str(document[key]) for key in _METADATA if document.get(key)}
+    return MatchInfo(length, players, rules, variant, metadata)
+
+
+def _visit_game(game: dict[str, Any], number: int, visitor: MatchVisitor, where: Location) -> None:
+    plies = game.get("plies", [])
+    winner = game.get("winner")
+    for index, ply in enumerate(plies, 1):
+        action, player = int(ply["action_id"]), int(ply["color"])
+        if player not in (0, 1):
+            raise ValueError(f"game {number}, ply {index}: color {player}")
+        if 0 <= action <= 20:
+            visitor.roll(player, ROLLS[action], where)
+            moves = [(int(m["from"]), int(m["pips"])) for m in ply.get("moves", [])]
+            visitor.play(player, _notation(player, moves), where)
+        elif action in _CUBE_OF_ID:
+            visitor.cube(player, _CUBE_OF_ID[action](), where)
+        elif action == RESIGN:  # the codec gives the resignation the receiver's color
+            level = _LEVELS[str(ply.get("resign_value", "single"))]
+            resigner = 1 - winner if winner in (0, 1) else 1 - player
+            visitor.resign(resigner, Resign(level), where)
+            if winner == 1 - resigner and index == len(plies):
+                visitor.resign(winner, AcceptResignation(), where)
+        else:
+            raise ValueError(f"game {number}, ply {index}: action {action} is not supported")
+    points = game.get("points_won")
+    visitor.end_game(
+        winner if winner in (0, 1) else None,
+        points if winner in (0, 1) and isinstance(points, int) else None,
+        where,
+    )
+
+
+def _notation(player: int, moves: list[tuple[int, int]]) -> str:
+    """OGXM moves as notation in the mover's numbering, each step that continues an
+    earlier checker's route joined to it (``24/18/14``), so the route (and so its hits)
+    is the one the file gives; ``Ø`` for no move."""
+    chains: list[list[int]] = []
+    for start, die in moves:
+        source = _absolute(player, start)
+        target = max(source - die, 0)
+        chain = next((c for c in chains if c[-1] == source and source != 0), None)
+        if chain is None:
+            chains.append([source, target])
+        else:
+            chain.append(target)
+    names = {25: "bar", 0: "off"}
+    return " ".join("/".join(names.get(p, str(p)) for p in chain) for chain in chains) or "Ø"
+
+
+def read_ogxm_stream(data: bytes, *, path: str | None = None) -> list[MatchRecord]:
+    """Every match of an ``.ogxms`` stream (complete OGXM files back to back).
+
+    Raises:
+        MatchFileError: if the stream is corrupt or truncated, or a match does not
+            replay (naming its place in the stream).
+    """
+    import ogxm
+
+    from backgammon.formats.record import RecordBuilder
+
+    records = []
+    try:
+        members = list(ogxm.iter_stream(io.BytesIO(data)))
+    except (ogxm.StreamError, ogxm.OgxmError, ValueError) as error:
+        raise MatchFileError(f"not a readable OGXM stream: {error}", path=path) from None
+    for number, member in enumerate(members, 1):
+        builder = RecordBuilder()
+        try:
+            read_ogxm(bytes(member), builder, path=path)
+        except MatchFileError as error:
+            raise MatchFileError(f"match {number} of the stream: {error}", path=path) from None
+        records.append(builder.record)
+    return records

@@ -1,0 +1,166 @@
+"""OGXM files through the ``ogxm`` package's reference codec: our matches written as
+OGXM pass its v2 rules and read back as the same match; OGXM → SGF → OGXM keeps the
+file; streams; bad bytes raise only our error."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import ogxm
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from backgammon import MatchFileError, Play, Roll
+from backgammon.apps.cli import app
+from backgammon.formats import MatchRecord, read_match, read_match_bytes, write_match
+from backgammon.formats.ogxm import ogxm_document, read_ogxm_stream, write_ogxm
+from tests.formats.test_sgf import _random_record
+from tests.reference import REFERENCE
+
+FILES = sorted((REFERENCE / "formats").glob("match0*.mat")) + sorted(
+    (REFERENCE / "formats").glob("match0*.sgf")
+)
+
+
+def signature(record: MatchRecord) -> list[tuple[object, ...]]:
+    """Scores and every action with its player: a play by where it leads, a roll by
+    its dice (OGXM keeps a roll's dice, not their order); a roll that no play follows
+    (the file stops there) is left out."""
+    games = []
+    for game in record.games:
+        entries = game.entries
+        kept: list[tuple[int, object]] = []
+        for index, entry in enumerate(entries):
+            action = entry.action
+            if isinstance(action, Roll):
+                if index + 1 == len(entries) or not isinstance(entries[index + 1].action, Play):
+                    continue
+                kept.append((entry.player, ("roll", action.low, action.high)))
+            else:
+                kept.append((entry.player, action.position if isinstance(action, Play) else action))
+        games.append((game.score_before, game.score_after, tuple(kept)))
+    return games
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_our_files_round_trip_through_ogxm(path: Path, tmp_path: Path) -> None:
+    record = read_match(path)
+    target = tmp_path / "match.ogxm"
+    write_match(record, target)
+    data = target.read_bytes()
+    document = ogxm.binary_to_json(data)
+    assert ogxm.v2_problem(document) is None
+    assert ogxm.json_to_binary(document) == data
+    assert document["replay_complete"] is True
+    capped = tuple(min(points, record.length) for points in record.score)  # OGXM caps
+    assert (document["white_score"], document["black_score"]) == capped
+    again = read_match(target)
+    assert again.players == record.players and again.length == record.length
+    assert signature(again) == signature(record)
+
+
+def test_ogxm_to_sgf_to_ogxm_keeps_the_file(tmp_path: Path) -> None:
+    record = read_match(FILES[2])
+    record.info.metadata["event"] = "Club night"
+    first = write_ogxm(record)
+    sgf = tmp_path / "match.sgf"
+    write_match(read_match_bytes(first, path="m.ogxm"), sgf)
+    assert write_ogxm(read_match(sgf)) == first
+    assert ogxm.binary_to_json(first)["event"] == "Club night"
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_random_matches_round_trip(seed: int) -> None:
+    """Money sessions with Jacoby, beavers and raccoons, Nackgammon, Hypergammon,
+    resignations and unfinished games."""
+    record = _random_record(seed)
+    data = write_ogxm(record)
+    assert ogxm.v2_problem(ogxm.binary_to_json(data)) is None
+    again = read_match_bytes(data, path="random.ogxm")
+    assert again.info.variant == record.info.variant
+    assert signature(again) == signature(record)
+
+
+def test_a_stream_gives_each_match(tmp_path: Path) -> None:
+    records = [read_match(FILES[0]), read_match(FILES[1])]
+    data = b"".join(write_ogxm(record) for record in records)
+    read = read_ogxm_stream(data, path="two.ogxms")
+    assert [signature(r) for r in read] == [signature(r) for r in records]
+    path = tmp_path / "two.ogxms"
+    path.write_bytes(data)
+    with pytest.raises(MatchFileError, match="stream of 2 matches"):
+        read_match(path)
+
+
+def test_cli_converts_to_and_from_ogxm(tmp_path: Path) -> None:
+    runner = CliRunner()
+    target = tmp_path / "match.ogxm"
+    result = runner.invoke(app, ["convert", str(FILES[0]), str(target)])
+    assert result.exit_code == 0, result.output
+    back = tmp_path / "back.mat"
+    result = runner.invoke(app, ["convert", str(target), str(back)])
+    assert result.exit_code == 0, result.output
+    assert signature(read_match(back)) == signature(read_match(FILES[0]))
+
+
+def test_what_ogxm_cannot_hold_is_refused() -> None:
+    from backgammon.variants import find
+
+    record = read_match(FILES[0])
+    record.info = type(record.info)(
+        record.info.length, record.info.players, record.info.rules, find("tavla")
+    )
+    with pytest.raises(ValueError, match="not tavla"):
+        ogxm_document(record)
+
+
+SAMPLE = write_ogxm(read_match(FILES[1]))
+
+
+@given(st.binary(max_size=600))
+@settings(max_examples=60, deadline=None)
+def test_random_bytes_raise_only_our_error(data: bytes) -> None:
+    with contextlib.suppress(MatchFileError):
+        read_match_bytes(b"OGXM" + data, path="fuzz.ogxm")
+
+
+@given(st.lists(st.tuples(st.integers(0, len(SAMPLE) - 1), st.integers(1, 255)), max_size=4))
+@settings(max_examples=60, deadline=None)
+def test_flipped_bytes_raise_only_our_error(flips: list[tuple[int, int]]) -> None:
+    data = bytearray(SAMPLE)
+    for offset, mask in flips:
+        data[offset] ^= mask
+    with contextlib.suppress(MatchFileError):
+        read_match_bytes(bytes(data), path="fuzz.ogxm")
+
+
+def _steps(moves: list[dict[str, int]]) -> list[tuple[int, int]]:
+    return sorted((move["from"], move["pips"]) for move in moves)
+
+
+def test_cli_writes_our_analysis_into_the_ogxm_file(tmp_path: Path) -> None:
+    from backgammon import __version__
+
+    target = tmp_path / "analysed.ogxm"
+    result = CliRunner().invoke(
+        app,
+        ["analyze", str(FILES[1]), "--errors", "0", "--processes", "1", "--ogxm", str(target)],
+    )
+    assert result.exit_code == 0, result.output
+    data = target.read_bytes()
+    document = ogxm.binary_to_json(data)
+    assert ogxm.v2_problem(document) is None
+    assert ogxm.json_to_binary(document) == data
+    info = document["analysis_info"]
+    assert (info["model_name"], info["engine_build"]) == ("backgammon", __version__)
+    analysed = [ply for game in document["games"] for ply in game["plies"] if "analysis" in ply]
+    assert len(analysed) > 20
+    for ply in analysed:
+        alternatives = ply["analysis"]["alternatives"]
+        played = [a for a in alternatives if a["is_played"]]
+        assert len(played) == 1 and _steps(played[0]["move"]) == _steps(ply.get("moves", []))
+        assert alternatives[0]["equity"] == max(a["equity"] for a in alternatives)
+    assert signature(read_match(target)) == signature(read_match(FILES[1]))
