@@ -149,6 +149,59 @@ def test_gag_and_blind_hide_one_user_from_the_one_who_typed_them_only(
     asyncio.run(scenario())
 
 
+def test_waitfor_tells_both_users_once_when_the_awaited_one_logs_in(
+    tmp_path: Path, backend: str
+) -> None:
+    database = _database(backend)
+
+    async def scenario() -> None:
+        async with fibs_server(tmp_path, database, random.Random(5)) as (service, port):
+            for name in ("fred", "alice", "mona"):
+                await service.register(name, PASSWORD)
+            fred = await _clip_login(port, "fred", PASSWORD)
+            mona = await _clip_login(port, "mona", PASSWORD)
+            for command, answer in (
+                ("waitfor fred", "** You can't wait for yourself."),
+                ("waitfor nobody", "** There is no one called nobody"),
+                ("waitfor mona", "** mona is logged in now."),
+                ("waitfor alice", "** Waiting for alice to log in."),
+                ("waitfor", "** You are waiting for alice."),
+            ):
+                await fred.send(command)
+                await fred.wait_for(lambda line, answer=answer: line == answer)
+            alice = await _clip_login(port, "alice", PASSWORD)
+            await fred.wait_for(lambda line: line == "** FINALLY!!! alice logs in")
+            await alice.wait_for(lambda line: line == "fred is waiting for you to log in.")
+            # Told once: the wait is over, a second login is not announced again.
+            await fred.send("waitfor")
+            await fred.wait_for(lambda line: line == "** You are waiting for no one.")
+            await _bye(alice)
+            assert "FIBS_PlayerIsWaitingForYou" in alice.classifier.classes()
+            alice = await _clip_login(port, "alice", PASSWORD)
+            await fred.send("whois alice")
+            await fred.wait_for(lambda line: "Still logged in" in line)
+            assert fred.lines.count("** FINALLY!!! alice logs in") == 1
+            assert "fred is waiting for you to log in." not in alice.lines
+            assert not any("waiting for you" in line for line in mona.lines)
+            # The client's table has no class for waitfor's own answers (FIBS's
+            # "** FINALLY!!!" line included): those, and only those, are unknown to it.
+            waitfor_answers = {
+                "** mona is logged in now.",
+                "** Waiting for alice to log in.",
+                "** You are waiting for alice.",
+                "** You are waiting for no one.",
+                "** FINALLY!!! alice logs in",
+                "** You can't wait for yourself.",
+            }
+            assert set(fred.unknown()) <= waitfor_answers, fred.unknown()
+            fred.classifier.seen = [
+                c for c in fred.classifier.seen if c.message not in waitfor_answers
+            ]
+            await _bye(fred, alice, mona)
+
+    asyncio.run(scenario())
+
+
 def test_whois_and_pip_and_the_join_step_between_games(tmp_path: Path, backend: str) -> None:
     database = _database(backend)
 

@@ -1536,6 +1536,15 @@ class GameService:
         )
         return target
 
+    async def tell_waited_for(self, user: User, name: str) -> None:
+        """Tell the user called ``name`` (who just logged in) that ``user`` waited
+        for them (FIBS's ``waitfor``); nothing if there is no such user."""
+        try:
+            target = await self.user_named(name)
+        except ServiceError:
+            return
+        self._to_user(target.id, {"type": "waited_for", "from": user.name})
+
     async def leave_message(self, user: User, name: str, text: str) -> tuple[User, bool]:
         """FIBS's ``message``: ``text`` for the user called ``name``, told at once
         if they are online, else kept (at most :data:`MAX_STORED_MESSAGES` for one

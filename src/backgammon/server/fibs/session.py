@@ -95,8 +95,12 @@ REGISTER_HELP = (
 
 COMMANDS = (
     "who rawwho invite join roll move double accept reject resign leave board watch "
-    "unwatch look say shout kibitz whisper tell message gag blind whois pip toggle set help bye"
+    "unwatch look say shout kibitz whisper tell message waitfor gag blind whois pip toggle "
+    "set help bye"
 )
+
+MAX_WAITING_FOR = 50
+"""The most users one login may wait for (``waitfor``)."""
 
 JOIN_NEXT_GAME = "Type 'join' if you want to play the next game, type 'leave' if you don't."
 """FIBS's line after a game that does not end the match: the next game is told
@@ -201,6 +205,8 @@ class FibsSession:
         # The users whose words (gag) and invitations (blind) this login ignores.
         self.gagged: set[str] = set()
         self.blinded: set[str] = set()
+        # The users this login waits for (``waitfor``), told once when they log in.
+        self.waiting_for: set[str] = set()
         settings = service.settings
         self._limit = TokenBucket(settings.messages_per_second, settings.message_burst)
         self._runner: asyncio.Task[None] | None = None
@@ -457,6 +463,7 @@ class FibsSession:
             "set": self._cmd_set,
             "help": self._cmd_help,
             "message": self._cmd_message,
+            "waitfor": self._cmd_waitfor,
             "gag": self._cmd_gag,
             "blind": self._cmd_blind,
             "whois": self._cmd_whois,
@@ -897,6 +904,30 @@ class FibsSession:
             when = time.strftime("%a %b %d %H:%M:%S %Y", time.gmtime(at))
             await self.line(f"Message from {sender} on {when} UTC: {text}")
 
+    async def _cmd_waitfor(self, rest: str) -> None:
+        """Be told when a user logs in (FIBS's ``waitfor``); alone, list them."""
+        if not rest.split():
+            waiting = ", ".join(sorted(self.waiting_for)) or "no one"
+            await self.error(f"You are waiting for {waiting}.")
+            return
+        target = await self._other_user(rest, "You can't wait for yourself.")
+        if target is None:
+            return
+        if any(user_id == target.id for user_id, _name in self.service.online_names()):
+            await self.error(f"{target.name} is logged in now.")
+        elif target.name not in self.waiting_for and len(self.waiting_for) >= MAX_WAITING_FOR:
+            await self.error(f"You can wait for at most {MAX_WAITING_FOR} users.")
+        else:
+            self.waiting_for.add(target.name)
+            await self.error(f"Waiting for {target.name} to log in.")
+
+    async def _told_waited_for(self, name: str) -> None:
+        """A user this login waits for logged in: as FIBS, tell both."""
+        self.waiting_for.discard(name)
+        await self.error(f"FINALLY!!! {name} logs in")
+        assert self.user is not None
+        await self.service.tell_waited_for(self.user, name)
+
     async def _cmd_gag(self, rest: str) -> None:
         """Stop (or start again) hearing a user's words, for this login."""
         target = await self._other_user(rest, "You talk too much, don't you?")
@@ -1079,6 +1110,9 @@ class FibsSession:
             await self.line(text if self.clip else f"{message['from']} says: {message['text']}")
         elif kind == "message":
             await self._tell_message(message)
+        elif kind == "waited_for":
+            if message["from"] not in self.gagged:
+                await self.line(f"{message['from']} is waiting for you to log in.")
         elif kind == "join_next_game":
             await self._join_next_game()
         elif kind == "chat":
@@ -1113,6 +1147,8 @@ class FibsSession:
         if not name or (self.user is not None and name == self.user.name):
             return
         if event == "online":
+            if name in self.waiting_for:
+                await self._told_waited_for(name)
             if self.clip:
                 who = await self._who_line(int(message["user_id"]))
                 await self._send_safe([line_safe(f"7 {name} {name} logs in."), who])
