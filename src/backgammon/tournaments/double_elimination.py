@@ -11,18 +11,16 @@ if the once-beaten player wins it, both have lost once and one deciding match fo
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from backgammon.tournaments.records import Entrant, Pairing, Round, Standing, check_entrants
-from backgammon.tournaments.seeding import seeded
-from backgammon.tournaments.tournament import check_results
+from backgammon.tournaments.records import Entrant, Pairing, Round, Standing
+from backgammon.tournaments.tournament import RoundHistory
 
 __all__ = ["MAX_DOUBLE_ELIMINATION_PLAYERS", "DoubleElimination"]
 
 MAX_DOUBLE_ELIMINATION_PLAYERS = 32
 
 
-class DoubleElimination:
+class DoubleElimination(RoundHistory):
     """A double-elimination event for 2 to 32 players.
 
     Standings: the champion first, then by losses (fewer first), then by the round of
@@ -39,25 +37,12 @@ class DoubleElimination:
             ValueError: for fewer than 2 or more than 32 players, or a name twice.
         """
         field = tuple(entrants)
-        check_entrants(field)
         if len(field) > MAX_DOUBLE_ELIMINATION_PLAYERS:
             raise ValueError(
                 f"double elimination is for small fields of up to "
                 f"{MAX_DOUBLE_ELIMINATION_PLAYERS} players, got {len(field)}"
             )
-        self.seed = seed
-        self._entrants = seeded(field, seed)
-        self._rounds: list[Round] = []
-
-    @property
-    def entrants(self) -> tuple[Entrant, ...]:
-        """The field in seeding order."""
-        return self._entrants
-
-    @property
-    def rounds(self) -> tuple[Round, ...]:
-        """The rounds recorded so far."""
-        return tuple(self._rounds)
+        super().__init__(field, seed)
 
     def losses(self) -> dict[str, int]:
         """Each player's losses so far."""
@@ -102,15 +87,6 @@ class DoubleElimination:
             pairings = (*_pair_side(unbeaten, met, had_bye), *_pair_side(once_beaten, met, had_bye))
         return Round(len(self._rounds) + 1, pairings)
 
-    def record(self, played: Round) -> None:
-        """Record the round :meth:`next_round` gave, with its winners.
-
-        Raises:
-            ValueError: if it is not that round or a winner is missing.
-        """
-        check_results(self.next_round(), played)
-        self._rounds.append(played)
-
     def standings(self) -> list[Standing]:
         """Champion first, then fewer losses, later last match, better seed."""
         losses = self.losses()
@@ -129,29 +105,6 @@ class DoubleElimination:
             Standing(n, wins[n], {"losses": losses[n], "last_round": last[n], "seed": seeds[n]})
             for n in order
         ]
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"format": "double-elimination", "seed", "entrants", "rounds"}``."""
-        return {
-            "format": self.format_name,
-            "seed": self.seed,
-            "entrants": [entrant.to_json() for entrant in self._entrants],
-            "rounds": [played.to_json() for played in self._rounds],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> DoubleElimination:
-        """The event :meth:`to_json` wrote, every round checked again.
-
-        Raises:
-            ValueError: if the data is not a double elimination or a round does not follow.
-        """
-        if data.get("format") != cls.format_name:
-            raise ValueError(f"not a {cls.format_name} record: format {data.get('format')!r}")
-        event = cls([Entrant.from_json(entry) for entry in data["entrants"]], int(data["seed"]))
-        for played in data["rounds"]:
-            event.record(Round.from_json(played))
-        return event
 
 
 def _pair_side(names: list[str], met: set[frozenset[str]], had_bye: set[str]) -> list[Pairing]:

@@ -18,12 +18,8 @@ knock-out of the consolation's first-round losers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
-
-from backgammon.tournaments.records import Entrant, Pairing, Round, Standing, check_entrants
-from backgammon.tournaments.seeding import seeded
-from backgammon.tournaments.tournament import check_results
+from backgammon.tournaments.records import Entrant, Pairing, Round, Standing
+from backgammon.tournaments.tournament import RoundHistory
 
 __all__ = ["Knockout", "bracket_order", "consolation", "last_chance"]
 
@@ -48,7 +44,7 @@ def bracket_order(size: int) -> list[int]:
     return order
 
 
-class Knockout:
+class Knockout(RoundHistory):
     """A single-elimination event: the history of its rounds, its pairings and its
     standings.
 
@@ -58,28 +54,6 @@ class Knockout:
     """
 
     format_name = "knockout"
-
-    def __init__(self, entrants: Iterable[Entrant], seed: int = 0) -> None:
-        """Seed the field by rating (ties drawn from ``seed``).
-
-        Raises:
-            ValueError: for fewer than 2 players or a name entered twice.
-        """
-        field = tuple(entrants)
-        check_entrants(field)
-        self.seed = seed
-        self._entrants = seeded(field, seed)
-        self._rounds: list[Round] = []
-
-    @property
-    def entrants(self) -> tuple[Entrant, ...]:
-        """The field in seeding order."""
-        return self._entrants
-
-    @property
-    def rounds(self) -> tuple[Round, ...]:
-        """The rounds recorded so far."""
-        return tuple(self._rounds)
 
     @property
     def total_rounds(self) -> int:
@@ -115,15 +89,6 @@ class Knockout:
         pairings = tuple(Pairing((a, b)) for a, b in zip(winners[::2], winners[1::2], strict=True))
         return Round(len(self._rounds) + 1, pairings)
 
-    def record(self, played: Round) -> None:
-        """Record the round :meth:`next_round` gave, with its winners.
-
-        Raises:
-            ValueError: if it is not that round or a winner is missing.
-        """
-        check_results(self.next_round(), played)
-        self._rounds.append(played)
-
     def first_round_losers(self) -> tuple[Entrant, ...]:
         """The players who lost a match in round 1, in seeding order."""
         if not self._rounds:
@@ -148,29 +113,6 @@ class Knockout:
             Standing(name, wins[name], {"round_reached": reached[name], "seed": seeds[name]})
             for name in order
         ]
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"format": "knockout", "seed", "entrants", "rounds"}``."""
-        return {
-            "format": self.format_name,
-            "seed": self.seed,
-            "entrants": [entrant.to_json() for entrant in self._entrants],
-            "rounds": [played.to_json() for played in self._rounds],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Knockout:
-        """The event :meth:`to_json` wrote, every round checked again.
-
-        Raises:
-            ValueError: if the data is not a knock-out or a round does not follow.
-        """
-        if data.get("format") != cls.format_name:
-            raise ValueError(f"not a {cls.format_name} record: format {data.get('format')!r}")
-        event = cls([Entrant.from_json(entry) for entry in data["entrants"]], int(data["seed"]))
-        for played in data["rounds"]:
-            event.record(Round.from_json(played))
-        return event
 
 
 def consolation(main: Knockout, seed: int = 0) -> Knockout:

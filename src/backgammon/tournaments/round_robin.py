@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from backgammon.tournaments.records import Entrant, Pairing, Round, Standing, check_entrants
-from backgammon.tournaments.seeding import seeded
+from backgammon.tournaments.records import Entrant, Pairing, Round, Standing
 from backgammon.tournaments.standings import ranked
-from backgammon.tournaments.tournament import check_results
+from backgammon.tournaments.tournament import RoundHistory
 
 __all__ = ["RoundRobin", "berger_tables"]
 
@@ -53,7 +52,7 @@ def _pairing(first: str | None, second: str | None) -> Pairing:
     return Pairing((first, second))
 
 
-class RoundRobin:
+class RoundRobin(RoundHistory):
     """An all-play-all event; standings by points, head to head, Sonneborn-Berger, seed."""
 
     format_name = "round-robin"
@@ -73,9 +72,7 @@ class RoundRobin:
             ValueError: for fewer than 2 players, a name twice, or too many rounds.
         """
         field = tuple(entrants)
-        check_entrants(field)
-        self.seed = seed
-        self._entrants = seeded(field, seed)
+        super().__init__(field, seed)
         self._schedule = berger_tables([entrant.name for entrant in self._entrants])
         total = len(self._schedule) if rounds is None else rounds
         if not 1 <= total <= len(self._schedule):
@@ -84,17 +81,6 @@ class RoundRobin:
                 f"rounds, not {total}"
             )
         self.total_rounds = total
-        self._rounds: list[Round] = []
-
-    @property
-    def entrants(self) -> tuple[Entrant, ...]:
-        """The field in seeding order."""
-        return self._entrants
-
-    @property
-    def rounds(self) -> tuple[Round, ...]:
-        """The rounds recorded so far."""
-        return tuple(self._rounds)
 
     def next_round(self) -> Round | None:
         """The next round of the tables, or ``None`` after the last."""
@@ -103,40 +89,13 @@ class RoundRobin:
             return None
         return Round(number + 1, tuple(self._schedule[number]))
 
-    def record(self, played: Round) -> None:
-        """Record the round :meth:`next_round` gave, with its winners.
+    def _json_settings(self) -> dict[str, Any]:
+        return {"total_rounds": self.total_rounds}
 
-        Raises:
-            ValueError: if it is not that round or a winner is missing.
-        """
-        check_results(self.next_round(), played)
-        self._rounds.append(played)
+    @classmethod
+    def _from_settings(cls, entrants: list[Entrant], seed: int, data: dict[str, Any]) -> RoundRobin:
+        return cls(entrants, int(data["total_rounds"]), seed)
 
     def standings(self) -> list[Standing]:
         """Points, then head to head, Sonneborn-Berger, seed."""
         return ranked(self._entrants, self._rounds, ROUND_ROBIN_TIEBREAKS)
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"format": "round-robin", "seed", "total_rounds", "entrants", "rounds"}``."""
-        return {
-            "format": self.format_name,
-            "seed": self.seed,
-            "total_rounds": self.total_rounds,
-            "entrants": [entrant.to_json() for entrant in self._entrants],
-            "rounds": [played.to_json() for played in self._rounds],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RoundRobin:
-        """The event :meth:`to_json` wrote, every round checked again.
-
-        Raises:
-            ValueError: if the data is not a round robin or a round does not follow.
-        """
-        if data.get("format") != cls.format_name:
-            raise ValueError(f"not a {cls.format_name} record: format {data.get('format')!r}")
-        entrants = [Entrant.from_json(entry) for entry in data["entrants"]]
-        event = cls(entrants, int(data["total_rounds"]), int(data["seed"]))
-        for played in data["rounds"]:
-            event.record(Round.from_json(played))
-        return event

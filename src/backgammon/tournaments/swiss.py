@@ -19,10 +19,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from backgammon.tournaments.matching import maximum_matching
-from backgammon.tournaments.records import Entrant, Pairing, Round, Standing, check_entrants
-from backgammon.tournaments.seeding import seeded
+from backgammon.tournaments.records import Entrant, Pairing, Round, Standing
 from backgammon.tournaments.standings import SWISS_TIEBREAKS, points_of, ranked
-from backgammon.tournaments.tournament import check_results
+from backgammon.tournaments.tournament import RoundHistory
 
 __all__ = ["Swiss", "max_swiss_rounds", "pair_swiss_round"]
 
@@ -39,7 +38,7 @@ def default_swiss_rounds(players: int) -> int:
     return max(1, (players - 1).bit_length())
 
 
-class Swiss:
+class Swiss(RoundHistory):
     """A Swiss event of a fixed number of rounds.
 
     Standings: points, then Buchholz, median-Buchholz, Sonneborn-Berger and head to
@@ -63,25 +62,12 @@ class Swiss:
                 outside ``1..max_swiss_rounds(players)``.
         """
         field = tuple(entrants)
-        check_entrants(field)
+        super().__init__(field, seed)
         total = default_swiss_rounds(len(field)) if rounds is None else rounds
         most = max_swiss_rounds(len(field))
         if not 1 <= total <= most:
             raise ValueError(f"a Swiss of {len(field)} players has 1 to {most} rounds, not {total}")
-        self.seed = seed
         self.total_rounds = total
-        self._entrants = seeded(field, seed)
-        self._rounds: list[Round] = []
-
-    @property
-    def entrants(self) -> tuple[Entrant, ...]:
-        """The field in seeding order."""
-        return self._entrants
-
-    @property
-    def rounds(self) -> tuple[Round, ...]:
-        """The rounds recorded so far."""
-        return tuple(self._rounds)
 
     def next_round(self) -> Round | None:
         """The next round's pairings, or ``None`` after the last round."""
@@ -90,43 +76,16 @@ class Swiss:
         pairings = pair_swiss_round(self._entrants, self._rounds)
         return Round(len(self._rounds) + 1, tuple(pairings))
 
-    def record(self, played: Round) -> None:
-        """Record the round :meth:`next_round` gave, with its winners.
+    def _json_settings(self) -> dict[str, Any]:
+        return {"total_rounds": self.total_rounds}
 
-        Raises:
-            ValueError: if it is not that round or a winner is missing.
-        """
-        check_results(self.next_round(), played)
-        self._rounds.append(played)
+    @classmethod
+    def _from_settings(cls, entrants: list[Entrant], seed: int, data: dict[str, Any]) -> Swiss:
+        return cls(entrants, int(data["total_rounds"]), seed)
 
     def standings(self) -> list[Standing]:
         """Points, Buchholz, median-Buchholz, Sonneborn-Berger, head to head, seed."""
         return ranked(self._entrants, self._rounds, SWISS_TIEBREAKS)
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"format": "swiss", "seed", "total_rounds", "entrants", "rounds"}``."""
-        return {
-            "format": self.format_name,
-            "seed": self.seed,
-            "total_rounds": self.total_rounds,
-            "entrants": [entrant.to_json() for entrant in self._entrants],
-            "rounds": [played.to_json() for played in self._rounds],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Swiss:
-        """The event :meth:`to_json` wrote, every round checked again.
-
-        Raises:
-            ValueError: if the data is not a Swiss or a round does not follow.
-        """
-        if data.get("format") != cls.format_name:
-            raise ValueError(f"not a {cls.format_name} record: format {data.get('format')!r}")
-        entrants = [Entrant.from_json(entry) for entry in data["entrants"]]
-        event = cls(entrants, int(data["total_rounds"]), int(data["seed"]))
-        for played in data["rounds"]:
-            event.record(Round.from_json(played))
-        return event
 
 
 def pair_swiss_round(entrants: Sequence[Entrant], rounds: Sequence[Round]) -> list[Pairing]:
