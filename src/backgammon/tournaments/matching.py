@@ -14,7 +14,9 @@ __all__ = ["maximum_matching"]
 
 
 def maximum_matching(
-    neighbours: Sequence[Sequence[int]], start: Sequence[int] | None = None
+    neighbours: Sequence[Sequence[int]],
+    start: Sequence[int] | None = None,
+    active: Sequence[bool] | None = None,
 ) -> list[int]:
     """A maximum matching of the undirected graph on vertices ``0..n-1``.
 
@@ -22,21 +24,40 @@ def maximum_matching(
         neighbours: ``neighbours[v]`` lists the vertices joined to ``v``.
         start: a valid matching to grow (``start[v]`` is ``v``'s partner or -1); a
             start close to a maximum one makes the search quick.
+        active: where given, only the vertices ``v`` with ``active[v]`` are in the
+            graph (the others, unmatched in ``start``, stay unmatched).
 
     Returns:
         ``mate`` with ``mate[v]`` the partner of ``v``, or -1 where ``v`` is unmatched.
     """
     size = len(neighbours)
-    mate = [-1] * size if start is None else list(start)
+    present = [True] * size if active is None else list(active)
+    mate = _greedy(neighbours, present) if start is None else list(start)
     for root in range(size):
-        if mate[root] == -1:
-            _augment_from(root, neighbours, mate)
+        if mate[root] == -1 and present[root]:
+            _augment_from(root, neighbours, mate, present)
     return mate
 
 
-def _augment_from(root: int, neighbours: Sequence[Sequence[int]], mate: list[int]) -> None:
+def _greedy(neighbours: Sequence[Sequence[int]], present: list[bool]) -> list[int]:
+    """A quick maximal matching to start from: each vertex takes its first free
+    neighbour."""
+    mate = [-1] * len(neighbours)
+    for vertex, around in enumerate(neighbours):
+        if mate[vertex] != -1 or not present[vertex]:
+            continue
+        for other in around:
+            if other != vertex and mate[other] == -1 and present[other]:
+                mate[vertex], mate[other] = other, vertex
+                break
+    return mate
+
+
+def _augment_from(
+    root: int, neighbours: Sequence[Sequence[int]], mate: list[int], present: list[bool]
+) -> None:
     """Find an augmenting path from the free vertex ``root`` and flip it into ``mate``."""
-    end, parent = _find_path(root, neighbours, mate)
+    end, parent = _find_path(root, neighbours, mate, present)
     while end != -1:
         previous = parent[end]
         following = mate[previous]
@@ -46,7 +67,7 @@ def _augment_from(root: int, neighbours: Sequence[Sequence[int]], mate: list[int
 
 
 def _find_path(
-    root: int, neighbours: Sequence[Sequence[int]], mate: list[int]
+    root: int, neighbours: Sequence[Sequence[int]], mate: list[int], present: list[bool]
 ) -> tuple[int, list[int]]:
     """Breadth-first search for an augmenting path, shrinking blossoms as it goes.
     Returns the free vertex the path ends at (-1 if none) and the parent links."""
@@ -61,7 +82,7 @@ def _find_path(
         vertex = queue[head]
         head += 1
         for other in neighbours[vertex]:
-            if base[vertex] == base[other] or mate[vertex] == other:
+            if not present[other] or base[vertex] == base[other] or mate[vertex] == other:
                 continue
             if other == root or (mate[other] != -1 and parent[mate[other]] != -1):
                 common = _common_base(vertex, other, base, mate, parent)

@@ -144,6 +144,7 @@ def _pair_players(
     """Pair an even list of players (in ranking order) by preference, each choice kept
     only if the rest can still be paired with the fewest rematches."""
     graph = _allowed_graph(order, met)
+    adjacent = [set(neighbours) for neighbours in graph]
     alive = [True] * len(order)
     mate = maximum_matching(graph)
     pairings = []
@@ -151,9 +152,9 @@ def _pair_players(
         first = alive.index(True)
         alive[first] = False
         choices = _preferences(first, order, alive, points)
-        allowed = [c for c in choices if c in graph[first]]
-        rematches = [c for c in choices if c not in graph[first]]
-        chosen, mate = _first_feasible(first, allowed, rematches, graph, alive, mate)
+        allowed = [c for c in choices if c in adjacent[first]]
+        rematches = [c for c in choices if c not in adjacent[first]]
+        chosen, mate = _first_feasible(first, allowed, rematches, graph, adjacent, alive, mate)
         alive[chosen] = False
         pairings.append(Pairing((order[first], order[chosen])))
     return pairings
@@ -184,6 +185,7 @@ def _first_feasible(
     allowed: list[int],
     rematches: list[int],
     graph: list[list[int]],
+    adjacent: list[set[int]],
     alive: list[bool],
     mate: list[int],
 ) -> tuple[int, list[int]]:
@@ -191,19 +193,27 @@ def _first_feasible(
     trying new opponents before rematches; with the rest's new maximum matching."""
     best = _matched(mate)
     for partner, target in [(p, best - 1) for p in allowed] + [(p, best) for p in rematches]:
-        if mate[first] == partner:
-            trial = list(mate)
-            trial[first] = trial[partner] = -1
-            return partner, trial
-        start = list(mate)
-        for vertex in (first, partner):
-            if start[vertex] != -1:
-                start[start[vertex]] = -1
-            start[vertex] = -1
+        start = _without(mate, first, partner, adjacent)
         alive[partner] = False
-        rest = [[j for j in graph[i] if alive[j]] if alive[i] else [] for i in range(len(graph))]
-        trial = maximum_matching(rest, start)
+        trial = start if _matched(start) == target else maximum_matching(graph, start, alive)
         alive[partner] = True
         if _matched(trial) == target:
             return partner, trial
     raise AssertionError("an even set of players always has a pairing")  # pragma: no cover
+
+
+def _without(mate: list[int], first: int, partner: int, adjacent: list[set[int]]) -> list[int]:
+    """``mate`` with ``first`` and ``partner`` taken out; their former partners, if
+    they may meet, are paired together (a quick repair that often keeps it maximum)."""
+    start = list(mate)
+    freed = []
+    for vertex in (first, partner):
+        other = start[vertex]
+        if other != -1:
+            start[other] = -1
+            start[vertex] = -1
+            if other not in (first, partner):
+                freed.append(other)
+    if len(freed) == 2 and freed[1] in adjacent[freed[0]]:
+        start[freed[0]], start[freed[1]] = freed[1], freed[0]
+    return start
