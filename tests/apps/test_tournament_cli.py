@@ -107,6 +107,7 @@ def test_the_command_as_typed() -> None:
         (["--format", "swiss", "--players", "1"], "at least 2 players, got 1"),
         (["--format", "knockout", "--players", "-3"], "at least 2 players, got -3"),
         (["--format", "ladder", "--players", "8"], "unknown format 'ladder'"),
+        (["--format", "swiss", "--players", "5000"], "at most 1024, got 5000"),
         (["--format", "swiss", "--players", "6", "--rounds", "6"], "has 1 to 5 rounds, not 6"),
         (["--format", "round-robin", "--players", "5", "--rounds", "9"], "1 to 5 rounds, not 9"),
         (["--format", "knockout", "--players", "8", "--rounds", "4"], "exactly 3 rounds, not 4"),

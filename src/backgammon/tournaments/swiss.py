@@ -23,7 +23,7 @@ from backgammon.tournaments.records import Entrant, Pairing, Round, Standing
 from backgammon.tournaments.standings import SWISS_TIEBREAKS, points_of, ranked
 from backgammon.tournaments.tournament import RoundHistory
 
-__all__ = ["Swiss", "max_swiss_rounds", "pair_swiss_round"]
+__all__ = ["Swiss", "default_swiss_rounds", "max_swiss_rounds", "pair_swiss_round"]
 
 
 def max_swiss_rounds(players: int) -> int:
