@@ -1257,3 +1257,12 @@ def _register_server_commands() -> None:
 
 
 _register_server_commands()
+
+
+def _register_tournament_commands() -> None:
+    from backgammon.apps.tournament_commands import tournament_app
+
+    app.add_typer(tournament_app, name="tournament")
+
+
+_register_tournament_commands()
