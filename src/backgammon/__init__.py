@@ -12,7 +12,9 @@ Heavier features live in subpackages: :mod:`backgammon.rules`,
 :mod:`backgammon.notation`, and (as they arrive) formats, engine, analysis and apps.
 """
 
-from backgammon import variants
+# kernel_cache first: where numba has nowhere to cache the kernels, it points numba
+# at a temporary folder before any kernel is compiled.
+from backgammon import kernel_cache, variants  # noqa: F401
 from backgammon.errors import (
     AmbiguousPlayError,
     BackgammonError,

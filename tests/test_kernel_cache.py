@@ -1,0 +1,63 @@
+"""The package imports from a checkout nobody can write to, by a user with no home
+folder (numba would otherwise refuse to import any module with cached kernels)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import backgammon
+from backgammon.kernel_cache import ensure_kernel_cache
+
+NOBODY = 65534
+
+
+def test_a_cache_folder_already_chosen_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "/somewhere/chosen")
+    assert ensure_kernel_cache() is None
+    assert os.environ["NUMBA_CACHE_DIR"] == "/somewhere/chosen"
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("runuser") is None,
+    reason="needs root to run a command as an unprivileged user (CI runs as root)",
+)
+def test_a_read_only_checkout_without_a_home_imports_its_kernels() -> None:
+    # Not pytest's tmp_path: its parents are closed to other users.
+    with tempfile.TemporaryDirectory() as folder:
+        _import_as_nobody(Path(folder))
+
+
+def _import_as_nobody(folder: Path) -> None:
+    source = Path(backgammon.__file__).parent
+    copy = folder / "src" / "backgammon"
+    shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    for path in (folder, *folder.rglob("*")):
+        path.chmod(0o755 if path.is_dir() else 0o644)  # readable, not writable, by others
+    probe = (
+        "import backgammon.rules.movegen as m, os; print(os.environ['NUMBA_CACHE_DIR'], m.__file__)"
+    )
+    env = {
+        "HOME": "/nonexistent",
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": str(copy.parent),
+    }
+    done = subprocess.run(
+        ["runuser", "-u", "nobody", "--", sys.executable, "-c", probe],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == [
+        f"/tmp/backgammon-numba-{NOBODY}",
+        str(copy / "rules" / "movegen.py"),
+    ]
