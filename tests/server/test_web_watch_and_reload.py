@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .browser import READY, needs_chromium, start_bot_match, visible, watch
+from .browser import READY, needs_chromium, play_the_turn, start_bot_match, visible, watch
 from .test_web import BOARD_SIGNATURE
 
 pytestmark = needs_chromium
@@ -39,13 +39,8 @@ def _finish_turn(page: Any) -> None:
     page.wait_for_function(READY, timeout=30_000)
     if visible(page, "#do-forced"):
         page.locator("#do-forced").click()
-        return
-    while not page.locator("#do-done").is_visible():
-        if page.locator("#board .place.target").count():
-            page.locator("#board .place.target").first.click()
-        else:
-            page.locator("#board .place.movable").first.click()
-    page.locator("#do-done").click()
+    else:
+        play_the_turn(page)
 
 
 def _wait_for_seq(page: Any, seq: int) -> None:
