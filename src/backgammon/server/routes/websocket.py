@@ -101,8 +101,11 @@ async def _admit_viewer(websocket: WebSocket, connection: Connection, service: G
         service.connect_viewer(connection)
     except ServiceError as error:
         refusal = {"type": "error", "code": error.code, "message": error.message}
-        await websocket.send_text(json.dumps(refusal))
-        await websocket.close(code=4429, reason=error.code)
+        try:
+            await websocket.send_text(json.dumps(refusal))
+            await websocket.close(code=4429, reason=error.code)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # gone already
         return False
     return True
 

@@ -210,11 +210,6 @@ function connect() {
   ws.addEventListener("close", (event) => {
     if (app.ws !== ws) return;
     app.ws = null;
-    if (event.code === 4401) {
-      loggedOut();
-      say("Your session has ended; log in again.", true, true);
-      return;
-    }
     if (event.code === 4429) return; // too many anonymous viewers: the error said so
     if (!app.me && !app.watching) return;
     const delay = Math.min(10000, 500 * 2 ** app.retry);
@@ -250,6 +245,10 @@ function receive(message) {
         // The session ended while the page was away: the server took us for a viewer.
         loggedOut();
         say("Your session has ended; log in again.", true, true);
+        break;
+      }
+      if (message.user && !app.me) {
+        signedIn(message.user); // logged in meanwhile (in another tab): no longer anonymous
         break;
       }
       if (message.protocol !== 1) say(`This page speaks protocol 1, the server ${message.protocol}.`, true);
