@@ -6,11 +6,17 @@ of them connected."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from backgammon.server.client import ServerClient
+from backgammon.server.database import Database
+from backgammon.server.hub import ANONYMOUS, Connection
+from backgammon.server.service import GameService, ServiceError
+from backgammon.server.settings import Settings
 
 PASSWORD = "a long enough password"
 PER_ADDRESS = 3
@@ -130,3 +136,31 @@ def test_an_anonymous_viewer_watches_and_may_do_nothing_else(server_factory: Any
             await client.close()
 
     asyncio.run(scenario())
+
+
+def test_the_server_wide_limit_on_anonymous_viewers(tmp_path: Path) -> None:
+    """In-process: a process admits ``viewers`` anonymous viewers in all, whatever
+    their addresses; one leaving makes room for the next."""
+
+    async def main() -> None:
+        settings = Settings(data_dir=tmp_path, bots=(), warm_up=False, viewers=2)
+        service = GameService(settings, Database(settings.database))
+        await service.start()
+        try:
+            first, second, third = (
+                Connection(ANONYMOUS, address=f"10.0.0.{n}") for n in range(1, 4)
+            )
+            service.connect_viewer(first)
+            service.connect_viewer(second)
+            with pytest.raises(ServiceError) as refused:
+                service.connect_viewer(third)
+            assert refused.value.code == "busy" and "log in" in refused.value.message
+            assert service.hub.viewer_count == 2 and service.hub.viewers_from("10.0.0.3") == 0
+            service.disconnect(first)
+            service.connect_viewer(third)
+            assert service.hub.viewer_count == 2
+            assert service.online() == [], "viewers are nobody online"
+        finally:
+            await service.stop()
+
+    asyncio.run(main())
