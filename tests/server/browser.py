@@ -67,6 +67,17 @@ def visible(page: Any, selector: str) -> bool:
     return bool(page.locator(selector).is_visible())
 
 
+def play_the_turn(page: Any) -> None:
+    """Make the rest of the turn's play with the mouse (a lit destination, else a
+    movable checker, until *Done* shows) and send it."""
+    while not page.locator("#do-done").is_visible():
+        if page.locator("#board .place.target").count():
+            page.locator("#board .place.target").first.click()
+        else:
+            page.locator("#board .place.movable").first.click()
+    page.locator("#do-done").click()
+
+
 def play_to_the_end(page: Any, timeout: float = 90.0) -> dict[str, int]:
     """Play with the mouse until the result is shown; returns what was clicked."""
     clicks = {

@@ -16,7 +16,14 @@ from typing import Any
 import httpx
 import pytest
 
-from .browser import needs_chromium, play_to_the_end, start_bot_match, visible, watch
+from .browser import (
+    needs_chromium,
+    play_the_turn,
+    play_to_the_end,
+    start_bot_match,
+    visible,
+    watch,
+)
 
 pytestmark = needs_chromium
 
@@ -70,15 +77,6 @@ def _mover(pages: list[Any]) -> int:
     raise AssertionError("nobody has checkers to move")
 
 
-def _play_with_the_mouse(page: Any) -> None:
-    while not page.locator("#do-done").is_visible():
-        if page.locator("#board .place.target").count():
-            page.locator("#board .place.target").first.click()
-        else:
-            page.locator("#board .place.movable").first.click()
-    page.locator("#do-done").click()
-
-
 def _summary(page: Any, number: int) -> tuple[str, str]:
     """Wait for game ``number``'s summary; returns its title and text."""
     page.wait_for_function(
@@ -121,7 +119,7 @@ def test_a_drop_a_resignation_and_a_timeout_are_each_said_and_summarised(
     # Game 1: the opening roll's winner plays; the other doubles; it is dropped.
     first = _mover(pages)
     mover, other = pages[first], pages[1 - first]
-    _play_with_the_mouse(mover)
+    play_the_turn(mover)
     other.locator("#do-double").click()
     mover.locator("#do-drop").click()
     winner = names[1 - first]

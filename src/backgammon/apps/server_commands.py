@@ -101,6 +101,13 @@ def serve(
             "while the match waits on them, before the opponent may claim the win."
         ),
     ] = 300.0,
+    viewers_per_address: Annotated[
+        int,
+        typer.Option(
+            help="Anonymous viewers (watching a match without an account) one address may "
+            "have connected at once."
+        ),
+    ] = 8,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
 ) -> None:
     """Run the online game server: accounts, lobby, matches against people and bots,
@@ -130,6 +137,7 @@ def serve(
             secure_cookies=secure_cookies,
             signups_per_hour=signups_per_hour,
             claim_after=claim_after,
+            viewers_per_address=viewers_per_address,
         )
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None

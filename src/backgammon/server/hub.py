@@ -4,6 +4,10 @@ A :class:`Connection` is one client's WebSocket (or another front end's session)
 what is sent to it goes through its own queue, drained by its own writer task, so a
 slow client never delays anyone else; a client whose queue fills is disconnected
 (it reconnects and gets the whole state). Rooms are ``"lobby"`` and match ids.
+
+An anonymous viewer (someone watching a match without an account) is a connection of
+:data:`ANONYMOUS`, counted by client address and told only a match's public messages
+(:data:`VIEWER_MESSAGES`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,14 @@ from typing import Any
 
 from backgammon.server.repository import User
 
-__all__ = ["Connection", "Hub", "Message"]
+__all__ = ["ANONYMOUS", "VIEWER_MESSAGES", "Connection", "Hub", "Message"]
+
+ANONYMOUS = User(id=0, name="", kind="anonymous")
+"""Who an anonymous viewer is: no account (no user has id 0), seated nowhere."""
+
+VIEWER_MESSAGES = frozenset({"welcome", "state", "presence", "error", "pong"})
+"""What an anonymous viewer is told: a match's state and who is connected, and the
+answers to its own messages (no chat, lobby or user's message)."""
 
 
 class Message(dict[str, Any]):
@@ -37,12 +48,14 @@ class Connection:
     """One client: who it is, what it listens to, and its outgoing queue.
 
     Args:
-        user: the logged-in account.
+        user: the logged-in account, or :data:`ANONYMOUS` for a viewer.
         queue_size: messages that may wait for a slow client before it is dropped.
+        address: the client's address (what anonymous viewers are counted by).
     """
 
-    def __init__(self, user: User, queue_size: int = 256) -> None:
+    def __init__(self, user: User, queue_size: int = 256, address: str = "") -> None:
         self.user = user
+        self.address = address
         self.rooms: set[str] = set()
         self.queue: asyncio.Queue[Message | None] = asyncio.Queue(queue_size)
         self.closed = False
@@ -54,6 +67,8 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a full queue marks the client as too slow and closes it."""
         if self.closed:
+            return
+        if self.anonymous and message.get("type") not in VIEWER_MESSAGES:
             return
         if (
             self.lobby_events is not None
@@ -68,6 +83,11 @@ class Connection:
         except asyncio.QueueFull:
             self.overflowed = True
             self.close()
+
+    @property
+    def anonymous(self) -> bool:
+        """Whether this is an anonymous viewer (read-only, no account)."""
+        return self.user.id == ANONYMOUS.id
 
     def close(self) -> None:
         """Stop sending; the writer ends when it reaches the marker."""
@@ -87,6 +107,29 @@ class Hub:
     def __init__(self) -> None:
         self._rooms: dict[str, set[Connection]] = {}
         self._by_user: dict[int, set[Connection]] = {}
+        self._viewers: dict[str, set[Connection]] = {}
+
+    def add_viewer(self, connection: Connection) -> None:
+        """Register an anonymous viewer (by its address; it is no user's)."""
+        self._viewers.setdefault(connection.address, set()).add(connection)
+
+    def remove_viewer(self, connection: Connection) -> None:
+        """Forget an anonymous viewer and the rooms it listened to."""
+        for room in list(connection.rooms):
+            self.leave(connection, room)
+        viewers = self._viewers.get(connection.address, set())
+        viewers.discard(connection)
+        if not viewers:
+            self._viewers.pop(connection.address, None)
+
+    def viewers_from(self, address: str) -> int:
+        """Anonymous viewers connected here from ``address``."""
+        return len(self._viewers.get(address, ()))
+
+    @property
+    def viewer_count(self) -> int:
+        """Anonymous viewers connected here."""
+        return sum(len(viewers) for viewers in self._viewers.values())
 
     def add(self, connection: Connection) -> bool:
         """Register a connection; True if it is the user's first here."""
@@ -154,6 +197,6 @@ class Hub:
 
     def close_all(self) -> None:
         """Close every connection (shutdown)."""
-        for connections in list(self._by_user.values()):
+        for connections in [*self._by_user.values(), *self._viewers.values()]:
             for connection in list(connections):
                 connection.close()

@@ -553,7 +553,21 @@ class LiveMatch:
                 "seed": self.seed_hex(),
             },
             "result": None if self.result is None else self.result.as_json(),
+            "last_play": self.last_play(),
         }
+
+    def last_play(self) -> dict[str, Any] | None:
+        """The current game's latest play (so that a page opened mid-turn can say
+        what the opponent just did): ``by`` (the seat that played), ``move`` (our
+        notation; empty when they could not move) and ``steps`` ([from, to] in their
+        numbering); None before the game's first play."""
+        for entry in reversed(self.entries):
+            if entry["kind"] in ("new_game", "next_game"):
+                return None
+            if entry["kind"] == "play":
+                by = entry["by"] if entry["by"] is not None else entry.get("player")
+                return {"by": by, "move": entry.get("move", ""), "steps": entry.get("steps", [])}
+        return None
 
     def record(self) -> MatchRecord:
         """The match as a record for the .mat and SGF writers."""

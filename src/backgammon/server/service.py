@@ -43,7 +43,7 @@ from backgammon.server.database import Database
 from backgammon.server.events import EventBus, LocalBus, PostgresBus
 from backgammon.server.fair_dice import commitment, new_seed
 from backgammon.server.group_commit import GroupCommitter
-from backgammon.server.hub import Connection, Hub
+from backgammon.server.hub import ANONYMOUS, Connection, Hub
 from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
 from backgammon.server.moderation import CLOSING, MODERATIONS, Standings
 from backgammon.server.presence import NameCache, WhoCache, WhoFacts
@@ -185,6 +185,17 @@ MAX_STORED_MESSAGES = 50
 
 MAX_OPEN_MATCHES = 20
 """Open matches (invitations included) one user may have waiting at once."""
+
+
+VIEWER_ROOMS = 2
+"""Matches one anonymous viewer's connection may watch at once."""
+
+
+def _login_required(what: str) -> ServiceError:
+    """The refusal of anything but watching to an anonymous viewer."""
+    return ServiceError(
+        "login_required", f"log in to {what}: watching without an account is read-only", 401
+    )
 
 
 ROSTER_CHUNK = 40
@@ -1164,13 +1175,21 @@ class GameService:
             "now": self.clock.now(),
         }
 
-    async def state(self, match_id: str) -> dict[str, Any]:
-        """A match's whole current state (open matches: their summary only)."""
+    async def state(self, match_id: str, *, anonymous: bool = False) -> dict[str, Any]:
+        """A match's whole current state (open matches: their summary only, and not
+        to an ``anonymous`` viewer).
+
+        Raises:
+            ServiceError: ``not_found``; ``login_required`` for an open match (an
+                invitation or a match waiting for its opponent) and an anonymous viewer.
+        """
         async with self.db.transaction() as connection:
             row = await repo.match_row(connection, match_id)
         if row is None:
             raise ServiceError("not_found", f"no match {match_id[:16]!r}", 404)
         if row.status == "open":
+            if anonymous:
+                raise _login_required("see a match that has not started")
             return {"match": match_id, "open": await self._summary(row)}
         live = await self._load(match_id)
         return live.state(self.clock.now())
@@ -1431,9 +1450,44 @@ class GameService:
             connection.send({"type": "kicked", "message": "kick by an administrator"})
             connection.close()
 
+    def connect_viewer(self, connection: Connection) -> None:
+        """Register an anonymous viewer (a connection of
+        :data:`~backgammon.server.hub.ANONYMOUS`): no one hears of it, and it may
+        only watch matches (:meth:`subscribe`).
+
+        Raises:
+            ServiceError: ``throttled`` when its address has ``viewers_per_address``
+                viewers connected here, ``busy`` when this process has ``viewers``.
+        """
+        per_address = self.settings.viewers_per_address
+        if self.hub.viewers_from(connection.address) >= per_address:
+            raise ServiceError(
+                "throttled",
+                f"too many anonymous viewers from your address (at most {per_address}): "
+                "close another tab or log in",
+                429,
+                retry_after=10,
+            )
+        if self.hub.viewer_count >= self.settings.viewers:
+            raise ServiceError(
+                "busy", "too many anonymous viewers: log in to watch", 503, retry_after=10
+            )
+        self.hub.add_viewer(connection)
+        connection.send(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL_VERSION,
+                "server": f"backgammon {__version__}",
+                "user": None,
+            }
+        )
+
     def disconnect(self, connection: Connection) -> None:
         """Forget a client; the lobby hears if its user went offline."""
         connection.close()
+        if connection.anonymous:
+            self.hub.remove_viewer(connection)
+            return
         if self.hub.remove(connection):
             self._lobby_event(
                 {
@@ -1446,7 +1500,21 @@ class GameService:
 
     async def subscribe(self, connection: Connection, room: str, snapshot: bool = True) -> None:
         """Let a client hear a match (its whole state now, then every change) or the
-        lobby (a snapshot now unless ``snapshot`` is False, then events)."""
+        lobby (a snapshot now unless ``snapshot`` is False, then events). An
+        anonymous viewer hears a started match's state and presence only, in at most
+        :data:`VIEWER_ROOMS` matches at once.
+
+        Raises:
+            ServiceError: ``not_found``; for an anonymous viewer, ``login_required``
+                (the lobby, an open match) or ``too_many`` (rooms).
+        """
+        if connection.anonymous:
+            if room == "lobby":
+                raise _login_required("see the lobby")
+            if room not in connection.rooms and len(connection.rooms) >= VIEWER_ROOMS:
+                raise ServiceError(
+                    "too_many", f"an anonymous viewer watches at most {VIEWER_ROOMS} matches"
+                )
         if room == "lobby":
             self.hub.join(connection, room)
             if snapshot:
@@ -1457,11 +1525,13 @@ class GameService:
         # snapshot (an invitation accepted meanwhile reaches a spectator who
         # subscribed while it was open), and none is lost in between.
         async with self._lock(room):
-            state = await self.state(room)
+            state = await self.state(room, anonymous=connection.anonymous)
             self.hub.join(connection, room)
             connection.send({"type": "state", "match": room, "entries": [], "state": state})
             if "open" not in state:
                 connection.send(self.presence(room))
+        if connection.anonymous:
+            return  # no chat for anonymous viewers
         async with self.db.transaction() as connection_db:
             chat = await repo.recent_chat(connection_db, room)
         seats = self._seats.get(room)
@@ -1660,7 +1730,14 @@ class GameService:
 
     async def standing(self, user: User) -> User:
         """``user`` with their current ``muted`` and ``banned`` flags (cached per
-        process, forgotten on every moderation event; the database on a miss)."""
+        process, forgotten on every moderation event; the database on a miss).
+
+        Raises:
+            ServiceError: ``login_required`` for an anonymous viewer, ``forbidden``
+                for an account that no longer exists.
+        """
+        if user.id == ANONYMOUS.id:
+            raise _login_required("play or chat")
         cached = self._standings.get(user.id)
         if cached is not None:
             return cached

@@ -58,6 +58,9 @@ class Settings(BaseModel):
             claim the win (docs/server.md, "Disconnections").
         secure_cookies: mark cookies Secure (behind HTTPS).
         admins: accounts made administrators at start (they may mute, kick and ban).
+        viewers_per_address / viewers: anonymous viewers (a match watched without an
+            account, read-only) one client address may have connected at once, and
+            this process in all; a connection beyond either is refused.
         fibs_port: where the FIBS front end listens (None: no FIBS front end; 0: a
             free port); ``fibs_host``: its interface.
     """
@@ -85,6 +88,8 @@ class Settings(BaseModel):
     claim_after: float = Field(default=300.0, gt=0)
     secure_cookies: bool = False
     admins: tuple[str, ...] = ()
+    viewers_per_address: int = Field(default=8, ge=0)
+    viewers: int = Field(default=2000, ge=0)
     fibs_port: int | None = Field(default=None, ge=0, le=65535)
     fibs_host: str = "127.0.0.1"
 

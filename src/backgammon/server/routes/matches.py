@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
 from backgammon.server.protocol import CreateMatch, JoinMatch, Rematch
-from backgammon.server.routes.dependencies import Auth, Service
+from backgammon.server.routes.dependencies import Auth, Service, session_token
 
 __all__ = ["router"]
 
@@ -48,8 +48,11 @@ async def rematch(
 
 
 @router.get("/{match_id}")
-async def get_match(match_id: str, service: Service) -> dict[str, Any]:
-    return await service.state(match_id)
+async def get_match(match_id: str, request: Request, service: Service) -> dict[str, Any]:
+    """The match's state: anyone may see a started match; an open one (an
+    invitation, a match waiting for its opponent) only a logged-in user."""
+    viewer = await service.authenticate(session_token(request))
+    return await service.state(match_id, anonymous=viewer is None)
 
 
 @router.get("/{match_id}/record.{kind}")

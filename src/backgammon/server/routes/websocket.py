@@ -1,6 +1,7 @@
 """The live connection, ``/ws``: authenticate, then read the client's messages and
 hand them to the service, and write what the service publishes, until either side
-closes."""
+closes. A client without a session is an anonymous viewer: the service lets it
+watch matches and refuses everything else (docs/server.md)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import logging
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from backgammon.server.hub import Connection
+from backgammon.server.hub import ANONYMOUS, Connection
 from backgammon.server.protocol import (
     ActionMessage,
     ChatMessage,
@@ -23,7 +24,7 @@ from backgammon.server.protocol import (
     parse_client_message,
 )
 from backgammon.server.rate_limit import TokenBucket
-from backgammon.server.routes.dependencies import origin_allowed, session_token
+from backgammon.server.routes.dependencies import client_address, origin_allowed, session_token
 from backgammon.server.routes.state import service_of
 from backgammon.server.service import GameService, ServiceError
 from backgammon.server.settings import Settings
@@ -49,13 +50,15 @@ async def _serve_websocket(websocket: WebSocket, service: GameService, settings:
         await websocket.close(code=4403, reason="origin not allowed")
         return
     since = service.moderation_epoch
+    # No live session (none, expired, revoked): an anonymous viewer, told so by
+    # its welcome's ``"user": null``.
     user = await service.authenticate(session_token(websocket))
-    if user is None:
-        await websocket.close(code=4401, reason="log in first")
-        return
     await websocket.accept()
-    connection = Connection(user)
-    service.connect(connection, since)
+    connection = Connection(user or ANONYMOUS, address=client_address(websocket))
+    if user is not None:
+        service.connect(connection, since)
+    elif not await _admit_viewer(websocket, connection, service):
+        return
     writer = asyncio.create_task(_write(websocket, connection))
     limit = TokenBucket(settings.messages_per_second, settings.message_burst)
     try:
@@ -90,6 +93,21 @@ async def _serve_websocket(websocket: WebSocket, service: GameService, settings:
     finally:
         service.disconnect(connection)
         await writer
+
+
+async def _admit_viewer(websocket: WebSocket, connection: Connection, service: GameService) -> bool:
+    """Register an anonymous viewer, or tell it why not and close (code 4429)."""
+    try:
+        service.connect_viewer(connection)
+    except ServiceError as error:
+        refusal = {"type": "error", "code": error.code, "message": error.message}
+        try:
+            await websocket.send_text(json.dumps(refusal))
+            await websocket.close(code=4429, reason=error.code)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # gone already
+        return False
+    return True
 
 
 def _ref_of(data: str | bytes) -> str | None:

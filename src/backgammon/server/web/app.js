@@ -1,5 +1,6 @@
 // The web client: log in (or play as a guest), the lobby, the match view (play or
-// watch), the position tool (#/position: hints for a pasted position) and the review
+// watch; a shared match link opened without logging in watches it anonymously,
+// read-only), the position tool (#/position: hints for a pasted position) and the review
 // (#/review: an uploaded match file's analysis); those two need no login. HTTP for accounts and creating matches (the HttpOnly session cookie rides
 // along), one WebSocket at /ws for everything live. What the board shows and allows
 // comes from view.js (pure, unit-tested); board.js turns it into SVG.
@@ -12,6 +13,7 @@ import { animateBoard, skipNextAnimation } from "./motion.js";
 import { openPlayer, playerLink } from "./player.js";
 import { bindPosition, drawPosition } from "./position.js";
 import { bindReview, openReview } from "./review.js";
+import { lastPlayNote, restoreSteps, saveSteps } from "./resume.js";
 import { reviewRoute } from "./reviewview.js";
 import { bindSound, playMoveSound, playTurnSound } from "./sound.js";
 import * as V from "./view.js";
@@ -22,6 +24,7 @@ const BOT_NAMES = { beginner: "Beginner", intermediate: "Intermediate", expert: 
 /** Everything the page knows. */
 const app = {
   me: null, // {name, kind}
+  watching: false, // watching a match without an account (read-only, no chat)
   ws: null,
   rooms: new Set(), // what we are subscribed to ("lobby", match ids)
   retry: 0,
@@ -57,6 +60,7 @@ function show(view) {
 // -- session ---------------------------------------------------------------------------
 
 function signedIn(user) {
+  if (app.watching) stopWatching();
   app.me = user;
   localStorage.setItem(HINT, "1");
   $("#who").textContent = user.kind === "guest" ? `${user.name} (guest)` : user.name;
@@ -124,10 +128,36 @@ function route() {
     openTool("player");
     return openPlayer(player[1]);
   }
-  if (!app.me) return show("login");
   const found = /^#\/match\/([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (!app.me) {
+    if (found) return watchMatch(found[1]);
+    if (app.watching) stopWatching();
+    return show("login");
+  }
   if (found) openMatch(found[1]);
   else openLobby();
+}
+
+// -- watching without an account ---------------------------------------------------------
+
+/** Open a shared match link without a session: its board, live and read-only. */
+function watchMatch(id) {
+  app.watching = true;
+  document.body.dataset.viewer = "anonymous";
+  openMatch(id);
+  connect();
+}
+
+/** Stop watching anonymously (logging in, or the server refused to show the match). */
+function stopWatching() {
+  app.watching = false;
+  delete document.body.dataset.viewer;
+  app.rooms.clear();
+  app.match = null;
+  app.state = null;
+  const ws = app.ws;
+  app.ws = null;
+  if (ws) ws.close(1000);
 }
 
 function bindLogin() {
@@ -169,7 +199,7 @@ function bindLogin() {
 // -- the WebSocket ---------------------------------------------------------------------
 
 function connect() {
-  if (app.ws || !app.me) return;
+  if (app.ws || !(app.me || app.watching)) return;
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   app.ws = ws;
   ws.addEventListener("open", () => {
@@ -180,12 +210,8 @@ function connect() {
   ws.addEventListener("close", (event) => {
     if (app.ws !== ws) return;
     app.ws = null;
-    if (event.code === 4401) {
-      loggedOut();
-      say("Your session has ended; log in again.", true, true);
-      return;
-    }
-    if (!app.me) return;
+    if (event.code === 4429) return; // too many anonymous viewers: the error said so
+    if (!app.me && !app.watching) return;
     const delay = Math.min(10000, 500 * 2 ** app.retry);
     app.retry += 1;
     say("Connection lost; reconnecting…", true, true);
@@ -215,6 +241,16 @@ function unsubscribe(room) {
 function receive(message) {
   switch (message.type) {
     case "welcome":
+      if (message.user === null && app.me) {
+        // The session ended while the page was away: the server took us for a viewer.
+        loggedOut();
+        say("Your session has ended; log in again.", true, true);
+        break;
+      }
+      if (message.user && !app.me) {
+        signedIn(message.user); // logged in meanwhile (in another tab): no longer anonymous
+        break;
+      }
       if (message.protocol !== 1) say(`This page speaks protocol 1, the server ${message.protocol}.`, true);
       else if ($("#status").classList.contains("error") && app.retry === 0) say("Connected.");
       break;
@@ -261,6 +297,11 @@ function receive(message) {
       const wasBusy = app.busy;
       app.busy = false;
       say(message.message || message.code, true);
+      if (message.code === "login_required" && app.watching) {
+        stopWatching(); // e.g. a match not started yet: only those logged in see it
+        show("login");
+        break;
+      }
       if (wasBusy && app.state && app.state.game) {
         app.chosen = [];
         app.selected = null;
@@ -486,7 +527,7 @@ function onState(message) {
   const before = app.state;
   app.state = state;
   app.stateAt = performance.now();
-  app.seat = V.seatOf(state, app.me.name);
+  app.seat = V.seatOf(state, app.me ? app.me.name : null);
   // Every message says what it changed (and only that): an old event never lingers.
   const summary = V.gameSummary(message.entries, state, app.seat);
   if (summary) {
@@ -495,6 +536,10 @@ function onState(message) {
     const goesOn = state.game && state.game.number !== summary.number;
     app.held = goesOn ? V.endedState(before, message.entries, summary.number) : null;
     app.note = summary.after;
+  } else if (!message.entries.length) {
+    // A whole state (the page opened, reloaded or reconnected): unless nothing
+    // changed, it says the game's last play, as the message that brought it did.
+    if (!before || before.seq !== state.seq) app.note = lastPlayNote(state, app.seat);
   } else {
     const note = V.describeEntries(message.entries, state, app.seat);
     app.note = app.summary ? [app.note, note].filter(Boolean).join(" ") : note;
@@ -505,6 +550,7 @@ function onState(message) {
     app.chosen = [];
     app.selected = null;
     app.plan = V.planner(state, app.seat);
+    app.chosen = restoreSteps(sessionStorage, state, app.plan); // a reload mid-turn
   }
   const ourTurn = (s) => s && !s.result && app.seat !== null && s.waiting_for === app.seat;
   if (before && before.match === state.match && ourTurn(state) && !ourTurn(before)) playTurnSound();
@@ -565,6 +611,7 @@ const BUTTONS = [
 function bindMatch() {
   for (const [name, handler] of BUTTONS) $(`#do-${name}`).addEventListener("click", handler);
   $("#do-join").addEventListener("click", () => joinMatch(app.match));
+  $("#viewer-login").addEventListener("click", () => show("login"));
   $("#do-claim").addEventListener("click", () => act("claim"));
   $("#summary-continue").addEventListener("click", () => {
     app.summary = null;
@@ -754,6 +801,7 @@ function renderMatch() {
   if (app.note && !state.result && !summary) line = `${app.note} ${line}`;
   if (app.plan && app.chosen.length) line += ` Chosen: ${V.formatSteps(app.plan, app.chosen)}`;
   $("#match-status").textContent = line;
+  saveSteps(sessionStorage, state, app.plan ? app.chosen : []);
 }
 
 function setControls(allowed) {
