@@ -5,6 +5,7 @@
 // comes from view.js (pure, unit-tested); board.js turns it into SVG.
 
 import { boardMarkup, dragMarkup } from "./board.js";
+import { boardWords, cursorLabel, showBoardWords } from "./boardwords.js";
 import { $, UNAUTHORIZED, api, el, say, sayError } from "./common.js";
 import { bindKeys, keyFocus } from "./keys.js";
 import * as L from "./lobbyview.js";
@@ -684,6 +685,7 @@ function renderMatch() {
     $("#do-cancel").hidden = host !== app.me.name;
     $("#do-cancel").textContent = state.open.invitee ? "Cancel the invitation" : "Withdraw the match";
     $("#board").innerHTML = "";
+    showBoardWords($("#board-words"), null);
     for (const id of ["#player-top", "#player-bottom"]) $(id).replaceChildren();
     setControls({});
     return;
@@ -707,18 +709,35 @@ function renderMatch() {
     const movable = new Set(mover ? V.sources(app.plan, app.chosen) : []);
     const targets = new Set(mover && app.selected !== null ? V.destinations(app.plan, app.chosen, app.selected) : []);
     const points = V.pointsView(view);
+    const dice = V.diceView(drawn, plan, app.chosen);
+    const cube = V.cubeView(drawn, seat);
+    const focus = keyFocus(mover ? V.keyPlaces(app.plan, app.chosen, app.selected) : []);
     $("#board").innerHTML = boardMarkup({
       points,
-      dice: V.diceView(drawn, plan, app.chosen),
+      dice,
       diceSide: drawn.game.turn === bottom ? "bottom" : "top",
-      cube: V.cubeView(drawn, seat),
+      cube,
       seats: { bottom, top: 1 - bottom },
       movable,
       selected: mover ? app.selected : null,
       targets,
-      focus: keyFocus(mover ? V.keyPlaces(app.plan, app.chosen, app.selected) : []),
+      focus,
     });
     $("#board").dataset.seq = String(state.seq);
+    const words = boardWords({
+      names: { bottom: state.players[bottom], top: state.players[1 - bottom] },
+      you: seat === null ? null : "bottom",
+      score: { bottom: state.score[bottom], top: state.score[1 - bottom] },
+      length: settings.length,
+      crawford: Boolean(game && game.crawford),
+      turn: drawn.game.over || drawn.game.turn == null ? null : drawn.game.turn === bottom ? "bottom" : "top",
+      points,
+      dice,
+      cube,
+      pips: view.pips,
+    });
+    showBoardWords($("#board-words"), words);
+    $("#board").setAttribute("aria-label", cursorLabel(focus, mover ? app.selected : null, words));
     // The board is right at once; the checkers that moved then slide in (motion.js).
     if (animateBoard($("#board"), V.checkerSpots(points), `${state.match}:${drawn.game.number}:${bottom}`)) playMoveSound();
   }
@@ -753,7 +772,8 @@ function renderMatch() {
   let line = summary ? `${summary.title}.` : V.describe(state, seat); // the summary says the rest
   if (app.note && !state.result && !summary) line = `${app.note} ${line}`;
   if (app.plan && app.chosen.length) line += ` Chosen: ${V.formatSteps(app.plan, app.chosen)}`;
-  $("#match-status").textContent = line;
+  // A live region: written only when it changes, so that it says each change once.
+  if ($("#match-status").textContent !== line) $("#match-status").textContent = line;
 }
 
 function setControls(allowed) {
