@@ -185,6 +185,14 @@ def test_a_whole_match_played_from_the_accessible_tree(server_factory: Any, brow
         elif move.is_visible():
             if plays == 0:
                 pick_up_put_down_and_undo(page)
+                # A bad move is refused in words, in a live region; nothing changes.
+                words = page.get_by_role("region", name="The board in words").aria_snapshot()
+                move.fill("7/99")
+                press_and_hear(move, "a bad move")
+                assert "7/99" in said(), said()
+                expect(move).to_be_visible()
+                region = page.get_by_role("region", name="The board in words")
+                assert region.aria_snapshot() == words
             position, dice = position_in_words(page)
             choice = str(position.legal_plays(dice)[0])
             move.fill(choice)
