@@ -5,7 +5,7 @@
 // comes from view.js (pure, unit-tested); board.js turns it into SVG.
 
 import { boardMarkup, dragMarkup } from "./board.js";
-import { boardWords, cursorLabel, showBoardWords } from "./boardwords.js";
+import { cursorLabel, matchWords, showBoardWords } from "./boardwords.js";
 import { $, UNAUTHORIZED, api, el, say, sayError } from "./common.js";
 import { bindKeys, keyFocus } from "./keys.js";
 import * as L from "./lobbyview.js";
@@ -709,34 +709,22 @@ function renderMatch() {
     const movable = new Set(mover ? V.sources(app.plan, app.chosen) : []);
     const targets = new Set(mover && app.selected !== null ? V.destinations(app.plan, app.chosen, app.selected) : []);
     const points = V.pointsView(view);
-    const dice = V.diceView(drawn, plan, app.chosen);
-    const cube = V.cubeView(drawn, seat);
-    const focus = keyFocus(mover ? V.keyPlaces(app.plan, app.chosen, app.selected) : []);
     $("#board").innerHTML = boardMarkup({
       points,
-      dice,
+      dice: V.diceView(drawn, plan, app.chosen),
       diceSide: drawn.game.turn === bottom ? "bottom" : "top",
-      cube,
+      cube: V.cubeView(drawn, seat),
       seats: { bottom, top: 1 - bottom },
       movable,
       selected: mover ? app.selected : null,
       targets,
-      focus,
+      focus: keyFocus(mover ? V.keyPlaces(app.plan, app.chosen, app.selected) : []),
     });
     $("#board").dataset.seq = String(state.seq);
-    const words = boardWords({
-      names: { bottom: state.players[bottom], top: state.players[1 - bottom] },
-      you: seat === null ? null : "bottom",
-      score: { bottom: state.score[bottom], top: state.score[1 - bottom] },
-      length: settings.length,
-      crawford: Boolean(game && game.crawford),
-      turn: drawn.game.over || drawn.game.turn == null ? null : drawn.game.turn === bottom ? "bottom" : "top",
-      points,
-      dice,
-      cube,
-      pips: view.pips,
-    });
+    // For screen readers: the board in words, and where the keyboard's cursor is.
+    const words = matchWords(state, drawn, seat, app.chosen, plan);
     showBoardWords($("#board-words"), words);
+    const focus = keyFocus(mover ? V.keyPlaces(app.plan, app.chosen, app.selected) : []);
     $("#board").setAttribute("aria-label", cursorLabel(focus, mover ? app.selected : null, words));
     // The board is right at once; the checkers that moved then slide in (motion.js).
     if (animateBoard($("#board"), V.checkerSpots(points), `${state.match}:${drawn.game.number}:${bottom}`)) playMoveSound();

@@ -4,6 +4,8 @@
 // accessible name that says where the keyboard's cursor is. Pure functions of the
 // view models (view.js), and one that writes them into the page.
 
+import * as V from "./view.js";
+
 const PLACE_NAMES = { 0: "off the board", 25: "the bar" };
 
 /** "you" for the viewer's own side, else the player's name. */
@@ -73,6 +75,31 @@ export function boardWords(words) {
   lines.push(`Points are numbered from ${from}: ${sideName(words, "bottom")} move${words.you ? "" : "s"} from 24 down to 1, then off; empty points are left out.`);
   const points = words.points.points.map((entry) => pointLine(words, entry)).filter(Boolean);
   return { lines, points };
+}
+
+/**
+ * The match in words (boardWords) for the viewer in `seat` (null: a spectator), from
+ * the match's `state` and the state `drawn` on the board (the ended game's last one,
+ * under its summary, or `state` itself), with the steps `chosen` so far of `plan`
+ * (view.planner's; null when there is no play to make).
+ */
+export function matchWords(state, drawn, seat, chosen, plan) {
+  const bottom = V.bottomSeat(seat);
+  const side = (s) => (s === bottom ? "bottom" : "top");
+  const view = V.boardView(drawn, seat, chosen, plan);
+  const game = drawn.game;
+  return boardWords({
+    names: { bottom: state.players[bottom], top: state.players[1 - bottom] },
+    you: seat === null ? null : "bottom",
+    score: { bottom: state.score[bottom], top: state.score[1 - bottom] },
+    length: state.settings.length,
+    crawford: Boolean(state.game && state.game.crawford),
+    turn: game.over || game.turn == null ? null : side(game.turn),
+    points: V.pointsView(view),
+    dice: V.diceView(drawn, plan, chosen),
+    cube: V.cubeView(drawn, seat),
+    pips: view.pips,
+  });
 }
 
 /** A place's name in words: "point 13", "the bar", "off the board". */

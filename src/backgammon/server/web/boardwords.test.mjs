@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { boardWords, cursorLabel } from "./boardwords.js";
+import { boardWords, cursorLabel, matchWords } from "./boardwords.js";
 import * as V from "./view.js";
 
 // The starting position: each side [off, 1..24, bar] in its own numbering.
@@ -84,4 +84,35 @@ test("the board's name says where the keyboard's cursor is and what Enter does",
   assert.equal(cursorLabel(13, 13, result), "the board: point 13, where the checker was picked up; Enter puts it back");
   assert.equal(cursorLabel(0, 5, result), "the board: bear the checker off from point 5; Enter bears it off");
   assert.equal(cursorLabel(25, null, result), "the board: the bar; Enter picks up a checker");
+});
+
+test("a server's state in words, for seat 1 at the bottom and for a spectator", () => {
+  const mine = [0, 0, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1];
+  const state = {
+    players: ["alice", "bob"],
+    score: [1, 0],
+    settings: { length: 3, variant: "standard" },
+    game: {
+      board: { player0: START, player1: mine, pips: [167, 167 + 25 - 6] },
+      turn: 1,
+      dice: [6, 5],
+      cube: { value: 2, owner: 0 },
+      crawford: false,
+      over: false,
+    },
+  };
+  const bob = matchWords(state, state, 1, [], null);
+  assert.deepEqual(bob.lines.slice(0, 6), [
+    "Score: you 0, alice 1 (3-point match).",
+    "Turn: yours.",
+    "Dice: 6 and 5, yours.",
+    "Cube: 2, owned by alice.",
+    "Pips: you 186, alice 167.",
+    "On the bar: you 1, alice 0.",
+  ]);
+  assert.equal(bob.points[1], "point 6: 4 of yours");
+  const watcher = matchWords(state, state, null, [], null);
+  assert.equal(watcher.lines[1], "Turn: bob's.");
+  assert.equal(watcher.lines[3], "Cube: 2, owned by alice.");
+  assert.equal(watcher.points[1], "point 6: 5 of alice's");
 });
