@@ -6,6 +6,7 @@
 // comes from view.js (pure, unit-tested); board.js turns it into SVG.
 
 import { boardMarkup, dragMarkup } from "./board.js";
+import { cursorLabel, matchWords, showBoardWords } from "./boardwords.js";
 import { $, UNAUTHORIZED, api, el, say, sayError } from "./common.js";
 import { bindKeys, keyFocus } from "./keys.js";
 import * as L from "./lobbyview.js";
@@ -731,6 +732,7 @@ function renderMatch() {
     $("#do-cancel").hidden = host !== app.me.name;
     $("#do-cancel").textContent = state.open.invitee ? "Cancel the invitation" : "Withdraw the match";
     $("#board").innerHTML = "";
+    showBoardWords($("#board-words"), null);
     for (const id of ["#player-top", "#player-bottom"]) $(id).replaceChildren();
     setControls({});
     return;
@@ -766,6 +768,11 @@ function renderMatch() {
       focus: keyFocus(mover ? V.keyPlaces(app.plan, app.chosen, app.selected) : []),
     });
     $("#board").dataset.seq = String(state.seq);
+    // For screen readers: the board in words, and where the keyboard's cursor is.
+    const words = matchWords(state, drawn, seat, app.chosen, plan);
+    showBoardWords($("#board-words"), words);
+    const focus = keyFocus(mover ? V.keyPlaces(app.plan, app.chosen, app.selected) : []);
+    $("#board").setAttribute("aria-label", cursorLabel(focus, mover ? app.selected : null, words));
     // The board is right at once; the checkers that moved then slide in (motion.js).
     if (animateBoard($("#board"), V.checkerSpots(points), `${state.match}:${drawn.game.number}:${bottom}`)) playMoveSound();
   }
@@ -800,7 +807,8 @@ function renderMatch() {
   let line = summary ? `${summary.title}.` : V.describe(state, seat); // the summary says the rest
   if (app.note && !state.result && !summary) line = `${app.note} ${line}`;
   if (app.plan && app.chosen.length) line += ` Chosen: ${V.formatSteps(app.plan, app.chosen)}`;
-  $("#match-status").textContent = line;
+  // A live region: written only when it changes, so that it says each change once.
+  if ($("#match-status").textContent !== line) $("#match-status").textContent = line;
   saveSteps(sessionStorage, state, app.plan ? app.chosen : []);
 }
 
