@@ -104,6 +104,17 @@ async def _new_match(url: str) -> str:
             await client.close()
 
 
+def _later_state(match_id: str, seq: int) -> Callable[[dict[str, Any]], bool]:
+    def later(message: dict[str, Any]) -> bool:
+        return bool(
+            message["type"] == "state"
+            and message["match"] == match_id
+            and message["state"]["seq"] > seq
+        )
+
+    return later
+
+
 async def _drop_a_game(url: str, match_id: str, seed: int) -> None:
     """Both players act at random until one doubles and the other drops."""
     rng = random.Random(seed)
@@ -118,21 +129,17 @@ async def _drop_a_game(url: str, match_id: str, seed: int) -> None:
             if game["number"] != number or state["result"] is not None:
                 return
             client = seats[state["waiting_for"]]
+            fields: dict[str, Any] = {}
             if game["pending"] is not None:
-                kind, fields = "drop", {}
+                kind = "drop"
             elif game["dice"] is None:
-                kind, fields = ("double" if game["can_double"] else "roll"), {}
+                kind = "double" if game["can_double"] else "roll"
             else:
                 kind, fields = "play", {"move": rng.choice(game["legal_plays"])}
             mark = len(seats[0].messages)
             answer = await client.act(match_id, kind, **fields)
             assert answer["type"] == "ack", answer
-            await seats[0].wait_for(
-                lambda m, seq=state["seq"]: (
-                    m["type"] == "state" and m["match"] == match_id and m["state"]["seq"] > seq
-                ),
-                since=max(0, mark - 1),
-            )
+            await seats[0].wait_for(_later_state(match_id, state["seq"]), since=max(0, mark - 1))
     finally:
         for client in seats:
             await client.close()
@@ -193,18 +200,18 @@ def review_page(page: Any, content: Content) -> None:
 
 
 def position_page(page: Any, content: Content) -> None:
-    """The position tool with a hint at 1-ply and a rollout of the three best plays."""
+    """The position tool with a hint and a rollout of the three best plays."""
     page.goto(content.url + "/#/position", wait_until="load")
     page.locator("#position-text").fill(XGID)
     page.locator("#position-dice").fill("6-4")
-    page.locator("#position-ply").select_option("1")
+    page.locator("#position-ply").select_option("0")
     page.locator("#position-hint").click()
     page.locator("#position-plays tbody tr").first.wait_for(timeout=60_000)
-    page.locator("#position-trials").fill("36")
+    page.locator("#position-trials").fill("18")
     page.locator("#position-rollout").click()
     page.wait_for_function(
         "document.querySelector('#position-rollout-text').textContent.startsWith('done')",
-        timeout=120_000,
+        timeout=180_000,
     )
 
 
@@ -224,4 +231,7 @@ PAGES: dict[str, Callable[[Any, Content], None]] = {
 """Each page of the app (there is no admin page: moderation is an HTTP API), and how
 to open it with its content shown."""
 
-VIEWPORTS = {"phone": {"width": 375, "height": 740}, "desktop": {"width": 1280, "height": 800}}
+VIEWPORTS: dict[str, Any] = {
+    "phone": {"width": 375, "height": 740},
+    "desktop": {"width": 1280, "height": 800},
+}

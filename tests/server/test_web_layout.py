@@ -40,7 +40,8 @@ MEASURE = """() => {
     if ((box.right > width + 0.5 || box.left < -0.5) && !clipped(element)) {
       const parent = element.parentElement;
       if (parent && out.some((line) => line.element === parent)) continue;
-      out.push({ element, line: `${name(element)} spans ${Math.round(box.left)}..${Math.round(box.right)}` });
+      const span = `${Math.round(box.left)}..${Math.round(box.right)}`;
+      out.push({ element, line: `${name(element)} spans ${span}` });
     }
   }
   // Boxes that cut their content sideways or scroll it: none on a desktop; on a phone
@@ -82,7 +83,8 @@ def test_no_page_scrolls_sideways_on_a_phone_or_a_desktop(
             open_page(page, content)
             measured = page.evaluate(MEASURE)
             assert measured["innerWidth"] == viewport["width"]
-            if measured["scrollWidth"] > measured["innerWidth"] or measured["outside"] or measured["cut"]:
+            wide = measured["scrollWidth"] > measured["innerWidth"]
+            if wide or measured["outside"] or measured["cut"]:
                 overflowing.append(f"{name} at {size}: {measured}")
             assert problems == [], (name, size, problems)
             context.close()
