@@ -17,7 +17,7 @@ import secrets
 import time
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from sqlalchemy.exc import IntegrityError
@@ -42,6 +42,7 @@ from backgammon.server.database import Database
 from backgammon.server.events import EventBus, LocalBus, PostgresBus
 from backgammon.server.fair_dice import commitment, new_seed
 from backgammon.server.group_commit import GroupCommitter
+from backgammon.server.history import HistoryFilter, history_page
 from backgammon.server.hub import Connection, Hub
 from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
 from backgammon.server.moderation import CLOSING, MODERATIONS, Standings
@@ -574,6 +575,32 @@ class GameService:
                 for row in rows
                 if row.status != "open" or (row.public and row.invitee is None)
             ],
+        }
+
+    async def match_history(
+        self, name: str, wanted: HistoryFilter, opponent: str | None = None
+    ) -> dict[str, Any]:
+        """One page of a user's matches that pass ``wanted`` (and, by name, against
+        ``opponent``), newest first, with the total that pass: the player page's
+        history. An opponent with no account has played no match: an empty page.
+
+        Raises:
+            ServiceError: ``not_found`` for no user called ``name``.
+        """
+        user = await self.user_named(name)
+        rows: list[MatchRow] = []
+        total = 0
+        async with self.db.transaction() as connection:
+            found = None if opponent is None else await repo.user_by_name(connection, opponent)
+            if opponent is None or found is not None:
+                if found is not None:
+                    wanted = replace(wanted, opponent_id=found[0].id)
+                rows, total = await history_page(connection, user.id, wanted)
+        return {
+            "matches": [await self._summary(row) for row in rows],
+            "total": total,
+            "page": wanted.page,
+            "per_page": wanted.per_page,
         }
 
     # -- matches -------------------------------------------------------------------
