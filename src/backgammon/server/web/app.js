@@ -9,8 +9,10 @@ import { $, UNAUTHORIZED, api, el, say, sayError } from "./common.js";
 import { bindKeys, keyFocus } from "./keys.js";
 import * as L from "./lobbyview.js";
 import { animateBoard, skipNextAnimation } from "./motion.js";
-import { openPlayer, playerLink } from "./player.js";
-import { bindPosition, drawPosition } from "./position.js";
+import { clockChoice } from "./clocks.js";
+import { bindHistory, openPlayer, playerLink } from "./player.js";
+import { bindPosition, drawPosition, openSharedPosition } from "./position.js";
+import { autoAction, bindPrefs, loadPrefs } from "./prefs.js";
 import { bindReview, openReview } from "./review.js";
 import { reviewRoute } from "./reviewview.js";
 import { bindSound, playMoveSound, playTurnSound } from "./sound.js";
@@ -42,6 +44,7 @@ const app = {
   serverLag: 0, // the server's clock minus ours, in seconds (from `presence.now`)
   press: null, // a pointer pressed on the board
   length: 5, // chosen match length in the lobby
+  autoActedAt: null, // "match:seq" of the state the last automatic action (prefs.js) answered
 };
 
 function nonce() {
@@ -84,8 +87,10 @@ async function start() {
   bindMatch();
   bindBoardKeys();
   bindSound($("#sound-toggle"));
+  bindPrefs();
   bindPosition();
   bindReview();
+  bindHistory();
   window.addEventListener("hashchange", route);
   window.addEventListener(UNAUTHORIZED, () => {
     if (!app.me) return; // already logged out, and told why
@@ -113,7 +118,10 @@ function openTool(view) {
 }
 
 function route() {
-  if (location.hash === "#/position") return openTool("position");
+  if (location.hash === "#/position" || location.hash.startsWith("#/position?")) {
+    openTool("position");
+    return openSharedPosition(location.hash);
+  }
   const reviewed = reviewRoute(location.hash);
   if (reviewed) {
     openTool("review");
@@ -306,9 +314,10 @@ function openLobby() {
 }
 
 function matchSettings() {
-  const settings = { variant: $("#variant").value, length: app.length };
-  if ($("#clock").value === "none") settings.clock = null;
-  return settings;
+  const custom = { delay: $("#clock-delay").value, reserve_per_point: $("#clock-reserve").value };
+  const chosen = clockChoice($("#clock").value, custom);
+  if (chosen.error) throw new Error(chosen.error);
+  return { variant: $("#variant").value, length: app.length, clock: chosen.clock };
 }
 
 // While a request that creates a match runs, every button that creates one is
@@ -381,6 +390,7 @@ function bindLobby() {
       }
     });
   }
+  $("#clock").addEventListener("change", () => ($("#clock-custom").hidden = $("#clock").value !== "custom"));
   $("#open-match").addEventListener("click", () => createMatch(null));
   $("#link-match").addEventListener("click", () => createMatch(null, true));
   $("#invite-form").addEventListener("submit", (event) => {
@@ -741,6 +751,7 @@ function renderMatch() {
   $("#do-forced").textContent = forced === null ? "" : `Play ${forced} (forced)`;
   $("#do-forced").dataset.move = forced ?? "";
   $("#move-form").hidden = !allowed.play;
+  autoAct(allowed, forced);
 
   const result = $("#result");
   result.hidden = !state.result;
@@ -754,6 +765,22 @@ function renderMatch() {
   if (app.note && !state.result && !summary) line = `${app.note} ${line}`;
   if (app.plan && app.chosen.length) line += ` Chosen: ${V.formatSteps(app.plan, app.chosen)}`;
   $("#match-status").textContent = line;
+}
+
+// Roll or make a forced play without a click when the player's preferences say so
+// (prefs.js), once for each state: a refused action is not sent again.
+function autoAct(allowed, forced) {
+  if (app.busy || app.summary || !app.state || app.state.result) return;
+  const key = `${app.state.match}:${app.state.seq}`;
+  if (app.autoActedAt === key) return;
+  const action = autoAction(loadPrefs(), allowed, forced);
+  if (!action) return;
+  app.autoActedAt = key;
+  queueMicrotask(() => {
+    if (app.state && `${app.state.match}:${app.state.seq}` === key && !app.busy) {
+      act(action.kind, action.move ? { move: action.move } : {});
+    }
+  });
 }
 
 function setControls(allowed) {
