@@ -12,11 +12,10 @@ export const THEMES = Object.freeze({ felt: "Green felt", wood: "Classic wood", 
 /** Light or dark: "system" follows prefers-color-scheme. */
 export const MODES = Object.freeze({ system: "As the system", light: "Light", dark: "Dark" });
 
-/** When to roll without a click: never, when the player cannot double anyway (the
- *  opponent owns the cube, or it is disabled), or always (the player never doubles). */
-export const AUTO_ROLL = Object.freeze({ off: "Off", "no-cube": "When I can't double", always: "Always (I won't double)" });
-
-export const DEFAULTS = Object.freeze({ theme: "felt", mode: "system", autoRoll: "off", autoForced: false });
+/** The defaults. autoRoll: roll at once where the player could double (the player
+ *  won't; where the cube can't be used the server rolls by itself); autoForced: make a
+ *  forced play without a click (a turn with no legal move always passes by itself). */
+export const DEFAULTS = Object.freeze({ theme: "felt", mode: "system", autoRoll: false, autoForced: false });
 
 /** Stored preferences made whole and valid: anything unknown or missing (a hand-edited
  *  or older store, not JSON at all) takes the default. */
@@ -31,12 +30,8 @@ export function normalPrefs(stored) {
   }
   const given = raw && typeof raw === "object" ? raw : {};
   const pick = (key, allowed) => (Object.hasOwn(allowed, given[key]) ? given[key] : DEFAULTS[key]);
-  return {
-    theme: pick("theme", THEMES),
-    mode: pick("mode", MODES),
-    autoRoll: pick("autoRoll", AUTO_ROLL),
-    autoForced: typeof given.autoForced === "boolean" ? given.autoForced : DEFAULTS.autoForced,
-  };
+  const flag = (key) => (typeof given[key] === "boolean" ? given[key] : DEFAULTS[key]);
+  return { theme: pick("theme", THEMES), mode: pick("mode", MODES), autoRoll: flag("autoRoll"), autoForced: flag("autoForced") };
 }
 
 export function loadPrefs(storage = globalThis.localStorage) {
@@ -66,10 +61,7 @@ export function effectiveMode(prefs, systemDark) {
  * view.controls(); `forced` view.forcedPlay() (null: none).
  */
 export function autoAction(prefs, allowed, forced) {
-  if (allowed.roll) {
-    if (prefs.autoRoll === "always" || (prefs.autoRoll === "no-cube" && !allowed.double)) return { kind: "roll" };
-    return null;
-  }
+  if (allowed.roll) return prefs.autoRoll ? { kind: "roll" } : null;
   if (prefs.autoForced && allowed.play && forced) return { kind: "play", move: forced };
   return null;
 }
@@ -109,17 +101,27 @@ export function bindPrefs() {
   const show = (current) => {
     fillSelect(theme, THEMES, current.theme);
     fillSelect(mode, MODES, current.mode);
-    fillSelect(autoRoll, AUTO_ROLL, current.autoRoll);
+    autoRoll.checked = current.autoRoll;
     autoForced.checked = current.autoForced;
   };
   show(prefs);
   applyPrefs(prefs);
   const changed = () => {
-    const chosen = { theme: theme.value, mode: mode.value, autoRoll: autoRoll.value, autoForced: autoForced.checked };
+    const chosen = { theme: theme.value, mode: mode.value, autoRoll: autoRoll.checked, autoForced: autoForced.checked };
     savePrefs(chosen);
     applyPrefs(normalPrefs(chosen));
   };
   for (const control of [theme, mode, autoRoll, autoForced]) control.addEventListener("change", changed);
+  const panel = document.querySelector("#prefs");
+  document.addEventListener("click", (event) => {
+    if (panel.open && !panel.contains(event.target)) panel.open = false; // a click elsewhere closes it
+  });
+  panel.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && panel.open) {
+      panel.open = false;
+      panel.querySelector("summary").focus();
+    }
+  });
   darkQuery()?.addEventListener?.("change", () => applyPrefs());
   window.addEventListener("storage", (event) => {
     if (event.key !== STORAGE_KEY) return;

@@ -23,14 +23,15 @@ test("stored preferences are made whole and valid", () => {
   assert.deepEqual(P.normalPrefs("not json {"), P.DEFAULTS);
   assert.deepEqual(P.normalPrefs('{"theme": "wood", "mode": "dark"}'), { ...P.DEFAULTS, theme: "wood", mode: "dark" });
   const hostile = { theme: "<img src=x>", mode: "toString", autoRoll: "__proto__", autoForced: "yes" };
+  assert.deepEqual(P.normalPrefs('["felt"]'), P.DEFAULTS);
   assert.deepEqual(P.normalPrefs(hostile), P.DEFAULTS);
 });
 
 test("preferences are kept in storage and read back", () => {
   const storage = new MemoryStorage();
   assert.deepEqual(P.loadPrefs(storage), P.DEFAULTS);
-  P.savePrefs({ theme: "contrast", mode: "light", autoRoll: "always", autoForced: true }, storage);
-  assert.deepEqual(P.loadPrefs(storage), { theme: "contrast", mode: "light", autoRoll: "always", autoForced: true });
+  P.savePrefs({ theme: "contrast", mode: "light", autoRoll: true, autoForced: true }, storage);
+  assert.deepEqual(P.loadPrefs(storage), { theme: "contrast", mode: "light", autoRoll: true, autoForced: true });
   const refusing = { getItem: () => { throw new Error("denied"); }, setItem: () => { throw new Error("full"); } };
   assert.deepEqual(P.loadPrefs(refusing), P.DEFAULTS);
   P.savePrefs(P.DEFAULTS, refusing); // no throw
@@ -46,12 +47,9 @@ test("the system's light or dark is followed unless one is chosen", () => {
 test("auto-roll and automatic forced plays act only where chosen and allowed", () => {
   const prefs = (fields) => ({ ...P.DEFAULTS, ...fields });
   const rollOrDouble = { roll: true, double: true };
-  const rollOnly = { roll: true, double: false };
-  assert.equal(P.autoAction(prefs({}), rollOnly, null), null);
-  assert.equal(P.autoAction(prefs({ autoRoll: "no-cube" }), rollOrDouble, null), null);
-  assert.deepEqual(P.autoAction(prefs({ autoRoll: "no-cube" }), rollOnly, null), { kind: "roll" });
-  assert.deepEqual(P.autoAction(prefs({ autoRoll: "always" }), rollOrDouble, null), { kind: "roll" });
-  assert.equal(P.autoAction(prefs({ autoRoll: "always" }), { take: true, drop: true }, null), null);
+  assert.equal(P.autoAction(prefs({}), rollOrDouble, null), null);
+  assert.deepEqual(P.autoAction(prefs({ autoRoll: true }), rollOrDouble, null), { kind: "roll" });
+  assert.equal(P.autoAction(prefs({ autoRoll: true }), { take: true, drop: true }, null), null);
   const forced = { play: true };
   assert.equal(P.autoAction(prefs({}), forced, "24/18"), null);
   assert.deepEqual(P.autoAction(prefs({ autoForced: true }), forced, "24/18"), { kind: "play", move: "24/18" });
