@@ -390,7 +390,9 @@ function bindLobby() {
       }
     });
   }
-  $("#clock").addEventListener("change", () => ($("#clock-custom").hidden = $("#clock").value !== "custom"));
+  const showCustomClock = () => ($("#clock-custom").hidden = $("#clock").value !== "custom");
+  $("#clock").addEventListener("change", showCustomClock);
+  showCustomClock(); // a reload may have restored "custom"
   $("#open-match").addEventListener("click", () => createMatch(null));
   $("#link-match").addEventListener("click", () => createMatch(null, true));
   $("#invite-form").addEventListener("submit", (event) => {
