@@ -18,6 +18,8 @@ from backgammon.server.protocol import ClockSettings, CreateMatch, MatchSettings
 from backgammon.server.service import GameService, ServiceError
 from backgammon.server.settings import Settings
 
+from .conftest import new_postgresql_database
+
 PASSWORD = "a long enough password"
 DAY = 86_400.0
 START = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
@@ -48,7 +50,11 @@ async def _timed_out_match(
     return created["id"], winner
 
 
-def test_history_filters_by_opponent_result_length_and_dates_and_pages(tmp_path: Path) -> None:
+def test_history_filters_by_opponent_result_length_and_dates_and_pages(
+    tmp_path: Path, backend: str
+) -> None:
+    database = new_postgresql_database() if backend == "postgresql" else ""
+
     async def body(service: GameService, clock: FakeClock) -> None:
         alice, _ = await service.register("alice", PASSWORD)
         bob, _ = await service.register("bob", PASSWORD)
@@ -96,7 +102,7 @@ def test_history_filters_by_opponent_result_length_and_dates_and_pages(tmp_path:
         assert missing.value.status == 404
 
     async def main() -> None:
-        settings = Settings(data_dir=tmp_path, bots=(), warm_up=False)
+        settings = Settings(data_dir=tmp_path, database_url=database, bots=(), warm_up=False)
         clock = FakeClock()
         service = GameService(settings, Database(settings.database), clock=clock)
         await service.start()
@@ -106,12 +112,6 @@ def test_history_filters_by_opponent_result_length_and_dates_and_pages(tmp_path:
             await service.stop()
 
     asyncio.run(main())
-
-
-@pytest.fixture
-def backend() -> str:
-    """The HTTP test runs on SQLite only (the service test above covers the query)."""
-    return "sqlite"
 
 
 BAD_QUERIES = [
@@ -129,6 +129,7 @@ BAD_QUERIES = [
 ]
 
 
+@pytest.mark.parametrize("backend", ["sqlite"])  # the service test covers both databases
 def test_bad_history_parameters_get_a_422_naming_the_parameter(server_factory: Any) -> None:
     server = server_factory("--no-warm-up", "--bot-processes", "1")
     with httpx.Client(base_url=server.url, timeout=10) as client:
