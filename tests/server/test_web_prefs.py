@@ -295,16 +295,35 @@ def test_a_shared_position_link_reopens_the_position(site: Any) -> None:
     assert problems == [] and other_problems == []
 
 
-def test_a_finished_matchs_review_link_is_copied(site: Any) -> None:
+def test_a_finished_matchs_review_link_opens_for_anyone(site: Any) -> None:
     url, new_page = site
     page, problems = new_page(permissions=["clipboard-read", "clipboard-write"])
-    page.goto(url + "/#/review/abcdef123456", wait_until="load")
+    page.goto(url + "/", wait_until="load")
+    page.get_by_role("button", name="Play as guest").click()
+    page.get_by_role("button", name="1", exact=True).click()
+    page.get_by_role("button", name="Beginner").click()
+    page.wait_for_selector("#board .place", state="attached")
+    match_id = page.evaluate("location.hash").removeprefix("#/match/")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("#do-leave").click()
+    page.locator("#review-match").wait_for(state="visible", timeout=30_000)
+    page.locator("#review-match").click()
     page.get_by_role("button", name="Copy link").click()
     page.wait_for_function("document.querySelector('#review-copied').textContent !== ''")
-    assert page.evaluate("navigator.clipboard.readText()") == url + "/#/review/abcdef123456"
-    # No such match: said, not a crash.
-    assert "no match" in page.locator("#status").text_content()
-    assert [p for p in problems if "404" not in p] == []
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link == f"{url}/#/review/{match_id}"
+    # Someone with no account opens it: the review, not the login page.
+    other, other_problems = new_page()
+    other.goto(link, wait_until="load")
+    other.locator("#review-result").wait_for(state="visible", timeout=120_000)
+    assert match_id in other.locator("#review-source").text_content()
+    assert other.locator("#login-view").is_hidden()
+    # A link to no match says so, and nothing breaks.
+    other.goto(url + "/#/review/abcdef123456", wait_until="load")
+    other.wait_for_function("document.querySelector('#status').classList.contains('error')")
+    assert "no match" in other.locator("#status").text_content()
+    assert problems == []
+    assert [p for p in other_problems if "404" not in p] == []
 
 
 MALFORMED_LINKS = [
