@@ -9,7 +9,7 @@ invitee's business) are never listed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal
 
@@ -40,6 +40,10 @@ class HistoryFilter:
     until: date | None = None
     page: int = 1
     per_page: int = 20
+
+    def against(self, opponent_id: int) -> HistoryFilter:
+        """The same filter, for the matches against ``opponent_id`` only."""
+        return replace(self, opponent_id=opponent_id)
 
 
 def _epoch(day: date) -> float:

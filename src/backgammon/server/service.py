@@ -17,7 +17,7 @@ import secrets
 import time
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sqlalchemy.exc import IntegrityError
@@ -594,7 +594,7 @@ class GameService:
             found = None if opponent is None else await repo.user_by_name(connection, opponent)
             if opponent is None or found is not None:
                 if found is not None:
-                    wanted = replace(wanted, opponent_id=found[0].id)
+                    wanted = wanted.against(found[0].id)
                 rows, total = await history_page(connection, user.id, wanted)
         return {
             "matches": [await self._summary(row) for row in rows],
