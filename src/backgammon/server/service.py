@@ -24,8 +24,8 @@ from sqlalchemy.exc import IntegrityError
 
 from backgammon import __version__
 from backgammon.formats import write_match_text
+from backgammon.server import history, throttle
 from backgammon.server import repository as repo
-from backgammon.server import throttle
 from backgammon.server.accounts import (
     PasswordWorkers,
     PasswordWorkersBusyError,
@@ -42,7 +42,6 @@ from backgammon.server.database import Database
 from backgammon.server.events import EventBus, LocalBus, PostgresBus
 from backgammon.server.fair_dice import commitment, new_seed
 from backgammon.server.group_commit import GroupCommitter
-from backgammon.server.history import HistoryFilter, history_page
 from backgammon.server.hub import Connection, Hub
 from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
 from backgammon.server.moderation import CLOSING, MODERATIONS, Standings
@@ -578,7 +577,7 @@ class GameService:
         }
 
     async def match_history(
-        self, name: str, wanted: HistoryFilter, opponent: str | None = None
+        self, name: str, wanted: history.HistoryFilter, opponent: str | None = None
     ) -> dict[str, Any]:
         """One page of a user's matches that pass ``wanted`` (and, by name, against
         ``opponent``), newest first, with the total that pass: the player page's
@@ -595,7 +594,7 @@ class GameService:
             if opponent is None or found is not None:
                 if found is not None:
                     wanted = wanted.against(found[0].id)
-                rows, total = await history_page(connection, user.id, wanted)
+                rows, total = await history.history_page(connection, user.id, wanted)
         return {
             "matches": [await self._summary(row) for row in rows],
             "total": total,
