@@ -25,8 +25,8 @@ from sqlalchemy.exc import IntegrityError
 
 from backgammon import __version__
 from backgammon.formats import write_match_text
+from backgammon.server import history, throttle
 from backgammon.server import repository as repo
-from backgammon.server import throttle
 from backgammon.server.accounts import (
     PasswordWorkers,
     PasswordWorkersBusyError,
@@ -586,6 +586,32 @@ class GameService:
                 for row in rows
                 if row.status != "open" or (row.public and row.invitee is None)
             ],
+        }
+
+    async def match_history(
+        self, name: str, wanted: history.HistoryFilter, opponent: str | None = None
+    ) -> dict[str, Any]:
+        """One page of a user's matches that pass ``wanted`` (and, by name, against
+        ``opponent``), newest first, with the total that pass: the player page's
+        history. An opponent with no account has played no match: an empty page.
+
+        Raises:
+            ServiceError: ``not_found`` for no user called ``name``.
+        """
+        user = await self.user_named(name)
+        rows: list[MatchRow] = []
+        total = 0
+        async with self.db.transaction() as connection:
+            found = None if opponent is None else await repo.user_by_name(connection, opponent)
+            if opponent is None or found is not None:
+                if found is not None:
+                    wanted = wanted.against(found[0].id)
+                rows, total = await history.history_page(connection, user.id, wanted)
+        return {
+            "matches": [await self._summary(row) for row in rows],
+            "total": total,
+            "page": wanted.page,
+            "per_page": wanted.per_page,
         }
 
     # -- matches -------------------------------------------------------------------

@@ -11,8 +11,10 @@ import { $, UNAUTHORIZED, api, el, say, sayError } from "./common.js";
 import { bindKeys, keyFocus } from "./keys.js";
 import * as L from "./lobbyview.js";
 import { animateBoard, skipNextAnimation } from "./motion.js";
-import { openPlayer, playerLink } from "./player.js";
-import { bindPosition, drawPosition } from "./position.js";
+import { clockChoice } from "./clocks.js";
+import { bindHistory, openPlayer, playerLink } from "./player.js";
+import { bindPosition, drawPosition, openSharedPosition } from "./position.js";
+import { autoAction, bindPrefs, loadPrefs } from "./prefs.js";
 import { bindReview, openReview } from "./review.js";
 import { lastPlayNote, restoreSteps, saveSteps } from "./resume.js";
 import { reviewRoute } from "./reviewview.js";
@@ -46,6 +48,7 @@ const app = {
   serverLag: 0, // the server's clock minus ours, in seconds (from `presence.now`)
   press: null, // a pointer pressed on the board
   length: 5, // chosen match length in the lobby
+  autoActedAt: null, // "match:seq" of the state the last automatic action (prefs.js) answered
 };
 
 function nonce() {
@@ -89,8 +92,10 @@ async function start() {
   bindMatch();
   bindBoardKeys();
   bindSound($("#sound-toggle"));
+  bindPrefs();
   bindPosition();
   bindReview();
+  bindHistory();
   window.addEventListener("hashchange", route);
   window.addEventListener(UNAUTHORIZED, () => {
     if (!app.me) return; // already logged out, and told why
@@ -118,7 +123,10 @@ function openTool(view) {
 }
 
 function route() {
-  if (location.hash === "#/position") return openTool("position");
+  if (location.hash === "#/position" || location.hash.startsWith("#/position?")) {
+    openTool("position");
+    return openSharedPosition(location.hash);
+  }
   const reviewed = reviewRoute(location.hash);
   if (reviewed) {
     openTool("review");
@@ -348,9 +356,10 @@ function openLobby() {
 }
 
 function matchSettings() {
-  const settings = { variant: $("#variant").value, length: app.length };
-  if ($("#clock").value === "none") settings.clock = null;
-  return settings;
+  const custom = { delay: $("#clock-delay").value, reserve_per_point: $("#clock-reserve").value };
+  const chosen = clockChoice($("#clock").value, custom);
+  if (chosen.error) throw new Error(chosen.error);
+  return { variant: $("#variant").value, length: app.length, clock: chosen.clock };
 }
 
 // While a request that creates a match runs, every button that creates one is
@@ -423,6 +432,9 @@ function bindLobby() {
       }
     });
   }
+  const showCustomClock = () => ($("#clock-custom").hidden = $("#clock").value !== "custom");
+  $("#clock").addEventListener("change", showCustomClock);
+  showCustomClock(); // a reload may have restored "custom"
   $("#open-match").addEventListener("click", () => createMatch(null));
   $("#link-match").addEventListener("click", () => createMatch(null, true));
   $("#invite-form").addEventListener("submit", (event) => {
@@ -795,6 +807,7 @@ function renderMatch() {
   $("#do-forced").textContent = forced === null ? "" : `Play ${forced} (forced)`;
   $("#do-forced").dataset.move = forced ?? "";
   $("#move-form").hidden = !allowed.play;
+  autoAct(allowed, forced);
 
   const result = $("#result");
   result.hidden = !state.result;
@@ -810,6 +823,22 @@ function renderMatch() {
   // A live region: written only when it changes, so that it says each change once.
   if ($("#match-status").textContent !== line) $("#match-status").textContent = line;
   saveSteps(sessionStorage, state, app.plan ? app.chosen : []);
+}
+
+// Roll or make a forced play without a click when the player's preferences say so
+// (prefs.js), once for each state: a refused action is not sent again.
+function autoAct(allowed, forced) {
+  if (app.busy || app.summary || !app.state || app.state.result) return;
+  const key = `${app.state.match}:${app.state.seq}`;
+  if (app.autoActedAt === key) return;
+  const action = autoAction(loadPrefs(), allowed, forced);
+  if (!action) return;
+  app.autoActedAt = key;
+  queueMicrotask(() => {
+    if (app.state && `${app.state.match}:${app.state.seq}` === key && !app.busy) {
+      act(action.kind, action.move ? { move: action.move } : {});
+    }
+  });
 }
 
 function setControls(allowed) {

@@ -22,7 +22,8 @@ function triangle(p) {
   const base = top ? AREAS.top : AREAS.bottom;
   const tip = top ? AREAS.top + G.DEPTH : AREAS.bottom - G.DEPTH;
   const colour = POINT_COLOURS[p % 2];
-  return `<polygon points="${x - half},${base} ${x + half},${base} ${x},${tip}" fill="${colour}"/>`;
+  const shade = p % 2 ? "point-dark" : "point-light"; // the theme's colour (style.css)
+  return `<polygon class="${shade}" points="${x - half},${base} ${x + half},${base} ${x},${tip}" fill="${colour}"/>`;
 }
 
 function label(p) {
@@ -72,10 +73,10 @@ export function boardMarkup(model) {
   const parts = [];
   const colourOf = (side) => COLOURS[model.seats[side]];
   const { left, bar, right, boardEnd, tray, top, bottom, middle } = AREAS;
-  parts.push(`<rect x="${G.CUBE_COLUMN}" y="0" width="${G.WIDTH - G.CUBE_COLUMN}" height="${G.HEIGHT}" rx="8" fill="${FRAME}"/>`);
-  parts.push(`<rect x="${left}" y="${top}" width="${bar - left}" height="${bottom - top}" fill="${FELT}"/>`);
-  parts.push(`<rect x="${right}" y="${top}" width="${boardEnd - right}" height="${bottom - top}" fill="${FELT}"/>`);
-  parts.push(`<rect x="${tray}" y="${top}" width="${G.TRAY}" height="${bottom - top}" fill="#24170c"/>`);
+  parts.push(`<rect x="${G.CUBE_COLUMN}" y="0" width="${G.WIDTH - G.CUBE_COLUMN}" height="${G.HEIGHT}" rx="8" class="frame" fill="${FRAME}"/>`);
+  parts.push(`<rect class="felt" x="${left}" y="${top}" width="${bar - left}" height="${bottom - top}" fill="${FELT}"/>`);
+  parts.push(`<rect class="felt" x="${right}" y="${top}" width="${boardEnd - right}" height="${bottom - top}" fill="${FELT}"/>`);
+  parts.push(`<rect class="tray" x="${tray}" y="${top}" width="${G.TRAY}" height="${bottom - top}" fill="#24170c"/>`);
   for (let p = 1; p <= 24; p += 1) parts.push(triangle(p), label(p));
 
   // The checkers: borne off (slabs in the tray, the bottom side's from the bottom

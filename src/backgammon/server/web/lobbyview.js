@@ -2,12 +2,13 @@
 // match of one's own waiting for an opponent says, and the sentence told when an open
 // match is declined, cancelled or withdrawn. Unit-tested by lobbyview.test.mjs.
 
-/** A match's settings in a few words: "3-point", "money nackgammon, untimed". */
+import { clockLabel } from "./clocks.js";
+
+/** A match's settings in a few words: "3-point, blitz clock", "money nackgammon, untimed". */
 export function describeSettings(settings) {
   const length = settings.length ? `${settings.length}-point` : "money";
   const variant = settings.variant === "standard" ? "" : ` ${settings.variant}`;
-  const clock = settings.clock ? "" : ", untimed";
-  return `${length}${variant}${clock}`;
+  return `${length}${variant}, ${clockLabel(settings.clock)}`;
 }
 
 function terms(match) {

@@ -13,18 +13,18 @@ function summary(fields = {}) {
 }
 
 test("settings in a few words", () => {
-  assert.equal(L.describeSettings(SETTINGS), "3-point");
+  assert.equal(L.describeSettings(SETTINGS), "3-point, normal clock");
   assert.equal(L.describeSettings({ variant: "nackgammon", length: 0, clock: null }), "money nackgammon, untimed");
 });
 
 test("an invitation, one's own invitation, a match by link and an open match", () => {
   const invitation = summary({ invitee: "bob", rated: true });
-  assert.equal(L.describeInvitation(invitation), "alice invites you: 3-point, rated");
-  assert.equal(L.describeSent(invitation), "You invited bob: 3-point, rated");
+  assert.equal(L.describeInvitation(invitation), "alice invites you: 3-point, normal clock, rated");
+  assert.equal(L.describeSent(invitation), "You invited bob: 3-point, normal clock, rated");
   assert.equal(L.takeBackLabel(invitation), "Cancel");
-  assert.equal(L.describeSent(summary()), "Your match by link: 3-point");
+  assert.equal(L.describeSent(summary()), "Your match by link: 3-point, normal clock");
   assert.equal(L.takeBackLabel(summary()), "Withdraw");
-  assert.equal(L.describeOpenMatch(summary()), "alice: 3-point");
+  assert.equal(L.describeOpenMatch(summary()), "alice: 3-point, normal clock");
 });
 
 test("the sentence for a declined, cancelled or withdrawn match, for each reader", () => {

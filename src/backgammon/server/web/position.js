@@ -6,6 +6,7 @@
 import { boardMarkup } from "./board.js";
 import { $, api, el, say, sayError, signed } from "./common.js";
 import * as P from "./positionview.js";
+import { copyText, parsePositionLink, positionLink } from "./share.js";
 import * as V from "./view.js";
 
 // -- the position tool -----------------------------------------------------------------
@@ -16,6 +17,8 @@ const tool = {
   editor: null, // while setting up: {board, turn ("player"/"opponent"), dice}
   ids: null, // the IDs shown (and copied): {positionId, xgid}
   rollout: null, // the rollout being followed: {id, timer}
+  asked: null, // what the report shown was asked for: {position, dice, ply} (the link)
+  sharedHash: null, // the shared link (#/position?...) opened last
 };
 
 const POLL_MS = 400;
@@ -25,6 +28,7 @@ function showIds(ids) {
   $("#position-ids").textContent = ids ? `Position ID ${ids.positionId} · ${ids.xgid}` : "";
   $("#position-copy-id").disabled = !ids;
   $("#position-copy-xgid").disabled = !ids;
+  $("#position-copy-link").disabled = !(ids && tool.asked && tool.report && !tool.editor);
 }
 
 function cubeOnBoard(context) {
@@ -337,23 +341,44 @@ async function cancelRollout() {
 
 // -- binding -------------------------------------------------------------------------------
 
+/** Open a shared position link (#/position?p=...): fill the form and ask for the
+ *  hint; a malformed link is said on the status line and nothing is asked. */
+export function openSharedPosition(hash) {
+  const parsed = parsePositionLink(hash);
+  if (!parsed || !parsed.share || hash === tool.sharedHash) {
+    if (parsed && parsed.error) say(parsed.error, true);
+    return;
+  }
+  tool.sharedHash = hash;
+  const { position, dice, ply } = parsed.share;
+  if (tool.editor) closeEditor();
+  $("#position-text").value = position;
+  $("#position-dice").value = dice;
+  $("#position-ply").value = ply;
+  $("#position-form").requestSubmit();
+}
+
 export function bindPosition() {
   $("#position-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = $("#position-hint");
     const dice = $("#position-dice").value.trim();
+    const asked = { position: $("#position-text").value.trim(), dice, ply: $("#position-ply").value };
     button.disabled = true;
     say("Thinking…");
     try {
       const report = await api("POST", "/api/position", {
-        position: $("#position-text").value.trim(),
+        position: asked.position,
         dice: dice || null,
-        ply: Number($("#position-ply").value),
+        ply: Number(asked.ply),
       });
       say("");
+      tool.asked = asked;
       renderReport(report);
     } catch (error) {
-      sayError(error);
+      const shared = tool.sharedHash !== null && location.hash === tool.sharedHash;
+      if (shared) say(`The shared position could not be opened: ${error.message}`, true);
+      else sayError(error);
     } finally {
       button.disabled = false;
     }
@@ -361,6 +386,9 @@ export function bindPosition() {
   bindEditor();
   $("#position-copy-id").addEventListener("click", () => tool.ids && copyId("Position ID", tool.ids.positionId));
   $("#position-copy-xgid").addEventListener("click", () => tool.ids && copyId("XGID", tool.ids.xgid));
+  $("#position-copy-link").addEventListener("click", () => {
+    if (tool.asked) copyText(positionLink(location.origin, tool.asked), "link to this position", $("#position-copied"));
+  });
   $("#position-rollout-form").addEventListener("submit", startRollout);
   $("#position-rollout-cancel").addEventListener("click", cancelRollout);
 }

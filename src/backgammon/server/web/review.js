@@ -7,6 +7,7 @@
 import { boardMarkup } from "./board.js";
 import { $, api, el, say, sayError } from "./common.js";
 import * as R from "./reviewview.js";
+import { copyText, reviewLink } from "./share.js";
 
 const review = {
   source: null, // what is analysed: {match} or {text, name}
@@ -237,6 +238,10 @@ export function openReview(matchId) {
 
 export function bindReview() {
   $("#review-form").addEventListener("submit", (event) => event.preventDefault());
+  $("#review-copy-link").addEventListener("click", () => {
+    const id = review.source?.match;
+    if (id) copyText(reviewLink(location.origin, id), "link to this review", $("#review-copied"));
+  });
   $("#review-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
     if (!file) return;
