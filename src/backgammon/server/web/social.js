@@ -184,8 +184,8 @@ export function openThread(name) {
 }
 
 function addToThread(other, line, unread) {
+  if (!social.shown) social.shown = other; // the first thread opens by itself
   social.threads.add(other, line, unread && other !== social.shown);
-  if (!social.shown) social.shown = other;
   renderThreads();
 }
 
@@ -223,6 +223,7 @@ async function changeFriend(method, name, done) {
 }
 
 function renderFriends(friends) {
+  for (const friend of friends) if (friend.rating !== null) social.ratings.set(friend.name, friend.rating);
   const items = friends.map((friend) => {
     const status = el("span", { class: `friend-status ${friend.online ? "online" : "offline"}`, text: friend.online ? "online" : "offline" });
     return el(
