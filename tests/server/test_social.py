@@ -47,7 +47,8 @@ def test_bad_private_messages_and_foreign_friends_lists_are_refused(server_facto
             assert (error["code"], error["ref"]) == (code, "t1"), error
             assert words in error["message"], error
         for text in ("y" * (MAX_TEXT + 1), "bell\x07"):
-            error = await _refused(carl, {"type": "chat", "room": "lobby", "text": text, "ref": "c"})
+            shout = {"type": "chat", "room": "lobby", "text": text, "ref": "c"}
+            error = await _refused(carl, shout)
             assert (error["code"], error["ref"]) == ("bad_request", "c"), error
         # A muted user may not tell anyone anything, nor shout.
         await root.request("POST", "/api/admin/users/dora/mute")
@@ -80,8 +81,17 @@ def test_bad_private_messages_and_foreign_friends_lists_are_refused(server_facto
             refusal = await _http_refusal(carl, method, path)
             assert refusal.status == status and words in refusal.message, refusal
         # There is no address for another user's list, and none without a session.
-        for method in ("GET", "PUT", "DELETE"):
-            assert (await _http_refusal(dora, method, "/api/friends/carl/dora")).status in (404, 405)
+        for method, path in (
+            ("GET", "/api/friends/carl"),
+            ("GET", "/api/friends/carl/dora"),
+            ("PUT", "/api/friends/carl/dora"),
+            ("DELETE", "/api/friends/carl/dora"),
+        ):
+            refusal = await _http_refusal(dora, method, path)
+            assert refusal.status in (404, 405), refusal
+        # What dora writes is her own list: carl's is untouched.
+        assert (await _http_refusal(dora, "DELETE", "/api/friends/dora")).status == 404
+        assert [f["name"] for f in await dora.request("PUT", "/api/friends/carl")] == ["carl"]
         anonymous = ServerClient(server.url)
         for method, path in (("GET", "/api/friends"), ("PUT", "/api/friends/dora")):
             assert (await _http_refusal(anonymous, method, path)).status == 401

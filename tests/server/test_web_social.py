@@ -28,7 +28,9 @@ PASSWORD = "a long enough password"
 # notifications the page is allowed to show, kept where the test can read them.
 BACKGROUND = """
 window.__notices = [];
-Object.defineProperty(document, "hidden", { configurable: true, get: () => window.__hidden === true });
+Object.defineProperty(document, "hidden", {
+  configurable: true, get: () => window.__hidden === true,
+});
 window.Notification = class {
   static permission = "granted";
   static requestPermission() { return Promise.resolve("granted"); }
