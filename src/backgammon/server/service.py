@@ -1285,21 +1285,19 @@ class GameService:
             )
             own = await repo.list_matches(connection, status="open", user_id=user.id)
             playing = await repo.list_matches(connection, status="playing", limit=100)
+            friend_ids = await repo.friend_ids(connection, user.id)
         listed = {row.id for row in open_rows}
         online = self.online()
-        friends = await self.friends(user)
-        shown = [user_id for user_id, _public in online]
+        shown = [user_id for user_id, _public in online] + friend_ids
         shown += [bot.id for bot in self._bot_users.values()]
         for row in (*open_rows, *own, *playing):
             shown += [i for i in (row.player0, row.player1, row.invitee) if i is not None]
+        facts = await self.who_many(list(dict.fromkeys(shown)))
         return {
             "type": "lobby",
             "protocol": PROTOCOL_VERSION,
-            "ratings": {
-                **await self.ratings_of(shown),
-                **{f["name"]: f["rating"] for f in friends if f["rating"] is not None},
-            },
-            "friends": friends,
+            "ratings": {f.name: round(f.rating) for f in facts.values() if f.kind != "guest"},
+            "friends": self._friend_entries(friend_ids, facts),
             "online": [public for _user_id, public in online],
             "bots": [bot.public() for bot in self._bot_users.values()],
             "open": [await self._summary(row) for row in open_rows],
@@ -1638,7 +1636,9 @@ class GameService:
         ``online`` in any process, in the order they were added."""
         async with self.db.transaction() as connection:
             ids = await repo.friend_ids(connection, user.id)
-        facts = await self.who_many(ids)
+        return self._friend_entries(ids, await self.who_many(ids))
+
+    def _friend_entries(self, ids: list[int], facts: dict[int, WhoFacts]) -> list[dict[str, Any]]:
         return [
             {
                 "name": facts[i].name,
