@@ -1534,13 +1534,13 @@ class GameService:
 
         Raises:
             ServiceError: ``bad_request`` for a text others may not receive, oneself
-                or a bot; ``forbidden`` for a muted or banned user, ``not_found``.
+                or a bot (a ``tell``); ``forbidden`` for a muted or banned user, ``not_found``.
         """
         await self._check_speaker(user, text)
         target = await self.user_named(name)
         if target.id == user.id:
             raise ServiceError("bad_request", "to: you cannot tell yourself")
-        if target.kind == "bot":
+        if target.kind == "bot" and kind == "tell":  # (a word to a bot opponent is harmless)
             raise ServiceError("bad_request", f"to: {target.name} is a bot and reads no messages")
         now = self.clock.now()
         self._to_user(target.id, {"type": kind, "from": user.name, "text": text, "at": now})
