@@ -90,6 +90,7 @@ export function receiveSocial(message) {
     case "tell":
     case "message": // FIBS's 'message', told while we are online
       addToThread(message.from, { from: message.from, text: message.text }, true);
+      say(`${message.from} tells you: ${message.text}`); // heard on every page, a match's too
       return true;
     case "told": // our own tell, on every page of ours
       addToThread(message.to, { from: social.me, text: message.text }, false);
@@ -245,7 +246,7 @@ function renderFriends(friends) {
 
 /** A button that puts `name` on the friends list. */
 export function befriendButton(name) {
-  return el("button", { type: "button", class: "befriend", text: "+ Friend", "aria-label": `add ${name} to friends`, onclick: () => changeFriend("PUT", name) });
+  return el("button", { type: "button", class: "befriend", text: "Add friend", "aria-label": `add friend ${name}`, onclick: () => changeFriend("PUT", name) });
 }
 
 // -- notice of invitations in the background -------------------------------------------
