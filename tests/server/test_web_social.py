@@ -152,6 +152,15 @@ def test_lobby_chat_and_private_messages_between_browsers_and_fibs_with_ratings(
     _says(alice, "#pm-error", "U+202E")
     assert alice.locator("#pm-lines li").count() == 2
     fred.close()
+    # On a phone, a long unbroken shout and the panels never make the page scroll sideways.
+    bob.locator("#shout-input").fill("w" * 300)
+    bob.locator("#shout-form button").click()
+    _says(alice, "#shouts li", "w" * 300)
+    alice.set_viewport_size({"width": 375, "height": 800})
+    widths = alice.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert widths[0] <= widths[1], widths
     assert alice_problems == [] and bob_problems == []
 
 
