@@ -26,9 +26,10 @@ async def _http_refusal(client: ServerClient, method: str, path: str) -> ClientE
     return refused.value
 
 
-@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-def test_bad_private_messages_and_foreign_friends_lists_are_refused(server_factory: Any) -> None:
-    server, _ = _servers(server_factory, "sqlite")
+def test_bad_private_messages_and_foreign_friends_lists_are_refused(
+    server_factory: Any, backend: str
+) -> None:
+    server, _ = _servers(server_factory, backend)
 
     async def scenario() -> None:
         root = ServerClient(server.url)
