@@ -125,5 +125,12 @@ def test_a_friends_list_is_capped_and_shows_who_is_online(
         assert len(await service.friends(owner)) == 3  # nothing changed
         # A friend already listed may be added again (nothing changes) at the cap.
         assert len(await service.add_friend(owner, others[0].name)) == 3
+        # The same friend added by concurrent requests is listed once.
+        await service.remove_friend(owner, others[0].name)
+        lists = await asyncio.gather(*(service.add_friend(owner, others[0].name) for _ in range(5)))
+        assert all(
+            sorted(f["name"] for f in listed) == sorted(o.name for o in others[:3])
+            for listed in lists
+        )
 
     _run(tmp_path, body)

@@ -1664,14 +1664,17 @@ class GameService:
             raise ServiceError("bad_request", "friend: you cannot befriend yourself")
         if friend.kind == "bot":
             raise ServiceError("bad_request", f"friend: {friend.name} is a bot")
-        async with self.db.transaction() as connection:
-            ids = await repo.friend_ids(connection, user.id)
-            if friend.id not in ids:
-                if len(ids) >= MAX_FRIENDS:
-                    raise ServiceError(
-                        "conflict", f"friend: your list is full ({MAX_FRIENDS} friends)", 409
-                    )
-                await repo.add_friend(connection, user.id, friend.id, self.clock.now())
+        try:
+            async with self.db.transaction() as connection:
+                ids = await repo.friend_ids(connection, user.id)
+                if friend.id not in ids:
+                    if len(ids) >= MAX_FRIENDS:
+                        raise ServiceError(
+                            "conflict", f"friend: your list is full ({MAX_FRIENDS} friends)", 409
+                        )
+                    await repo.add_friend(connection, user.id, friend.id, self.clock.now())
+        except IntegrityError:
+            pass  # the same friend added by a concurrent request: on the list once
         return await self.friends(user)
 
     async def remove_friend(self, user: User, name: str) -> list[dict[str, Any]]:
