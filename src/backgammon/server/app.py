@@ -32,6 +32,7 @@ from backgammon.server.routes import (
     accounts,
     admin,
     analysis,
+    friends,
     lobby,
     matches,
     operations,
@@ -56,6 +57,7 @@ MAX_BODY_BYTES = 16_384
 API_ROUTERS = (
     accounts.router,
     lobby.router,
+    friends.router,
     matches.router,
     users.router,
     admin.router,

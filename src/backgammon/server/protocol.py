@@ -297,20 +297,24 @@ class ChatMessage(_Strict):
     chat goes to everyone there, spectators' chat to spectators only. The service
     checks ``text`` as it checks every user's text for every front end
     (:mod:`backgammon.server.user_text`: at most 500 characters, no control
-    characters)."""
+    characters); a refusal is an ``error`` that echoes ``ref``."""
 
     type: Literal["chat"]
     room: str = Field(max_length=16)
     text: str
+    ref: str | None = Field(default=None, max_length=40)
 
 
 class TellMessage(_Strict):
     """A private message to one user (wherever they are connected: web or FIBS);
-    ``text`` is checked as :class:`ChatMessage`'s is."""
+    ``text`` is checked as :class:`ChatMessage`'s is. Not to oneself, nor to a bot.
+    The sender's connections are sent ``told`` (the thread on every open page); a
+    refusal is an ``error`` that echoes ``ref``."""
 
     type: Literal["tell"]
     to: str = Field(max_length=40)
     text: str
+    ref: str | None = Field(default=None, max_length=40)
 
 
 class PingMessage(_Strict):

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from backgammon.server.tables import (
     chat_messages,
     dice_commitments,
+    friends,
     match_actions,
     matches,
     rating_history,
@@ -29,6 +30,7 @@ __all__ = [
     "User",
     "add_chat",
     "add_dice_commitment",
+    "add_friend",
     "add_stored_message",
     "append_entries",
     "append_rows",
@@ -39,6 +41,7 @@ __all__ = [
     "create_user",
     "delete_open_match",
     "delete_token",
+    "friend_ids",
     "get_rating",
     "insert_rating_history",
     "list_matches",
@@ -48,6 +51,7 @@ __all__ = [
     "rating_history_of",
     "ratings_of",
     "recent_chat",
+    "remove_friend",
     "replace_password_hash",
     "set_rating",
     "set_user_flags",
@@ -570,3 +574,36 @@ async def who_facts(
                 None if opponent is None else others.get(opponent, ("?", ""))[0],
             )
     return found
+
+
+async def friend_ids(connection: AsyncConnection, user_id: int) -> list[int]:
+    """The ids of ``user_id``'s friends, in the order they were added."""
+    result = await connection.execute(
+        select(friends.c.friend_id)
+        .where(friends.c.user_id == user_id)
+        .order_by(friends.c.added_at, friends.c.friend_id)
+    )
+    return [int(row.friend_id) for row in result]
+
+
+async def add_friend(connection: AsyncConnection, user_id: int, friend_id: int, now: float) -> bool:
+    """Put ``friend_id`` on ``user_id``'s friends list; False if already there."""
+    present = await connection.execute(
+        select(friends.c.friend_id).where(
+            friends.c.user_id == user_id, friends.c.friend_id == friend_id
+        )
+    )
+    if present.first() is not None:
+        return False
+    await connection.execute(
+        insert(friends).values(user_id=user_id, friend_id=friend_id, added_at=now)
+    )
+    return True
+
+
+async def remove_friend(connection: AsyncConnection, user_id: int, friend_id: int) -> bool:
+    """Take ``friend_id`` off ``user_id``'s friends list; False if it was not there."""
+    result = await connection.execute(
+        delete(friends).where(friends.c.user_id == user_id, friends.c.friend_id == friend_id)
+    )
+    return bool(result.rowcount)

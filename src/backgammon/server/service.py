@@ -60,6 +60,7 @@ from backgammon.server.settings import Settings
 from backgammon.server.user_text import UserTextError, check_text
 
 __all__ = [
+    "MAX_FRIENDS",
     "MAX_OPEN_MATCHES",
     "MAX_STORED_MESSAGES",
     "Clock",
@@ -196,6 +197,10 @@ def _login_required(what: str) -> ServiceError:
     return ServiceError(
         "login_required", f"log in to {what}: watching without an account is read-only", 401
     )
+
+
+MAX_FRIENDS = 100
+"""The most users one friends list holds."""
 
 
 ROSTER_CHUNK = 40
@@ -1338,11 +1343,20 @@ class GameService:
             )
             own = await repo.list_matches(connection, status="open", user_id=user.id)
             playing = await repo.list_matches(connection, status="playing", limit=100)
+            friend_ids = await repo.friend_ids(connection, user.id)
         listed = {row.id for row in open_rows}
+        online = self.online()
+        shown = [user_id for user_id, _public in online] + friend_ids
+        shown += [bot.id for bot in self._bot_users.values()]
+        for row in (*open_rows, *own, *playing):
+            shown += [i for i in (row.player0, row.player1, row.invitee) if i is not None]
+        facts = await self.who_many(list(dict.fromkeys(shown)))
         return {
             "type": "lobby",
             "protocol": PROTOCOL_VERSION,
-            "online": [public for _user_id, public in self.online()],
+            "ratings": {f.name: round(f.rating) for f in facts.values() if f.kind != "guest"},
+            "friends": self._friend_entries(friend_ids, facts),
+            "online": [public for _user_id, public in online],
             "bots": [bot.public() for bot in self._bot_users.values()],
             "open": [await self._summary(row) for row in open_rows],
             "invitations": [await self._summary(row) for row in own if row.invitee == user.id],
@@ -1545,6 +1559,9 @@ class GameService:
             self.hub.join(connection, room)
             if snapshot:
                 connection.send(await self.lobby(connection.user))
+                async with self.db.transaction() as connection_db:
+                    shouts = await repo.recent_chat(connection_db, "lobby")
+                connection.send({"type": "chat_history", "room": "lobby", "lines": shouts})
             return
         # Every change to a match is published under its lock, so under the lock the
         # snapshot and the joining are one step: each later change is heard after the
@@ -1556,6 +1573,10 @@ class GameService:
             connection.send({"type": "state", "match": room, "entries": [], "state": state})
             if "open" not in state:
                 connection.send(self.presence(room))
+        seated = self._seats.get(room)
+        if seated is not None:
+            ids = [u.id for u in seated.users if u is not None]
+            connection.send({"type": "ratings", "ratings": await self.ratings_of(ids)})
         if connection.anonymous:
             return  # no chat for anonymous viewers
         async with self.db.transaction() as connection_db:
@@ -1621,15 +1642,20 @@ class GameService:
         addressee.
 
         Raises:
-            ServiceError: ``bad_request`` for a text others may not receive,
-                ``forbidden`` for a muted or banned user, ``not_found``.
+            ServiceError: ``bad_request`` for a text others may not receive, oneself
+                or a bot (a ``tell``); ``forbidden`` for a muted or banned user, ``not_found``.
         """
         await self._check_speaker(user, text)
         target = await self.user_named(name)
-        self._to_user(
-            target.id,
-            {"type": kind, "from": user.name, "text": text, "at": self.clock.now()},
-        )
+        if target.id == user.id:
+            raise ServiceError("bad_request", "to: you cannot tell yourself")
+        if target.kind == "bot" and kind == "tell":  # (a word to a bot opponent is harmless)
+            raise ServiceError("bad_request", f"to: {target.name} is a bot and reads no messages")
+        now = self.clock.now()
+        self._to_user(target.id, {"type": kind, "from": user.name, "text": text, "at": now})
+        if kind == "tell":
+            # The sender's pages show the thread (every tab, in every process).
+            self._to_user(user.id, {"type": "told", "to": target.name, "text": text, "at": now})
         return target
 
     async def tell_waited_for(self, user: User, name: str) -> None:
@@ -1713,6 +1739,74 @@ class GameService:
         """``user``'s seat in a live match (None: not a player, or not loaded)."""
         seats = self._seats.get(match_id)
         return None if seats is None else seats.seat_of(user)
+
+    # -- friends and ratings ----------------------------------------------------------
+
+    async def ratings_of(self, user_ids: list[int]) -> dict[str, int]:
+        """The standard rating, rounded, of each rated user among ``user_ids`` (bots
+        and accounts; guests play unrated), by name, from the who cache."""
+        facts = await self.who_many(list(dict.fromkeys(user_ids)))
+        return {f.name: round(f.rating) for f in facts.values() if f.kind != "guest"}
+
+    async def friends(self, user: User) -> list[dict[str, Any]]:
+        """``user``'s friends list (their own, nobody else's): each friend's
+        ``name``, ``kind``, ``rating`` (None for a guest) and whether they are
+        ``online`` in any process, in the order they were added."""
+        async with self.db.transaction() as connection:
+            ids = await repo.friend_ids(connection, user.id)
+        return self._friend_entries(ids, await self.who_many(ids))
+
+    def _friend_entries(self, ids: list[int], facts: dict[int, WhoFacts]) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": facts[i].name,
+                "kind": facts[i].kind,
+                "rating": None if facts[i].kind == "guest" else round(facts[i].rating),
+                "online": self._connected(i),
+            }
+            for i in ids
+            if i in facts
+        ]
+
+    async def add_friend(self, user: User, name: str) -> list[dict[str, Any]]:
+        """Put the user called ``name`` on ``user``'s friends list (at most
+        :data:`MAX_FRIENDS`); returns the list. Adding a friend twice changes nothing.
+
+        Raises:
+            ServiceError: ``not_found``; ``bad_request`` for oneself or a bot;
+                ``conflict`` when the list is full; ``forbidden`` for a banned user.
+        """
+        await self._check_active(user)
+        friend = await self.user_named(name)
+        if friend.id == user.id:
+            raise ServiceError("bad_request", "friend: you cannot befriend yourself")
+        if friend.kind == "bot":
+            raise ServiceError("bad_request", f"friend: {friend.name} is a bot")
+        try:
+            async with self.db.transaction() as connection:
+                ids = await repo.friend_ids(connection, user.id)
+                if friend.id not in ids:
+                    if len(ids) >= MAX_FRIENDS:
+                        raise ServiceError(
+                            "conflict", f"friend: your list is full ({MAX_FRIENDS} friends)", 409
+                        )
+                    await repo.add_friend(connection, user.id, friend.id, self.clock.now())
+        except IntegrityError:
+            pass  # the same friend added by a concurrent request: on the list once
+        return await self.friends(user)
+
+    async def remove_friend(self, user: User, name: str) -> list[dict[str, Any]]:
+        """Take the user called ``name`` off ``user``'s friends list; returns the list.
+
+        Raises:
+            ServiceError: ``not_found`` for no such user or one not on the list.
+        """
+        friend = await self.user_named(name)
+        async with self.db.transaction() as connection:
+            removed = await repo.remove_friend(connection, user.id, friend.id)
+        if not removed:
+            raise ServiceError("not_found", f"friend: {friend.name} is not on your list", 404)
+        return await self.friends(user)
 
     # -- administration --------------------------------------------------------------
 

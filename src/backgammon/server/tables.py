@@ -27,6 +27,7 @@ from sqlalchemy import (
 __all__ = [
     "chat_messages",
     "dice_commitments",
+    "friends",
     "login_addresses",
     "match_actions",
     "matches",
@@ -188,4 +189,14 @@ chat_messages = Table(
     Column("text", Text, nullable=False),
     Column("at", Float, nullable=False),
     Index("ix_chat_room", "room", "id"),
+)
+
+friends = Table(
+    "friends",
+    metadata,
+    # A user's friends list: one row per friend, readable and writable by its owner
+    # alone (the lobby shows which friends are online).
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("friend_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("added_at", Float, nullable=False),
 )

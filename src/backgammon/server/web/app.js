@@ -18,6 +18,7 @@ import { autoAction, bindPrefs, loadPrefs } from "./prefs.js";
 import { bindReview, openReview } from "./review.js";
 import { lastPlayNote, restoreSteps, saveSteps } from "./resume.js";
 import { reviewRoute } from "./reviewview.js";
+import * as S from "./social.js";
 import { bindSound, playMoveSound, playTurnSound } from "./sound.js";
 import * as V from "./view.js";
 
@@ -66,6 +67,7 @@ function show(view) {
 function signedIn(user) {
   if (app.watching) stopWatching();
   app.me = user;
+  S.socialSignedIn(user);
   localStorage.setItem(HINT, "1");
   $("#who").textContent = user.kind === "guest" ? `${user.name} (guest)` : user.name;
   $("#logout").hidden = false;
@@ -89,6 +91,7 @@ function loggedOut() {
 async function start() {
   bindLogin();
   bindLobby();
+  S.bindSocial({ send, invite: (name) => createMatch(name) });
   bindMatch();
   bindBoardKeys();
   bindSound($("#sound-toggle"));
@@ -248,6 +251,7 @@ function unsubscribe(room) {
 }
 
 function receive(message) {
+  if (S.receiveSocial(message)) return;
   switch (message.type) {
     case "welcome":
       if (message.user === null && app.me) {
@@ -448,6 +452,7 @@ function renderLobby() {
   const lobby = app.lobby;
   if (!lobby || !app.me) return;
   const me = app.me.name;
+  S.showLobby(lobby);
   const bots = $("#bots");
   bots.replaceChildren(
     ...lobby.bots.map((bot) =>
@@ -467,7 +472,8 @@ function renderLobby() {
     el(
       "li",
       { "data-match": match.id },
-      `${L.describeInvitation(match)} `,
+      ...S.withRatings(L.describeInvitation(match), [match.players[0]]),
+      " ",
       el("button", { type: "button", text: "Accept", onclick: () => joinMatch(match.id) }),
       " ",
       el("button", { type: "button", text: "Decline", onclick: () => closeMatch(match.id, "decline") }),
@@ -479,24 +485,25 @@ function renderLobby() {
   const openPage = (match) => el("button", { type: "button", text: "Waiting…", onclick: () => (location.hash = `#/match/${match.id}`) });
   const takeBack = (match) => el("button", { type: "button", text: L.takeBackLabel(match), onclick: () => closeMatch(match.id, "cancel") });
   const sent = lobby.sent.map((match) =>
-    el("li", { "data-match": match.id }, `${L.describeSent(match)} `, openPage(match), " ", takeBack(match)),
+    el("li", { "data-match": match.id }, ...S.withRatings(L.describeSent(match), [match.invitee]), " ", openPage(match), " ", takeBack(match)),
   );
   $("#sent").replaceChildren(...sent);
   $("#sent-card").hidden = sent.length === 0;
 
   const open = lobby.open.map((match) => {
-    const text = `${L.describeOpenMatch(match)} `;
+    const text = [...S.withRatings(L.describeOpenMatch(match), [match.players[0]]), " "];
     if (match.players[0] !== me) {
-      return el("li", { "data-match": match.id }, text, el("button", { type: "button", text: "Join", onclick: () => joinMatch(match.id) }));
+      return el("li", { "data-match": match.id }, ...text, el("button", { type: "button", text: "Join", onclick: () => joinMatch(match.id) }));
     }
-    return el("li", { "data-match": match.id }, text, openPage(match), " ", takeBack(match));
+    return el("li", { "data-match": match.id }, ...text, openPage(match), " ", takeBack(match));
   });
   $("#open-matches").replaceChildren(...(open.length ? open : [el("li", { class: "none", text: "none" })]));
 
   const online = lobby.online.map((user) => {
-    const item = el("li", {}, playerLink(user.name), user.kind === "guest" ? " (guest) " : " ");
+    const item = el("li", {}, S.nameTag(user.name), user.kind === "guest" ? " (guest) " : " ");
     if (user.name !== me && user.kind !== "bot") {
       item.append(el("button", { type: "button", text: "Invite", "data-creates": "", onclick: () => createMatch(user.name) }));
+      item.append(" ", S.messageButton(user.name), " ", S.befriendButton(user.name));
     }
     return item;
   });
@@ -507,7 +514,8 @@ function renderLobby() {
     return el(
       "li",
       {},
-      `${match.players[0]} – ${match.players[1]}: ${L.describeSettings(match.settings)} `,
+      ...S.withRatings(`${match.players[0]} – ${match.players[1]}: ${L.describeSettings(match.settings)}`, match.players),
+      " ",
       el("button", {
         type: "button",
         text: mine ? "Resume" : "Watch",
@@ -720,7 +728,7 @@ function addChat(from, text, audience) {
 
 function playerLine(state, seat, pips) {
   const name = state.players[seat];
-  const parts = [el("span", { class: `swatch seat${seat}` }), el("b", {}, playerLink(name))];
+  const parts = [el("span", { class: `swatch seat${seat}` }), el("b", {}, playerLink(name)), S.ratingTag(name)];
   parts.push(el("span", { text: `score ${state.score[seat]}` }));
   if (pips != null) parts.push(el("span", { text: `pips ${pips}` }));
   parts.push(el("span", { class: "clock", "data-seat": String(seat) }));
