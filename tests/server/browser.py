@@ -38,7 +38,14 @@ def watch(page: Any) -> list[str]:
     problems: list[str] = []
     page.on("console", lambda message: problems.append(f"{message.type}: {message.text}"))
     page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    page.on("requestfailed", lambda request: problems.append(f"failed: {request.url}"))
+    page.on(
+        "requestfailed",
+        lambda request: (
+            None  # aborted by a reload or a closing page: the browser's doing, not a fault
+            if request.failure == "net::ERR_ABORTED"
+            else problems.append(f"failed: {request.url} ({request.failure})")
+        ),
+    )
     page.on(
         "response",
         lambda response: (
