@@ -156,11 +156,14 @@ class Player:
                 return
             buffer += chunk
             *lines, buffer = buffer.split(b"\n")
+            self.last_line = time.monotonic()
+            tracing = self.name in self.run.trace
             for raw in lines:
+                if raw[:2] in _LOBBY_LINES and not tracing:
+                    continue  # who lists and logins/logouts: N² of them, nothing to act on
                 line = raw.decode("utf-8", "replace").rstrip("\r").removeprefix("> ")
-                self.last_line = time.monotonic()
                 self.recent.append(line[:80])
-                if self.name in self.run.trace:
+                if tracing:
                     print(f"{time.monotonic():.3f} {self.name} < {line}", flush=True)
                 await self._line(line)
             if buffer.endswith(b"login: ") and not self.logged_in.is_set():
@@ -304,6 +307,11 @@ class Player:
         play = random.choice(plays)
         self.sent_play = play.position.slots_text
         return "move " + " ".join(f"{_point(s.source)}-{_point(s.destination)}" for s in play.steps)
+
+
+_LOBBY_LINES = (b"5 ", b"7 ", b"8 ")
+"""CLIP's who-info, login and logout lines: a client of a busy server reads N² of
+them; the scripted players skip them unread (a real client runs on its own machine)."""
 
 
 def _point(point: int) -> str:
