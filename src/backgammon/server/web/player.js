@@ -68,6 +68,8 @@ function renderPlayer(profile) {
           " · ",
           el("a", { href: `/api/matches/${row.id}/record.sgf`, download: "", text: "SGF" }),
           " · ",
+          el("a", { href: `/api/matches/${row.id}/record.ogxm`, download: "", text: "OGXM" }),
+          " · ",
           el("a", { href: `#/review/${row.id}`, class: "review-link", text: "Review" }),
         );
       }
