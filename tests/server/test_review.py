@@ -272,3 +272,20 @@ def test_bad_binary_uploads_are_refused_naming_the_problem(url: str) -> None:
     answer = httpx.post(f"{url}/api/analysis", json=good, timeout=60)
     assert answer.status_code == 202
     assert _wait(url, answer.json()["id"])["state"] == "done"
+
+
+async def _started_variant_match(url: str, variant: str) -> str:
+    async with ServerClient(url) as alice, ServerClient(url) as bob:
+        await alice.guest()
+        await bob.guest()
+        created = await alice.create_match(length=3, rated=False, variant=variant)
+        await bob.join(str(created["id"]))
+        return str(created["id"])
+
+
+def test_a_match_ogxm_cannot_hold_is_a_409_naming_why(url: str) -> None:
+    match_id = asyncio.run(_started_variant_match(url, "acey-deucey"))
+    answer = httpx.get(f"{url}/api/matches/{match_id}/record.ogxm", timeout=30)
+    assert answer.status_code == 409, answer.text
+    assert answer.json()["message"].startswith("ogxm: OGXM holds backgammon"), answer.json()
+    assert httpx.get(f"{url}/api/matches/{match_id}", timeout=30).status_code == 200

@@ -1182,7 +1182,8 @@ class GameService:
 
         Raises:
             ServiceError: ``not_found``; ``conflict`` before the match has started
-                (and, for dice, before it is over: the seed is still secret).
+                (and, for dice, before it is over: the seed is still secret; for
+                OGXM, a match it cannot hold: another variant).
         """
         async with self.db.transaction() as connection:
             row = await repo.match_row(connection, match_id)
@@ -1194,7 +1195,10 @@ class GameService:
         if kind in ("mat", "sgf"):
             return write_match_text(live.record(), kind)
         if kind == "ogxm":
-            return write_ogxm(live.record())
+            try:
+                return write_ogxm(live.record())
+            except ValueError as error:  # a variant or an action OGXM cannot hold
+                raise ServiceError("conflict", f"ogxm: {error}", 409) from None
         raise ServiceError("bad_request", f"unknown download {kind!r}: mat, sgf, ogxm or dice")
 
     async def finished_record(self, match_id: str) -> str:
