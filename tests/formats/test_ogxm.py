@@ -156,7 +156,8 @@ def test_cli_writes_our_analysis_into_the_ogxm_file(tmp_path: Path) -> None:
     assert ogxm.json_to_binary(document) == data
     info = document["analysis_info"]
     assert (info["model_name"], info["engine_build"]) == ("backgammon", __version__)
-    analysed = [ply for game in document["games"] for ply in game["plies"] if "analysis" in ply]
+    plies = [ply for game in document["games"] for ply in game["plies"]]
+    analysed = [ply for ply in plies if "alternatives" in ply.get("analysis", {})]
     assert len(analysed) > 20
     for ply in analysed:
         alternatives = ply["analysis"]["alternatives"]
@@ -164,3 +165,52 @@ def test_cli_writes_our_analysis_into_the_ogxm_file(tmp_path: Path) -> None:
         assert len(played) == 1 and _steps(played[0]["move"]) == _steps(ply.get("moves", []))
         assert alternatives[0]["equity"] == max(a["equity"] for a in alternatives)
     assert signature(read_match(target)) == signature(read_match(FILES[1]))
+
+
+def test_our_analysis_written_reads_back_as_the_files_analysis() -> None:
+    from backgammon.analysis import AnalysisSettings, CheckerAnalysis, analyze_match
+    from backgammon.analysis.file_analysis import file_analysis, ogxm_analysis
+    from backgammon.formats.ogxm import OgxmCheckerRead, OgxmCubeRead
+
+    record = read_match(FILES[1])
+    analysis = analyze_match(record, settings=AnalysisSettings(ply=0), store=False)
+    data = write_ogxm(record, ogxm_analysis(analysis))
+    document = ogxm.binary_to_json(data)
+    assert ogxm.v2_problem(document) is None and ogxm.json_to_binary(document) == data
+    cubes = [
+        ply["analysis"]["cube_decision"]
+        for game in document["games"]
+        for ply in game["plies"]
+        if "cube_decision" in ply.get("analysis", {})
+    ]
+    # Every "no double" (the codec keeps no analysis on a double's ply).
+    waited = [d for d in analysis.decisions if getattr(d, "action", "") == "no double"]
+    assert len(cubes) == len(waited) > 5
+    again = read_match_bytes(data, path="analysed.ogxm")
+    plays = cube_decisions = 0
+    for decision in analysis.decisions:
+        found = file_analysis(again, decision)
+        if isinstance(decision, CheckerAnalysis):
+            if not decision.options:
+                continue
+            assert isinstance(found, OgxmCheckerRead), decision
+            assert found.engine.startswith("backgammon ")
+            # The same plays in our canonical notation, the same equities (to the
+            # codec's precision), the play made marked.
+            ours = [(option.play, option.equity) for option in decision.options]
+            assert [play for play, _ in found.options] == [play for play, _ in ours]
+            for (_, theirs), (_, mine) in zip(found.options, ours, strict=True):
+                assert abs(theirs - mine) < 1e-5
+            assert found.played is not None
+            assert found.options[found.played][0] == decision.play
+            plays += 1
+        elif decision in waited:
+            assert isinstance(found, OgxmCubeRead), decision
+            assert abs(found.no_double - decision.no_double) < 1e-5
+            assert abs(found.double_take - decision.double_take) < 1e-5
+            assert abs(found.double_drop - decision.double_pass) < 1e-5
+            cube_decisions += 1
+    assert plays > 20 and cube_decisions == len(waited)
+    # A file without analyses gives none.
+    plain = read_match_bytes(write_ogxm(record), path="plain.ogxm")
+    assert all(file_analysis(plain, decision) is None for decision in analysis.decisions)

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import itertools
 import time
 from typing import Any
@@ -12,8 +13,11 @@ from typing import Any
 import httpx
 import pytest
 
+from backgammon.formats import read_match_bytes, read_match_text
+from backgammon.rules.dice import Roll
 from backgammon.server.client import ServerClient
 
+from ..formats.xg_files import xg_of
 from .players import Policy, play_seat
 
 # Two blunders by the engine's measure: Alice's bar/23 6/5, Bob's 13/7(2) 8/2*(2).
@@ -129,7 +133,7 @@ def test_bad_uploads_are_a_400_naming_the_problem(
 
 
 def test_too_large_and_unknown_jobs(url: str) -> None:
-    big = {"text": "x" * 1_200_000, "name": "big.mat"}
+    big = {"text": "x" * 1_500_000, "name": "big.mat"}
     assert httpx.post(f"{url}/api/analysis", json=big, timeout=60).status_code == 413
     assert httpx.get(f"{url}/api/analysis/nope", timeout=30).status_code == 404
 
@@ -204,3 +208,84 @@ def test_bad_review_requests_are_refused_and_start_nothing(url: str) -> None:
     status = _wait(url, job)
     assert status["state"] == "done"
     assert httpx.get(f"{url}/api/analysis/{job}/report.html", timeout=30).status_code == 200
+
+
+def _xg_upload() -> dict[str, Any]:
+    record = read_match_text(SHORT_MATCH)
+    return {"data": base64.b64encode(xg_of(record)).decode(), "name": "short.xg"}
+
+
+def test_an_uploaded_xg_file_shows_xgs_analysis_beside_ours(url: str) -> None:
+    answer = httpx.post(f"{url}/api/analysis", json=_xg_upload(), timeout=60)
+    assert answer.status_code == 202, answer.text
+    status = _wait(url, answer.json()["id"])
+    assert status["state"] == "done", status
+    moves = status["result"]["moves"]
+    assert [p["name"] for p in status["result"]["players"]] == ["Alice", "Bob"]
+    plays = [move for move in moves if move["kind"] == "checker"]
+    assert plays and all(move["file_analysis"] is not None for move in plays)
+    first = plays[0]["file_analysis"]
+    # The tests' writer gives XG's plays the equities 0.1, 0.05, ... best first.
+    assert first["engine"] == "XG" and first["kind"] == "checker"
+    assert first["options"][0]["equity"] == pytest.approx(0.1)
+    assert plays[0]["options"][0]["equity"] != first["options"][0]["equity"]  # ours
+
+
+def _same_dice(action: object) -> object:
+    return sorted((action.first, action.second)) if isinstance(action, Roll) else action
+
+
+def test_the_same_match_downloads_as_ogxm(url: str) -> None:
+    match_id = played_match(url, 12)
+    answer = httpx.get(f"{url}/api/matches/{match_id}/record.ogxm", timeout=30)
+    assert answer.status_code == 200, answer.text
+    assert f'filename="{match_id}.ogxm"' in answer.headers["content-disposition"]
+    assert answer.content.startswith(b"OGXM")
+    mat = httpx.get(f"{url}/api/matches/{match_id}/record.mat", timeout=30).text
+    ours = read_match_text(mat)
+    theirs = read_match_bytes(answer.content, path="x.ogxm")
+    # Every action kept (dice in either order), but a last roll not yet played (a ply
+    # in OGXM is a roll and its play).
+    kept = [_same_dice(entry.action) for game in theirs.games for entry in game.entries]
+    actions = [_same_dice(entry.action) for game in ours.games for entry in game.entries]
+    assert kept == actions[: len(kept)] and len(kept) >= len(actions) - 1 >= 8
+    assert theirs.info.players == ours.info.players
+    unknown = httpx.get(f"{url}/api/matches/{match_id}/record.xg", timeout=30)
+    assert unknown.status_code == 400 and "ogxm" in unknown.json()["message"]
+
+
+def test_bad_binary_uploads_are_refused_naming_the_problem(url: str) -> None:
+    good = _xg_upload()
+    corrupt = base64.b64encode(base64.b64decode(good["data"])[:300]).decode()
+    refused = [
+        ({"data": corrupt, "name": "short.xg"}, 400, "data:"),
+        ({"data": "not base64!", "name": "short.xg"}, 400, "data:"),
+        ({"data": base64.b64encode(b"OGXM" + bytes(50)).decode(), "name": "x.ogxm"}, 400, "data:"),
+        ({**good, "text": SHORT_MATCH}, 400, "text:"),
+        ({"data": base64.b64encode(bytes(1_000_001)).decode(), "name": "big.xg"}, 413, ""),
+    ]
+    for body, code, named in refused:
+        answer = httpx.post(f"{url}/api/analysis", json=body, timeout=60)
+        assert answer.status_code == code, (body.get("name"), answer.text[:300])
+        assert answer.json()["message"].startswith(named), answer.json()
+    # The server still serves: the good file is analysed.
+    answer = httpx.post(f"{url}/api/analysis", json=good, timeout=60)
+    assert answer.status_code == 202
+    assert _wait(url, answer.json()["id"])["state"] == "done"
+
+
+async def _started_variant_match(url: str, variant: str) -> str:
+    async with ServerClient(url) as alice, ServerClient(url) as bob:
+        await alice.guest()
+        await bob.guest()
+        created = await alice.create_match(length=3, rated=False, variant=variant)
+        await bob.join(str(created["id"]))
+        return str(created["id"])
+
+
+def test_a_match_ogxm_cannot_hold_is_a_409_naming_why(url: str) -> None:
+    match_id = asyncio.run(_started_variant_match(url, "acey-deucey"))
+    answer = httpx.get(f"{url}/api/matches/{match_id}/record.ogxm", timeout=30)
+    assert answer.status_code == 409, answer.text
+    assert answer.json()["message"].startswith("ogxm: OGXM holds backgammon"), answer.json()
+    assert httpx.get(f"{url}/api/matches/{match_id}", timeout=30).status_code == 200

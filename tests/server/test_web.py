@@ -491,6 +491,9 @@ def test_a_player_page_shows_ratings_a_graph_and_downloads(
     mat = row.locator("a", has_text=".mat")
     assert mat.get_attribute("href") == f"/api/matches/{match_id}/record.mat"
     assert httpx.get(server.url + mat.get_attribute("href")).status_code == 200
+    ogxm = row.locator("a", has_text="OGXM")
+    assert ogxm.get_attribute("href") == f"/api/matches/{match_id}/record.ogxm"
+    assert httpx.get(server.url + ogxm.get_attribute("href")).content.startswith(b"OGXM")
     # The opponent's page, from the history's link.
     row.locator("a.player-link", has_text="bob_p").click()
     page.wait_for_selector("#player-ratings tbody tr[data-variant='standard']")

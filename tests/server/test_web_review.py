@@ -15,8 +15,11 @@ from typing import Any
 import httpx
 import pytest
 
+from backgammon.formats import read_match_text
+
+from ..formats.xg_files import xg_of
 from .browser import needs_chromium, watch
-from .test_review import played_match
+from .test_review import SHORT_MATCH, played_match
 
 pytestmark = needs_chromium
 
@@ -183,3 +186,62 @@ def test_an_unfinished_match_is_refused_clearly(server_factory: Any, browser: An
     assert problems, problems
     assert all("409" in problem for problem in problems), problems
     assert any(problem == f"409: {server.url}/api/analysis" for problem in problems), problems
+
+
+def _xg_file() -> bytes:
+    return xg_of(read_match_text(SHORT_MATCH))
+
+
+def _upload(page: Any, name: str, content: bytes) -> None:
+    files = [{"name": name, "mimeType": "application/octet-stream", "buffer": content}]
+    page.locator("#review-file").set_input_files(files=files)
+
+
+def test_an_uploaded_xg_file_shows_xgs_equities_next_to_ours(
+    server_factory: Any, browser: Any
+) -> None:
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    problems = watch(page)
+    page.goto(f"{server.url}/#/review", wait_until="load")
+    _upload(page, "short.xg", _xg_file())
+    page.locator("#review-moves tbody tr").first.wait_for(timeout=120_000)
+    report = page.locator("#review-report").get_attribute("href") or ""
+    result = httpx.get(f"{server.url}/api/analysis/{report.split('/')[3]}").json()["result"]
+    move = next(m for m in result["moves"] if m["kind"] == "checker" and not m["forced"])
+    page.locator("#review-moves tbody tr").nth(move["index"]).click()
+    head = page.locator("#review-alternatives thead th").all_text_contents()
+    assert head[2] == "Equity" and head[-1] == "XG", head
+    # Our equity and XG's (the tests' writer gives XG's best play +0.100) in one row.
+    xg_best = move["file_analysis"]["options"][0]
+    rows = page.locator("#review-alternatives tbody tr")
+    cells = [rows.nth(i).locator("td").all_text_contents() for i in range(rows.count())]
+    shown = {row[1]: (row[2], row[-1]) for row in cells}
+    assert shown[xg_best["play"]][1] == "+0.100", cells
+    ours = move["options"][0]
+    assert shown[ours["play"]][0] == f"{'+' if ours['equity'] >= 0 else ''}{ours['equity']:.3f}"
+    note = page.locator("#review-alternatives-note").text_content() or ""
+    assert f"XG: best {xg_best['play']} (+0.100)" in note, note
+    page.close()
+    assert problems == []
+
+
+def test_a_corrupt_or_oversized_xg_upload_is_refused_clearly(
+    server_factory: Any, browser: Any
+) -> None:
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    problems = watch(page)
+    page.goto(f"{server.url}/#/review", wait_until="load")
+    _upload(page, "big.xg", bytes(1_000_001))
+    assert "larger than 1 MB" in (page.locator("#status").text_content() or "")
+    _upload(page, "broken.xg", _xg_file()[:400])
+    page.wait_for_function(
+        "() => document.querySelector('#status').textContent.startsWith('data:')",
+        timeout=30_000,
+    )
+    assert page.locator("#status").evaluate("node => node.classList.contains('error')")
+    assert page.locator("#review-result").is_hidden()
+    page.close()
+    # The refusal is the only thing the watch saw (the answer and its console line).
+    assert problems and all("400" in problem for problem in problems), problems

@@ -6,22 +6,46 @@ in the form an OGXM file carries (``backgammon analyze match.mat --ogxm out.ogxm
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from backgammon.analysis.annotate import CheckerAnalysis, Decision, MatchAnalysis
-from backgammon.formats.ogxm import OgxmAnalysis, OgxmPlyAnalysis
+from backgammon.analysis.annotate import CheckerAnalysis, CubeAnalysis, Decision, MatchAnalysis
+from backgammon.errors import BackgammonError
+from backgammon.formats.ogxm import (
+    OGXM_KEY,
+    OgxmAnalysis,
+    OgxmCheckerRead,
+    OgxmCubeRead,
+    OgxmPlyAnalysis,
+)
 from backgammon.formats.record import MatchRecord
 from backgammon.formats.xg_analysis import XG_KEY, XgCheckerAnalysis, XgCubeAnalysis
-from backgammon.rules.play import Play
+from backgammon.rules.dice import Roll
+from backgammon.rules.play import Play, parse_play
+from backgammon.rules.position import Position
 
-__all__ = ["file_analysis", "ogxm_analysis", "with_file_analysis"]
+__all__ = ["FileAnalysis", "file_analysis", "ogxm_analysis", "with_file_analysis"]
 
 
-def file_analysis(
-    record: MatchRecord, decision: Decision
-) -> XgCheckerAnalysis | XgCubeAnalysis | None:
+FileAnalysis = XgCheckerAnalysis | XgCubeAnalysis | OgxmCheckerRead | OgxmCubeRead
+"""The analysis a file brought of one decision: eXtreme Gammon's, or an OGXM file's."""
+
+_CHECKER = (XgCheckerAnalysis, OgxmCheckerRead)
+_CUBE = (XgCubeAnalysis, OgxmCubeRead)
+
+
+def _annotation(annotations: dict[str, Any], kinds: tuple[type, ...]) -> Any:
+    for key in (XG_KEY, OGXM_KEY):
+        found = annotations.get(key)
+        if isinstance(found, kinds):
+            return found
+    return None
+
+
+def file_analysis(record: MatchRecord, decision: Decision) -> FileAnalysis | None:
     """The file's own analysis of ``decision`` (a decision of ``record``'s analysis),
-    or ``None`` where the file has none.
+    or ``None`` where the file has none: eXtreme Gammon's (from an ``.xg`` file), or
+    an OGXM file's (its plays' notation made our canonical one).
 
     A checker play's is on its entry; a cube decision's is on the double (or on the
     roll, for "no double"), found by looking back from the decision's entry to the
@@ -32,15 +56,35 @@ def file_analysis(
         return None
     entries = games[0].entries
     if isinstance(decision, CheckerAnalysis):
-        found = entries[decision.entry].annotations.get(XG_KEY)
-        return found if isinstance(found, XgCheckerAnalysis) else None
+        found = _annotation(entries[decision.entry].annotations, _CHECKER)
+        if isinstance(found, OgxmCheckerRead):
+            return _canonical(found, decision, record)
+        return found  # type: ignore[no-any-return]
     for index in range(decision.entry, -1, -1):
-        found = entries[index].annotations.get(XG_KEY)
-        if isinstance(found, XgCubeAnalysis):
-            return found
+        found = _annotation(entries[index].annotations, _CUBE)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
         if index < decision.entry and isinstance(entries[index].action, Play):
             break
     return None
+
+
+def _canonical(
+    found: OgxmCheckerRead, decision: CheckerAnalysis, record: MatchRecord
+) -> OgxmCheckerRead:
+    """``found`` with each play's notation the canonical one of the legal play it
+    names (as ours are written), a play no legal one fits left as the file wrote it."""
+    variant = record.info.variant
+    position = Position.from_position_id(decision.position_id, checkers=variant.checkers)
+    options = []
+    for notation, equity in found.options:
+        try:
+            play = parse_play(notation, position, Roll(*decision.roll), variant)
+        except BackgammonError:
+            options.append((notation, equity))
+        else:
+            options.append((str(play), equity))
+    return replace(found, options=tuple(options))
 
 
 def with_file_analysis(
@@ -56,12 +100,16 @@ def with_file_analysis(
 
 
 def ogxm_analysis(analysis: MatchAnalysis) -> OgxmAnalysis:
-    """Our analysis of a match's checker plays as an OGXM file's analysis, under our
-    engine's name and version (write it with
+    """Our analysis of a match's checker plays and of the cube decisions before them
+    (the doubler's equities of no double, double/take and double/pass, for each
+    "no double": the OGXM codec keeps no analysis on a double's ply) as an OGXM
+    file's analysis,
+    under our engine's name and version (write it with
     :func:`~backgammon.formats.ogxm.write_ogxm`)."""
     from backgammon import __version__
 
     plays = {}
+    cubes: dict[tuple[int, int], tuple[float, float, float]] = {}
     for decision in analysis.decisions:
         if isinstance(decision, CheckerAnalysis) and decision.options:
             alternatives = tuple((option.steps, option.equity) for option in decision.options)
@@ -70,4 +118,9 @@ def ogxm_analysis(analysis: MatchAnalysis) -> OgxmAnalysis:
                 None,
             )
             plays[(decision.game, decision.entry)] = OgxmPlyAnalysis(alternatives, played)
-    return OgxmAnalysis("backgammon", __version__, analysis.settings.ply, plays)
+        elif isinstance(decision, CubeAnalysis) and decision.action == "no double":
+            # Keyed by the roll (the decision's entry is the play after it). The OGXM
+            # codec keeps a cube analysis only on a move's ply: a double's is left out.
+            equities = (decision.no_double, decision.double_take, decision.double_pass)
+            cubes[(decision.game, decision.entry - 1)] = equities
+    return OgxmAnalysis("backgammon", __version__, analysis.settings.ply, plays, cubes)

@@ -1111,7 +1111,11 @@ def _largest_errors_table(analysis: MatchAnalysis, count: int) -> Table:
 @app.command()
 def analyze(
     file: Annotated[
-        str, typer.Argument(help="A .mat, .sgf or eXtreme Gammon .xg match file to analyse.")
+        str,
+        typer.Argument(
+            help="A .mat, .sgf, .ogxm or eXtreme Gammon .xg match file to analyse; or a "
+            "folder of them, or an .ogxms stream of many matches (one summary table)."
+        ),
     ],
     ply: Annotated[int, typer.Option(help="Lookahead of the analysis (0 = the network).")] = 0,
     json_output: Annotated[
@@ -1165,15 +1169,22 @@ def analyze(
         summarize,
         write_html_report,
     )
+    from backgammon.analysis.batch import is_many
     from backgammon.engine import Engine
 
-    record = _read_match_file(file)
     if processes < 0:
         raise typer.BadParameter(f"--processes needs a count >= 0, got {processes}")
     if processes == 0:
         processes = os.cpu_count() or 1
     if errors < 0:
         raise typer.BadParameter(f"--errors needs a count >= 0, got {errors}")
+    if is_many(file):
+        outputs = (json_output, html_output, sgf_output, ogxm_output)
+        if any(output is not None for output in outputs):
+            raise typer.BadParameter("--json, --html, --sgf and --ogxm take one match, not many")
+        _analyze_many(file, ply, cubeful, processes, weights)
+        return
+    record = _read_match_file(file)
     try:
         settings = AnalysisSettings(ply=ply, cubeful=cubeful)
         _say_while_compiling(ply)
@@ -1247,6 +1258,84 @@ def analyze(
     Console().print(table)
     if errors > 0:
         Console().print(_largest_errors_table(analysis, errors))
+
+
+def _analyze_many(path: str, ply: int, cubeful: bool, processes: int, weights: str | None) -> None:
+    """``backgammon analyze`` of a folder or an ``.ogxms`` stream: each match in turn
+    with a progress bar over the matches, then one table per match and per player (a
+    file that cannot be read is named and skipped)."""
+    from rich.console import Console
+    from rich.progress import MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.table import Table
+
+    from backgammon.analysis import AnalysisSettings, analyze_match
+    from backgammon.analysis.batch import batch_summary, read_matches
+    from backgammon.engine import Engine
+
+    try:
+        settings = AnalysisSettings(ply=ply, cubeful=cubeful)
+        matches = list(read_matches(path))
+        _say_while_compiling(ply)
+    except (BackgammonError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    console = Console(stderr=True)
+    analyses: list[tuple[str, MatchAnalysis]] = []
+    engines: dict[str, Engine] = {}
+    with Progress(
+        *Progress.get_default_columns()[:-1],
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("analysing matches", total=len(matches))
+        for label, record in matches:
+            bar.update(task, description=label)
+            if isinstance(record, BackgammonError):
+                bar.console.print(f"skipped {label}: {record}")
+            else:
+                try:
+                    variant = record.info.variant
+                    if weights is not None and variant.name not in engines:
+                        engines[variant.name] = Engine(weights, variant=variant)
+                    engine = engines.get(variant.name)
+                    analyses.append(
+                        (
+                            label,
+                            analyze_match(
+                                record, engine, settings=settings, processes=processes, store=False
+                            ),
+                        )
+                    )
+                except (BackgammonError, ValueError) as error:
+                    bar.console.print(f"skipped {label}: {error}")
+            bar.advance(task)
+    if not analyses:
+        typer.echo(f"error: {path}: no match could be analysed", err=True)
+        raise typer.Exit(2)
+    lines, players = batch_summary(analyses)
+    table = Table(title=f"{path}: {len(analyses)} matches at {ply}-ply")
+    for column in ("Match", "Player", "Decisions", "Error rate (mEMG)", "Luck per roll"):
+        table.add_column(column, justify="left" if column in ("Match", "Player") else "right")
+    for line in lines:
+        table.add_row(
+            line.match,
+            line.player,
+            str(line.decisions),
+            f"{line.error_rate:.1f}",
+            f"{line.luck_rate:+.4f}",
+        )
+    table.add_section()
+    for total in players:
+        table.add_row(
+            f"all ({total.matches})",
+            total.player,
+            str(total.decisions),
+            f"{total.error_rate:.1f}",
+            f"{total.luck_rate:+.4f}",
+        )
+    Console(width=200).print(table)
 
 
 def _register_server_commands() -> None:

@@ -98,6 +98,70 @@ class OgxmAnalysis:
     version: str
     plies: int
     plays: dict[tuple[int, int], OgxmPlyAnalysis] = field(default_factory=dict)
+    cubes: dict[tuple[int, int], tuple[float, float, float]] = field(default_factory=dict)
+    """Each analysed cube decision: the doubler's equities of no double, double/take
+    and double/pass, keyed by (game number, entry index) of the roll (a "no double")
+    or of the double."""
+
+
+OGXM_KEY = "ogxm"
+"""The annotation under which a play or cube action read from an OGXM file keeps the
+file's analysis of it (:class:`OgxmCheckerRead`, :class:`OgxmCubeRead`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OgxmCheckerRead:
+    """An OGXM file's analysis of a checker play, as read.
+
+    Attributes:
+        engine: the analysing engine, as the file names it (model and build).
+        options: the plays it considered, best first: their notation (in the mover's
+            numbering) and its equity.
+        played: the index of the play made among them (``None``: not listed).
+    """
+
+    engine: str
+    options: tuple[tuple[str, float], ...]
+    played: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data in the shape of XG's (``kind`` ``"checker"``, options with
+        play and equity, played, the engine as ``level``)."""
+        return {
+            "kind": "checker",
+            "options": [{"play": play, "equity": equity} for play, equity in self.options],
+            "played": self.played,
+            "level": self.engine,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class OgxmCubeRead:
+    """An OGXM file's analysis of a cube decision (the doubler's equities), as read."""
+
+    engine: str
+    no_double: float
+    double_take: float
+    double_drop: float
+
+    @property
+    def best_action(self) -> str:
+        """``"no double"``, ``"double, take"``, ``"double, pass"`` or ``"too good"``."""
+        doubled = min(self.double_take, self.double_drop)
+        if doubled <= self.no_double:
+            return "too good" if self.double_take > self.double_drop else "no double"
+        return "double, take" if self.double_take < self.double_drop else "double, pass"
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data in the shape of XG's (``kind`` ``"cube"``)."""
+        return {
+            "kind": "cube",
+            "no_double": self.no_double,
+            "double_take": self.double_take,
+            "double_drop": self.double_drop,
+            "best_action": self.best_action,
+            "level": self.engine,
+        }
 
 
 def _absolute(player: int, point: int) -> int:
@@ -170,15 +234,29 @@ def _ply_analysis(found: OgxmPlyAnalysis, player: int, roll: Roll) -> dict[str, 
     return {"alternatives": alternatives}
 
 
+def _add_cube_analysis(
+    ply: dict[str, Any], analysis: OgxmAnalysis | None, key: tuple[int, int]
+) -> None:
+    found = None if analysis is None else analysis.cubes.get(key)
+    if found is not None:
+        no_double, double_take, double_pass = found
+        ply.setdefault("analysis", {})["cube_decision"] = {
+            "no_double_equity": no_double,
+            "double_take_equity": double_take,
+            "double_pass_equity": double_pass,
+        }
+
+
 def _game_document(game: Any, analysis: OgxmAnalysis | None) -> dict[str, Any]:
     plies: list[dict[str, Any]] = []
     roll: Roll | None = None
+    roll_index = -1
     for index, entry in enumerate(game.entries):
         action = entry.action
         if isinstance(action, OpeningRoll):
-            roll = action.roll
+            roll, roll_index = action.roll, index
         elif isinstance(action, Roll):
-            roll = action
+            roll, roll_index = action, index
         elif isinstance(action, Play):
             if roll is None:
                 raise ValueError(f"game {game.number}: a play without a roll")
@@ -194,10 +272,13 @@ def _game_document(game: Any, analysis: OgxmAnalysis | None) -> dict[str, Any]:
             found = None if analysis is None else analysis.plays.get((game.number, index))
             if found is not None and found.alternatives:
                 ply["analysis"] = _ply_analysis(found, entry.player, roll)
+            _add_cube_analysis(ply, analysis, (game.number, roll_index))
             plies.append(ply)
             roll = None
         elif type(action) in _CUBE_ACTIONS:
-            plies.append({"action_id": _CUBE_ACTIONS[type(action)], "color": entry.player})
+            ply = {"action_id": _CUBE_ACTIONS[type(action)], "color": entry.player}
+            _add_cube_analysis(ply, analysis, (game.number, index))
+            plies.append(ply)
         elif isinstance(action, Resign):
             plies.append(
                 {"action_id": RESIGN, "color": entry.player, "resign_value": int(action.level)}
@@ -249,9 +330,10 @@ def read_ogxm(data: bytes, visitor: MatchVisitor, *, path: str | None = None) ->
     try:
         visitor.begin_match(_match_info(document), where)
         score = [0, 0]
+        engine = _engine_name(document)
         for number, game in enumerate(document.get("games", []), 1):
             visitor.begin_game(number, (score[0], score[1]), where)
-            _visit_game(game, number, visitor, where)
+            _visit_game(game, number, visitor, where, engine)
             winner, points = game.get("winner"), game.get("points_won")
             if winner in (0, 1) and isinstance(points, int):
                 score[winner] += points
@@ -287,7 +369,45 @@ def _match_info(document: dict[str, Any]) -> MatchInfo:
     return MatchInfo(length, players, rules, variant, metadata)
 
 
-def _visit_game(game: dict[str, Any], number: int, visitor: MatchVisitor, where: Location) -> None:
+def _engine_name(document: dict[str, Any]) -> str:
+    """The analysing engine as the file names it: its model and build."""
+    info = document.get("analysis_info") or {}
+    parts = [str(info[key]) for key in ("model_name", "engine_build") if info.get(key)]
+    return " ".join(parts) or "OGXM"
+
+
+def _cube_read(ply: dict[str, Any], engine: str) -> OgxmCubeRead | None:
+    found = (ply.get("analysis") or {}).get("cube_decision")
+    if not isinstance(found, dict):
+        return None
+    keys = ("no_double_equity", "double_take_equity", "double_pass_equity")
+    if not all(isinstance(found.get(key), int | float) for key in keys):
+        return None
+    return OgxmCubeRead(engine, *(float(found[key]) for key in keys))
+
+
+def _checker_read(ply: dict[str, Any], player: int, engine: str) -> OgxmCheckerRead | None:
+    alternatives = (ply.get("analysis") or {}).get("alternatives")
+    if not isinstance(alternatives, list) or not alternatives:
+        return None
+    options = []
+    played = None
+    for index, alternative in enumerate(alternatives):
+        moves = [(int(m["from"]), int(m["pips"])) for m in alternative.get("move", [])]
+        options.append((_notation(player, moves), float(alternative["equity"])))
+        if alternative.get("is_played"):
+            played = index
+    return OgxmCheckerRead(engine, tuple(options), played)
+
+
+def _annotate(visitor: MatchVisitor, found: object, where: Location) -> None:
+    if found is not None:
+        visitor.annotate(None, {OGXM_KEY: found}, where)
+
+
+def _visit_game(
+    game: dict[str, Any], number: int, visitor: MatchVisitor, where: Location, engine: str
+) -> None:
     plies = game.get("plies", [])
     winner = game.get("winner")
     for index, ply in enumerate(plies, 1):
@@ -296,10 +416,13 @@ def _visit_game(game: dict[str, Any], number: int, visitor: MatchVisitor, where:
             raise ValueError(f"game {number}, ply {index}: color {player}")
         if 0 <= action <= 20:
             visitor.roll(player, ROLLS[action], where)
+            _annotate(visitor, _cube_read(ply, engine), where)  # a "no double" before it
             moves = [(int(m["from"]), int(m["pips"])) for m in ply.get("moves", [])]
             visitor.play(player, _notation(player, moves), where)
+            _annotate(visitor, _checker_read(ply, player, engine), where)
         elif action in _CUBE_OF_ID:
             visitor.cube(player, _CUBE_OF_ID[action](), where)
+            _annotate(visitor, _cube_read(ply, engine), where)
         elif action == RESIGN:  # the codec gives the resignation the receiver's color
             level = _LEVELS[str(ply.get("resign_value", "single"))]
             resigner = 1 - winner if winner in (0, 1) else 1 - player

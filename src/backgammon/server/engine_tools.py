@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from backgammon.analysis import Decision, MatchAnalysis, PlayOption
     from backgammon.engine import Engine
+    from backgammon.formats.record import MatchRecord
 
 __all__ = [
     "MAX_ROLLOUT_TRIALS",
@@ -468,19 +469,31 @@ def rollout_report(
     return result(False)
 
 
-def check_upload(text: str, name: str | None) -> int:
-    """How many actions the uploaded match file has to analyse (run in a worker: it
-    replays every action through the rules).
+def _read_upload(text: str | bytes, name: str | None) -> MatchRecord:
+    """The match of an uploaded file: ``.mat`` or SGF text, or the bytes of any file
+    :func:`~backgammon.formats.read_match_bytes` reads (``.xg``, ``.ogxm``, text).
 
     Raises:
         ValueError: naming what is wrong with the file (a :class:`MatchFileError`).
     """
-    from backgammon.formats import read_match_text
+    from backgammon.formats import read_match_bytes, read_match_text
 
     try:
-        record = read_match_text(text, path=name)
+        if isinstance(text, bytes):
+            return read_match_bytes(text, path=name)
+        return read_match_text(text, path=name)
     except BackgammonError as error:
         raise ValueError(str(error)) from None
+
+
+def check_upload(text: str | bytes, name: str | None) -> int:
+    """How many actions the uploaded match file (its text, or its bytes) has to
+    analyse (run in a worker: it replays every action through the rules).
+
+    Raises:
+        ValueError: naming what is wrong with the file (a :class:`MatchFileError`).
+    """
+    record = _read_upload(text, name)
     return sum(len(game.entries) for game in record.games)
 
 
@@ -585,6 +598,17 @@ def _decision_json(
     return item
 
 
+def _file_analysis_json(record: MatchRecord, decision: Decision) -> dict[str, Any] | None:
+    """The analysis the file brought of ``decision`` (eXtreme Gammon's, from an
+    ``.xg`` file; an OGXM file's) as JSON with its ``engine`` named, or ``None``."""
+    from backgammon.analysis.file_analysis import file_analysis
+
+    found = file_analysis(record, decision)
+    if found is None:
+        return None
+    return {"engine": getattr(found, "engine", "XG"), **found.to_json()}
+
+
 def _shown(decision: Decision) -> bool:
     """Whether the review lists ``decision``: every play and cube action, and the
     implicit "no double" before a roll only when it was close or marked."""
@@ -596,7 +620,7 @@ def _shown(decision: Decision) -> bool:
 
 
 def analyze_upload(
-    text: str,
+    text: str | bytes,
     name: str | None,
     job: str,
     board: MutableMapping[str, tuple[int, int]],
@@ -623,14 +647,10 @@ def analyze_upload(
         ValueError: naming what is wrong with the file, or a ``ply`` other than 0-2.
     """
     from backgammon.analysis import AnalysisSettings, analyze_match, html_report, summarize
-    from backgammon.formats import read_match_text
 
     if ply not in (0, 1, 2):
         raise ValueError(f"ply: 0, 1 or 2, not {ply!r}")
-    try:
-        record = read_match_text(text, path=name)
-    except BackgammonError as error:
-        raise ValueError(str(error)) from None
+    record = _read_upload(text, name)
     shown = [-1]
 
     def progress(done: int, total: int) -> None:
@@ -662,7 +682,9 @@ def analyze_upload(
     moves: list[dict[str, Any]] = []
     for decision in analysis.decisions:
         if _shown(decision):
-            moves.append(_decision_json(analysis, decision, len(moves), record.info.variant))
+            item = _decision_json(analysis, decision, len(moves), record.info.variant)
+            item["file_analysis"] = _file_analysis_json(record, decision)
+            moves.append(item)
     summary = {
         "players": players,
         "names": list(analysis.players),

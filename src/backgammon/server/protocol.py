@@ -218,11 +218,14 @@ def parse_position_query(text: str | bytes) -> PositionQuery:
 
 class AnalysisUpload(_Strict):
     """``POST /api/analysis``: a match file's text (.mat or SGF, at most a million
-    characters) and its file name (which tells the format when the text alone does
-    not), or instead of them the id of a finished ``match`` played on this server;
-    and the analysis' lookahead ``ply`` (0, the fastest, to 2)."""
+    characters) or its bytes in base64 ``data`` (eXtreme Gammon's ``.xg``, OGXM's
+    ``.ogxm``; at most a million bytes), and its file name (which tells the format
+    when the content alone does not), or instead of them the id of a finished
+    ``match`` played on this server; and the analysis' lookahead ``ply`` (0, the
+    fastest, to 2)."""
 
     text: str | None = Field(default=None, min_length=1, max_length=1_000_000)
+    data: str | None = Field(default=None, min_length=1, max_length=1_333_336)
     name: str | None = Field(default=None, max_length=200)
     match: str | None = Field(default=None, min_length=1, max_length=64, pattern=r"^[\w-]+$")
     ply: int = Field(default=0, ge=0, le=2, strict=True)

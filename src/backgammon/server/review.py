@@ -47,7 +47,7 @@ class ReviewJobs(PoolJobs[ReviewJob]):
     """How many one user (or address) may run at once."""
     noun = "analyses"
 
-    def find(self, text: str, name: str | None, ply: int) -> ReviewJob | None:
+    def find(self, text: str | bytes, name: str | None, ply: int) -> ReviewJob | None:
         """The kept job of the same file at the same ply, unless it failed."""
         key = self._key(text, name, ply)
         for job in self._jobs.values():
@@ -56,13 +56,18 @@ class ReviewJobs(PoolJobs[ReviewJob]):
         return None
 
     @staticmethod
-    def _key(text: str, name: str | None, ply: int) -> str:
-        digest = hashlib.sha256(f"{ply}\n{name or ''}\n{text}".encode()).hexdigest()
-        return digest[:32]
+    def _key(text: str | bytes, name: str | None, ply: int) -> str:
+        content = text if isinstance(text, bytes) else text.encode()
+        kind = "bytes" if isinstance(text, bytes) else "text"
+        digest = hashlib.sha256(f"{ply}\n{name or ''}\n{kind}\n".encode() + content)
+        return digest.hexdigest()[:32]
 
-    async def start(self, text: str, name: str | None, ply: int = 0, owner: str = "") -> ReviewJob:
-        """Check the file (in the pool) and start analysing it at ``ply`` for
-        ``owner`` (or give the same file's kept job at that ply, see :meth:`find`).
+    async def start(
+        self, text: str | bytes, name: str | None, ply: int = 0, owner: str = ""
+    ) -> ReviewJob:
+        """Check the file (its text, or its bytes; in the pool) and start analysing
+        it at ``ply`` for ``owner`` (or give the same file's kept job at that ply,
+        see :meth:`find`).
 
         Raises:
             QuotaExceededError: ``owner`` or the server runs as many as allowed.
@@ -82,7 +87,7 @@ class ReviewJobs(PoolJobs[ReviewJob]):
         self._launch(job, slot, self._run(job, text, name))
         return job
 
-    async def _run(self, job: ReviewJob, text: str, name: str | None) -> None:
+    async def _run(self, job: ReviewJob, text: str | bytes, name: str | None) -> None:
         try:
             job.result, job.report = await self._pool.run(
                 analyze_upload, text, name, job.id, self._progress, job.ply

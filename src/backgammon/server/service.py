@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from backgammon import __version__
 from backgammon.formats import write_match_text
+from backgammon.formats.ogxm import write_ogxm
 from backgammon.server import history, throttle
 from backgammon.server import repository as repo
 from backgammon.server.accounts import (
@@ -1225,13 +1226,14 @@ class GameService:
         live = await self._load(match_id)
         return live.state(self.clock.now())
 
-    async def download(self, match_id: str, kind: str) -> str:
-        """A finished match's record: ``mat``, ``sgf``, or ``dice`` (JSON for
-        ``backgammon verify-dice``).
+    async def download(self, match_id: str, kind: str) -> str | bytes:
+        """A finished match's record: ``mat``, ``sgf``, ``ogxm`` (OGXM's bytes), or
+        ``dice`` (JSON for ``backgammon verify-dice``).
 
         Raises:
             ServiceError: ``not_found``; ``conflict`` before the match has started
-                (and, for dice, before it is over: the seed is still secret).
+                (and, for dice, before it is over: the seed is still secret; for
+                OGXM, a match it cannot hold: another variant).
         """
         async with self.db.transaction() as connection:
             row = await repo.match_row(connection, match_id)
@@ -1242,7 +1244,12 @@ class GameService:
             return json.dumps(live.dice_record(), indent=1)
         if kind in ("mat", "sgf"):
             return write_match_text(live.record(), kind)
-        raise ServiceError("bad_request", f"unknown download {kind!r}: mat, sgf or dice")
+        if kind == "ogxm":
+            try:
+                return write_ogxm(live.record())
+            except ValueError as error:  # a variant or an action OGXM cannot hold
+                raise ServiceError("conflict", f"ogxm: {error}", 409) from None
+        raise ServiceError("bad_request", f"unknown download {kind!r}: mat, sgf, ogxm or dice")
 
     async def finished_record(self, match_id: str) -> str:
         """A finished match's .mat text (what the review analyses).

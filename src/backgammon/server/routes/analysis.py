@@ -3,6 +3,8 @@ here), their progress, and their HTML reports."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -14,11 +16,13 @@ from backgammon.server.routes.dependencies import Service, request_owner, thrott
 from backgammon.server.routes.state import review_jobs
 from backgammon.server.service import ServiceError
 
-__all__ = ["MAX_UPLOAD_BYTES", "router"]
+__all__ = ["MAX_FILE_BYTES", "MAX_UPLOAD_BYTES", "router"]
 
-MAX_UPLOAD_BYTES = 1_100_000
+MAX_UPLOAD_BYTES = 1_400_000
 """The largest ``POST /api/analysis`` body (a million characters of match file and
-its JSON quoting)."""
+its JSON quoting, or a million bytes in base64)."""
+MAX_FILE_BYTES = 1_000_000
+"""The largest uploaded file's bytes (``data``, decoded)."""
 
 router = APIRouter(prefix="/api", tags=["tools"])
 
@@ -42,9 +46,15 @@ async def upload_analysis(request: Request, service: Service) -> JSONResponse:
     except ProtocolError as error:  # a ply out of 0-2 is a 422, the rest a 400
         status = 422 if str(error).startswith("ply:") else 400
         raise ServiceError("bad_request", str(error), status) from None
-    if (upload.text is None) == (upload.match is None):
-        raise ServiceError("bad_request", "text: a match file's text, or a match id in match")
-    text, name = upload.text, upload.name
+    given = [part for part in (upload.text, upload.data, upload.match) if part is not None]
+    if len(given) != 1:
+        raise ServiceError(
+            "bad_request", "text: a match file's text, its bytes in data, or a match id in match"
+        )
+    text: str | bytes | None = upload.text
+    name = upload.name
+    if upload.data is not None:
+        text = _decoded(upload.data)
     if upload.match is not None:  # a finished match played here, as a .mat file
         text, name = await service.finished_record(upload.match), f"{upload.match}.mat"
     assert text is not None
@@ -57,9 +67,25 @@ async def upload_analysis(request: Request, service: Service) -> JSONResponse:
         except QuotaExceededError as error:
             raise throttled(error) from None
         except ValueError as error:
-            raise ServiceError("bad_request", f"text: {error}") from None
+            field = "data" if upload.data is not None else "text"
+            raise ServiceError("bad_request", f"{field}: {error}") from None
     answer = {"id": job.id, "ply": job.ply, "done": 0, "total": job.total}
     return JSONResponse(answer, status_code=202)
+
+
+def _decoded(data: str) -> bytes:
+    """The bytes of an upload's base64 ``data``.
+
+    Raises:
+        ServiceError: not base64 (400), or over :data:`MAX_FILE_BYTES` (413).
+    """
+    try:
+        content = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        raise ServiceError("bad_request", "data: not base64 (a file's bytes)") from None
+    if len(content) > MAX_FILE_BYTES:
+        raise ServiceError("too_large", f"data: at most {MAX_FILE_BYTES // 1_000_000} MB", 413)
+    return content
 
 
 @router.get("/analysis/{job_id}")

@@ -59,6 +59,8 @@ async def get_match(match_id: str, request: Request, service: Service) -> dict[s
 async def download(match_id: str, kind: str, service: Service) -> Response:
     text = await service.download(match_id, kind)
     media = "application/json" if kind == "dice" else "text/plain; charset=utf-8"
+    if isinstance(text, bytes):  # an OGXM file
+        media = "application/octet-stream"
     filename = f"{match_id}.{'json' if kind == 'dice' else kind}"
     return Response(
         text,

@@ -129,6 +129,8 @@ function historyLine(match, name) {
       " · ",
       el("a", { href: `/api/matches/${row.id}/record.sgf`, download: "", text: "SGF" }),
       " · ",
+      el("a", { href: `/api/matches/${row.id}/record.ogxm`, download: "", text: "OGXM" }),
+      " · ",
       el("a", { href: `#/review/${row.id}`, class: "review-link", text: "Review" }),
     );
   }

@@ -10,7 +10,7 @@ import * as R from "./reviewview.js";
 import { copyText, reviewLink } from "./share.js";
 
 const review = {
-  source: null, // what is analysed: {match} or {text, name}
+  source: null, // what is analysed: {match}, {text, name} or {data (base64), name}
   run: 0, // counts the analyses asked for (an older one's answers are dropped)
   job: null, // the job followed
   names: ["", ""],
@@ -19,6 +19,18 @@ const review = {
   selected: null, // the index of the move shown
   failed: false, // the last analysis asked for was refused or failed
 };
+
+// Files sent as their bytes (base64): eXtreme Gammon's and OGXM's.
+const BINARY_FILE = /\.(xg|xgp|ogxm|ogxms)$/i;
+
+function base64Of(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^[^,]*,/, ""));
+    reader.onerror = () => reject(new Error(`${file.name}: cannot be read`));
+    reader.readAsDataURL(file);
+  });
+}
 
 function showProgress(done, total, words) {
   $("#review-progress-row").hidden = false;
@@ -197,7 +209,7 @@ async function followReview(job) {
   }
 }
 
-// Analyse `source` ({match} or {text, name}) at the lookahead chosen, following the job.
+// Analyse `source` ({match}, {text, name} or {data, name}) at the lookahead chosen, following the job.
 async function analyse(source) {
   review.source = source;
   const run = ++review.run;
@@ -206,7 +218,8 @@ async function analyse(source) {
   const ply = Number($("#review-ply").value);
   say(source.match ? `Analysing the match ${source.match}…` : `Analysing ${source.name}…`);
   try {
-    const body = source.match ? { match: source.match, ply } : { text: source.text, name: source.name, ply };
+    const content = source.data ? { data: source.data } : { text: source.text };
+    const body = source.match ? { match: source.match, ply } : { ...content, name: source.name, ply };
     const started = await api("POST", "/api/analysis", body);
     if (run !== review.run) return;
     review.job = started.id;
@@ -251,7 +264,8 @@ export function bindReview() {
       say(`${file.name} is larger than 1 MB`, true);
       return;
     }
-    analyse({ text: await file.text(), name: file.name });
+    if (BINARY_FILE.test(file.name)) analyse({ data: await base64Of(file), name: file.name });
+    else analyse({ text: await file.text(), name: file.name });
   });
   $("#review-ply").addEventListener("change", () => {
     if (review.source) analyse(review.source);

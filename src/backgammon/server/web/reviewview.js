@@ -111,9 +111,59 @@ function percent(value) {
  * "played", the best "best") with the mover's equity, the difference from the best
  * and the chances to win and to win a gammon. A cube decision: the doubler's equities
  * of no double, double/take and double/pass, the right one marked "best" and the one
- * chosen "played", with the right action in the note.
+ * chosen "played", with the right action in the note. Where the file brought its own
+ * analysis of the move (`move.file_analysis`), its equities are a last column.
  */
 export function alternatives(move) {
+  const table = ourAlternatives(move);
+  return move.file_analysis ? withFileAnalysis(move, table) : table;
+}
+
+const CUBE_KEYS = ["no_double", "double_take", "double_pass"];
+
+function fileCubeKey(found) {
+  if (found.best_action === "double, take") return "double_take";
+  if (found.best_action === "double, pass") return "double_pass";
+  return "no_double";
+}
+
+/**
+ * The table of `alternatives` with the file's own analysis beside ours (an .xg file's
+ * XG, an OGXM file's engine): a column of its equities (of the same plays; plays it
+ * listed that ours did not are added at the end, class "file-only"), and in the note
+ * its best play or cube action, saying so where it and ours differ.
+ */
+function withFileAnalysis(move, table) {
+  const found = move.file_analysis;
+  const engine = found.engine || "File";
+  const head = [...table.head, engine];
+  const level = found.level ? ` (${found.level})` : "";
+  if (found.kind === "cube") {
+    const theirs = { no_double: found.no_double, double_take: found.double_take, double_pass: found.double_drop };
+    const rows = table.rows.map((row, i) => ({ ...row, cells: [...row.cells, equity(theirs[CUBE_KEYS[i]])] }));
+    const ours = move.should_double ? (move.should_take ? "double_take" : "double_pass") : "no_double";
+    const differ = fileCubeKey(found) !== ours ? ` ${engine} and this analysis differ.` : "";
+    return { head, rows, note: `${table.note} ${engine}${level}: ${found.best_action}.${differ}` };
+  }
+  const theirs = new Map((found.options || []).map((option) => [option.play, option.equity]));
+  const rows = table.rows.map((row, i) => {
+    const value = theirs.get(move.options[i].play);
+    return { ...row, cells: [...row.cells, value === undefined ? "" : equity(value)] };
+  });
+  const ours = new Set((move.options || []).map((option) => option.play));
+  for (const option of found.options || []) {
+    if (ours.has(option.play)) continue;
+    const cells = ["", playText(option.play), ...table.head.slice(2).map(() => ""), equity(option.equity)];
+    rows.push({ cells, className: "file-only" });
+  }
+  const best = found.options?.[0];
+  if (!best) return { head, rows, note: table.note };
+  const differ = move.options?.[0] && best.play !== move.options[0].play ? ` ${engine} and this analysis differ.` : "";
+  const note = `${table.note} ${engine}${level}: best ${playText(best.play)} (${equity(best.equity)}).${differ}`;
+  return { head, rows, note };
+}
+
+function ourAlternatives(move) {
   if (move.kind === "checker") {
     const rows = (move.options || []).map((option, rank) => ({
       cells: [

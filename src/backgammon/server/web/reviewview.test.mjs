@@ -160,6 +160,35 @@ test("the alternatives of a cube decision: three equities, the right one and the
   );
 });
 
+test("the file's own analysis is a column beside ours, where they differ said so", () => {
+  const xg = {
+    engine: "XG",
+    kind: "checker",
+    level: "3-ply",
+    options: [
+      { play: "24/21 24/23", equity: 0.1 },
+      { play: "13/10 24/23", equity: 0.05 },
+      { play: "8/5 6/5", equity: 0.04 },
+    ],
+  };
+  const table = R.alternatives({ ...checker(), file_analysis: xg });
+  assert.deepEqual(table.head, ["#", "Play", "Equity", "Diff.", "Win", "Gammon", "XG"]);
+  assert.equal(table.rows[0].cells[6], "+0.040");
+  assert.equal(table.rows[1].cells[6], "+0.100");
+  assert.deepEqual(table.rows[2], { cells: ["", "13/10 24/23", "", "", "", "", "+0.050"], className: "file-only" });
+  assert.match(table.note, /XG \(3-ply\): best 24\/21 24\/23 \(\+0\.100\)\. XG and this analysis differ\./);
+  const same = R.alternatives({ ...checker(), file_analysis: { ...xg, options: [xg.options[2]] } });
+  assert.doesNotMatch(same.note, /differ/);
+  const cubed = { engine: "XG", kind: "cube", level: "2-ply", no_double: 0.3, double_take: 0.2, double_drop: 1, best_action: "no double" };
+  const doubled = R.alternatives({ ...cube("take"), file_analysis: cubed });
+  assert.deepEqual(
+    doubled.rows.map((row) => row.cells[3]),
+    ["+0.300", "+0.200", "+1.000"],
+  );
+  assert.match(doubled.note, /XG \(2-ply\): no double\. XG and this analysis differ\./);
+  assert.deepEqual(R.alternatives(checker()).head.length, 6); // none: our columns only
+});
+
 test("keys step through the moves, clamped at the ends", () => {
   assert.equal(R.stepMove(0, "ArrowDown", 3), 1);
   assert.equal(R.stepMove(0, "j", 3), 1);
