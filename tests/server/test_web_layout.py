@@ -52,7 +52,7 @@ MEASURE = """() => {
     if (getComputedStyle(element).overflowX === "visible") continue;
     if (element.scrollWidth <= element.clientWidth + 1 || element.clientWidth === 0) continue;
     if (width < 600 && element.classList.contains("table-scroll")) continue;
-    if (element.closest(".visually-hidden")) continue; // for screen readers only, clipped on purpose
+    if (element.closest(".visually-hidden")) continue; // for screen readers: clipped on purpose
     cut.push(`${name(element)} shows ${element.clientWidth} of ${element.scrollWidth} px`);
   }
   return {
