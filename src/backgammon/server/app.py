@@ -38,6 +38,7 @@ from backgammon.server.routes import (
     pages,
     position,
     rollout,
+    tournaments,
     users,
     websocket,
 )
@@ -45,6 +46,7 @@ from backgammon.server.routes.dependencies import COOKIE, Auth, current_user, sa
 from backgammon.server.routes.state import close_jobs, install
 from backgammon.server.service import Clock, GameService, ServiceError
 from backgammon.server.settings import Settings
+from backgammon.server.tournaments import TournamentService
 
 __all__ = ["COOKIE", "Auth", "create_app", "current_user", "same_site_only"]
 
@@ -57,6 +59,7 @@ API_ROUTERS = (
     accounts.router,
     lobby.router,
     matches.router,
+    tournaments.router,
     users.router,
     admin.router,
     position.router,
@@ -94,6 +97,7 @@ def create_app(
         description="Accounts, lobby, matches and downloads; live play over /ws.",
     )
     install(app, service)
+    app.state.tournaments = TournamentService(service)
     app.add_middleware(
         BodySizeLimit,
         default=MAX_BODY_BYTES,
@@ -123,6 +127,8 @@ async def _lifespan(
         await asyncio.to_thread(warm_up, say)
         say(f"engine ready in {time.perf_counter() - started:.1f} s")
     await service.start(say)
+    tournaments: TournamentService = app.state.tournaments
+    await tournaments.resume()
     fibs = None
     if settings.fibs_port is not None:
         from backgammon.server.fibs.listener import FibsListener
@@ -143,6 +149,7 @@ async def _lifespan(
     close_jobs(app)
     if fibs is not None:
         await fibs.stop()
+    await tournaments.close()
     await service.stop()
     say("stopped")
 
