@@ -5,6 +5,7 @@ SIGKILL in round 2, and the refusals (wrong user, late registration, bad bodies)
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from backgammon.server.client import ClientError, ServerClient
 
 from .players import Policy, play_seat
+from .test_fibs import _clip_login, _fibs_port
 
 PASSWORD = "a long enough password"
 BOTS = ("--no-warm-up", "--bot-processes", "1")
@@ -224,5 +226,45 @@ def test_hostile_requests_are_refused_and_change_nothing(server_factory: Any) ->
         assert [t["id"] for t in listed["tournaments"]] == [created["id"]]
         for client in (ada, bob, cai):
             await client.close()
+
+    asyncio.run(main())
+
+
+def test_a_fibs_player_is_told_its_pairing_and_a_no_show_loses_on_the_clock(
+    server_factory: Any,
+) -> None:
+    server = server_factory("--no-warm-up", "--no-bots", "--fibs-port", "0")
+
+    async def main() -> None:
+        (ada,) = await _people(server.url, "ada")
+        leo = ServerClient(server.url)
+        await leo.register("leo", PASSWORD)
+        fibs = await _clip_login(_fibs_port(server), "leo", PASSWORD)
+        body = {
+            "name": "Cup",
+            "format": "swiss",
+            "rounds": 1,
+            "clock": {"delay_seconds": 0, "reserve_per_point_seconds": 1},
+            "starts_at": time.time() + 2,
+            **ONE_POINT,
+        }
+        created = await ada.request("POST", "/api/tournaments", body)
+        for client in (ada, leo):
+            await client.request("POST", f"/api/tournaments/{created['id']}/register")
+        # Started at its time by the server; the FIBS user hears of the pairing in a
+        # line FIBS clients show, and the match is an ordinary match to its client.
+        await fibs.wait_for(lambda line: line == "** Tournament Cup, round 1: you play ada.")
+        await fibs.wait_for(
+            lambda line: line == "** Player ada has joined you for a 1 point match."
+        )
+        # Nobody moves: whoever is on roll loses on the clock, and the event ends.
+        view = await _until_finished(ada, created["id"], 30)
+        (pairing,) = view["rounds"][0]["pairings"]
+        state = await ada.request("GET", f"/api/matches/{pairing['match']}")
+        assert state["result"]["reason"] == "timeout"
+        assert pairing["winner"] == state["players"][state["result"]["winner"]]
+        for client in (ada, leo):
+            await client.close()
+        await fibs.close()
 
     asyncio.run(main())
