@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import weakref
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -127,7 +128,9 @@ class TournamentService:
     def __init__(self, games: GameService, tick_seconds: float = 1.0) -> None:
         self.games = games
         self.tick_seconds = tick_seconds
-        self._locks: dict[str, asyncio.Lock] = {}
+        # One lock per tournament while anyone holds or waits for it (weak values:
+        # requests naming tournaments that do not exist leave nothing behind).
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._tasks: set[asyncio.Task[None]] = set()
         self._ticker: asyncio.Task[None] | None = None
         games.match_finished_hooks.append(self._match_finished)
@@ -152,7 +155,10 @@ class TournamentService:
             task.cancel()
 
     def _lock(self, tournament_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(tournament_id, asyncio.Lock())
+        lock = self._locks.get(tournament_id)
+        if lock is None:
+            lock = self._locks[tournament_id] = asyncio.Lock()
+        return lock
 
     def _spawn(self, tournament_id: str) -> None:
         task = asyncio.create_task(self._advance_logged(tournament_id))
