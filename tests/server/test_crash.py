@@ -100,3 +100,46 @@ def test_sigterm_closes_connections_and_exits_cleanly(server_factory: Any) -> No
     # the signal's; the log shows the service stopped in order.
     assert server.process.wait(20) in (0, -15)
     assert "backgammon serve: stopped" in server.log.read_text()
+
+
+def test_a_match_killed_before_its_opening_throw_starts_on_restart(server_factory: Any) -> None:
+    """Regression: a match marked playing whose opening throw was not committed (killed
+    between the two steps of its start, as a tournament's matches can be) stayed
+    stuck after a restart, nobody to act. It failed before the fix."""
+    import sqlite3
+
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def start_match() -> tuple[str, str]:
+        hana, ivan = ServerClient(server.url), ServerClient(server.url)
+        await hana.register("hana", PASSWORD)
+        await ivan.register("ivan", PASSWORD)
+        match_id = (await hana.create_match(length=1))["id"]
+        await ivan.join(match_id)
+        return match_id, str(hana.token)
+
+    match_id, token = asyncio.run(start_match())
+    server.kill()
+    if server.database:  # PostgreSQL
+        import asyncpg
+
+        async def forget_the_log() -> None:
+            connection = await asyncpg.connect(server.database)
+            await connection.execute("DELETE FROM match_actions WHERE match_id = $1", match_id)
+            await connection.close()
+
+        asyncio.run(forget_the_log())
+    else:
+        with sqlite3.connect(server.data / "backgammon.sqlite3") as database:
+            database.execute("DELETE FROM match_actions WHERE match_id = ?", (match_id,))
+    server.start()
+
+    async def after() -> None:
+        client = ServerClient(server.url)
+        client.token = token
+        await client.connect()
+        snapshot = await client.subscribe(match_id)
+        assert snapshot["state"]["seq"] > 0 and snapshot["state"]["waiting_for"] is not None
+        await client.close()
+
+    asyncio.run(after())

@@ -39,6 +39,7 @@ from backgammon.server.routes import (
     pages,
     position,
     rollout,
+    tournaments,
     users,
     websocket,
 )
@@ -46,6 +47,7 @@ from backgammon.server.routes.dependencies import COOKIE, Auth, current_user, sa
 from backgammon.server.routes.state import close_jobs, install
 from backgammon.server.service import Clock, GameService, ServiceError
 from backgammon.server.settings import Settings
+from backgammon.server.tournaments import TournamentService
 
 __all__ = ["COOKIE", "Auth", "create_app", "current_user", "same_site_only"]
 
@@ -59,6 +61,7 @@ API_ROUTERS = (
     lobby.router,
     friends.router,
     matches.router,
+    tournaments.router,
     users.router,
     admin.router,
     position.router,
@@ -96,6 +99,7 @@ def create_app(
         description="Accounts, lobby, matches and downloads; live play over /ws.",
     )
     install(app, service)
+    app.state.tournaments = TournamentService(service)
     app.add_middleware(
         BodySizeLimit,
         default=MAX_BODY_BYTES,
@@ -125,6 +129,8 @@ async def _lifespan(
         await asyncio.to_thread(warm_up, say)
         say(f"engine ready in {time.perf_counter() - started:.1f} s")
     await service.start(say)
+    tournaments: TournamentService = app.state.tournaments
+    await tournaments.resume()
     fibs = None
     if settings.fibs_port is not None:
         from backgammon.server.fibs.listener import FibsListener
@@ -145,6 +151,7 @@ async def _lifespan(
     close_jobs(app)
     if fibs is not None:
         await fibs.stop()
+    await tournaments.close()
     await service.stop()
     say("stopped")
 

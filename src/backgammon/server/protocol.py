@@ -285,14 +285,14 @@ class SubscribeMessage(_Strict):
     """Receive a match's states (as player or spectator), or ``"lobby"``'s updates."""
 
     type: Literal["subscribe"]
-    match: str = Field(max_length=16)
+    match: str = Field(max_length=40, description="a match id, lobby, or tournament:ID")
 
 
 class UnsubscribeMessage(_Strict):
     """Stop receiving a match's (or the lobby's) updates."""
 
     type: Literal["unsubscribe"]
-    match: str = Field(max_length=16)
+    match: str = Field(max_length=40)
 
 
 class ChatMessage(_Strict):

@@ -16,7 +16,7 @@ import math
 import secrets
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Protocol
@@ -292,6 +292,10 @@ class GameService:
         self._who = WhoCache(self._read_who, self.clock.now)
         self._names = NameCache()
         self._standings = Standings()
+        # Called with a match's id once its result is committed (tournaments).
+        self.match_finished_hooks: list[Callable[[str], None]] = []
+        # Snapshot makers of the rooms other services own, by prefix ("tournament:").
+        self.room_snapshots: dict[str, Callable[[str], Awaitable[dict[str, Any]]]] = {}
         self.ready = False
 
     # -- lifecycle -----------------------------------------------------------------
@@ -333,7 +337,12 @@ class GameService:
             self._bot_pool.start()
         for row in playing:
             live = await self._load(row.id)
-            live.resume_clock(now)
+            if live.seq == 0:
+                # Marked playing, but killed before its opening throw was committed
+                # (_begin's two steps): start it now.
+                await self._commit(live, live.start(now))
+            else:
+                live.resume_clock(now)
             self._wake_bot(row.id)
         if playing:
             say(f"resumed {len(playing)} match(es)")
@@ -912,6 +921,54 @@ class GameService:
         created["rematch_of"] = match_id
         return created
 
+    async def seat_match(
+        self,
+        connection: Any,
+        players: tuple[User, User],
+        settings: MatchSettings,
+        *,
+        rated: bool,
+    ) -> str:
+        """Store a match between ``players`` with both seats taken, inside the
+        caller's transaction (a tournament stores its link in the same one); it
+        starts with :meth:`begin_match` once committed. Returns its id."""
+        match_id = _new_match_id()
+        seed = self._dice_seeds()
+        await repo.create_match(
+            connection,
+            id=match_id,
+            created_at=self.clock.now(),
+            created_by=players[0].id,
+            config=settings.model_dump(),
+            status="open",
+            player0=players[0].id,
+            player1=players[1].id,
+            invitee=None,
+            rated=rated and "guest" not in (players[0].kind, players[1].kind),
+            public=True,
+            seed=seed.hex(),
+            commitment=commitment(seed),
+            nonce0="",
+            nonce1="",
+            request_id=None,
+        )
+        return match_id
+
+    async def begin_match(self, match_id: str) -> None:
+        """Start a match stored by :meth:`seat_match` (nothing if it has started)."""
+        async with self.db.transaction() as connection:
+            row = await repo.match_row(connection, match_id)
+        if row is not None and row.status == "open":
+            await self._begin(match_id)
+
+    def publish(self, room: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to everyone in ``room``, in every process."""
+        self._to_room(room, message)
+
+    def tell_user(self, user_id: int, message: dict[str, Any]) -> None:
+        """Send ``message`` to every connection of a user, in every process."""
+        self._to_user(user_id, message)
+
     async def _begin(self, match_id: str) -> None:
         """Start a match whose seats are filled: the first game's opening throw."""
         async with self._lock(match_id):
@@ -1010,6 +1067,8 @@ class GameService:
             # A finished match leaves memory; it is reloaded from the log if asked for.
             self._live.pop(live.id, None)
             self._seats.pop(live.id, None)
+            for hook in self.match_finished_hooks:
+                hook(live.id)
 
     async def _finish(self, connection: Any, live: LiveMatch) -> None:
         """Store the result and, for a rated match, the new ratings (same transaction)."""
@@ -1569,6 +1628,12 @@ class GameService:
                 async with self.db.transaction() as connection_db:
                     shouts = await repo.recent_chat(connection_db, "lobby")
                 connection.send({"type": "chat_history", "room": "lobby", "lines": shouts})
+            return
+        prefix = room.partition(":")[0] + ":"
+        if prefix in self.room_snapshots:
+            message = await self.room_snapshots[prefix](room)  # refuses an unknown room
+            self.hub.join(connection, room)
+            connection.send(message)
             return
         # Every change to a match is published under its lock, so under the lock the
         # snapshot and the joining are one step: each later change is heard after the

@@ -37,6 +37,9 @@ __all__ = [
     "stored_messages",
     "throttles",
     "tokens",
+    "tournament_matches",
+    "tournament_players",
+    "tournaments",
     "users",
 ]
 
@@ -199,4 +202,41 @@ friends = Table(
     Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("friend_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("added_at", Float, nullable=False),
+)
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("format", String(16), nullable=False),  # knockout, swiss, round-robin
+    Column("organiser", Integer, ForeignKey("users.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("starts_at", Float),  # when the service starts it by itself, if set
+    Column("status", String(16), nullable=False),  # open, running, finished, cancelled
+    # The settings as the API took them, and the library's JSON record of the
+    # rounds recorded so far (the round in play is its matches' rows).
+    Column("settings", JSON, nullable=False),
+    Column("state", JSON),
+    Index("ix_tournaments_status", "status"),
+    Index("ix_tournaments_organiser", "organiser"),
+)
+
+tournament_players = Table(
+    "tournament_players",
+    metadata,
+    Column("tournament_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
+    Column("registered_at", Float, nullable=False),
+)
+
+tournament_matches = Table(
+    "tournament_matches",
+    metadata,
+    # Which match plays pairing number ``pairing`` (0-based) of round ``round``.
+    Column("tournament_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("pairing", Integer, primary_key=True),
+    Column("match_id", String(16), ForeignKey("matches.id"), nullable=False),
+    Index("ix_tournament_matches_match", "match_id", unique=True),
 )

@@ -1119,6 +1119,11 @@ class FibsSession:
             await self._chat(message)
         elif kind == "match_started":
             await self._match_started(message)
+        elif kind == "tournament_pairing":
+            opponent = message["opponent"] or "nobody (a bye)"
+            await self.line(
+                f"** Tournament {message['name']}, round {message['round']}: you play {opponent}."
+            )
         elif kind in ("kicked", "moderation"):
             await self.error(message.get("message", "You were kicked."))
 

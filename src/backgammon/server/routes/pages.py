@@ -23,3 +23,12 @@ async def index() -> FileResponse:
         media_type="text/html; charset=utf-8",
         headers={"cache-control": "no-cache"},
     )
+
+
+@router.get("/tournaments", include_in_schema=False)
+async def tournaments_page() -> FileResponse:
+    return FileResponse(
+        WEB / "tournaments.html",
+        media_type="text/html; charset=utf-8",
+        headers={"cache-control": "no-cache"},
+    )

@@ -1,0 +1,587 @@
+"""Tournaments on the server: registration, start, pairings, matches and standings.
+
+The formats' rules are the library's (:mod:`backgammon.tournaments`); this service
+stores an event (its settings, registrations and the library's JSON record of the
+rounds recorded), starts each pairing's match as an ordinary match between the two
+players (a bot's seat is played by the server's bots; a player who never moves loses
+on the clock), records a round once its last match is over, and pairs the next.
+
+Crash safety: a pairing's match and its link are committed in one transaction before
+the match starts; a round's results are read from its matches' rows, so a restart
+(:meth:`TournamentService.resume`) continues the round in play, starts any match that
+was stored but not begun, and records a round whose last result came in just before
+the crash. Every change is committed before it is published to ``tournament:ID``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import weakref
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import IntegrityError
+
+from backgammon.server import repository as repo
+from backgammon.server import tournament_store as store
+from backgammon.server.protocol import ClockSettings, MatchSettings
+from backgammon.server.repository import User
+from backgammon.server.service import GameService, ServiceError
+from backgammon.server.user_text import UserTextError, check_text
+from backgammon.tournaments import (
+    Clock,
+    Entrant,
+    EventSettings,
+    Knockout,
+    Pairing,
+    Round,
+    RoundRobin,
+    Swiss,
+)
+from backgammon.tournaments.tournament import RoundHistory
+
+__all__ = [
+    "MAX_LIVE_PER_ORGANISER",
+    "MAX_PLAYERS",
+    "CreateTournament",
+    "EnterBot",
+    "TournamentService",
+]
+
+log = logging.getLogger("backgammon.server")
+
+MAX_PLAYERS = 64
+"""The most players one tournament takes."""
+
+MAX_LIVE_PER_ORGANISER = 5
+"""The most open or running tournaments one organiser may have."""
+
+FORMATS: dict[str, type[RoundHistory]] = {
+    "knockout": Knockout,
+    "swiss": Swiss,
+    "round-robin": RoundRobin,
+}
+"""The formats the server runs, by the library's format name."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TournamentClock(_Strict):
+    """The ABT/US clock of every match: a delay per move, a reserve per point."""
+
+    delay_seconds: int = Field(default=12, ge=0, le=600)
+    reserve_per_point_seconds: int = Field(default=120, ge=1, le=3600)
+
+
+class CreateTournament(_Strict):
+    """``POST /api/tournaments``: a new event, open for registration."""
+
+    name: str = Field(min_length=1, max_length=80)
+    format: Literal["knockout", "swiss", "round-robin"]
+    rounds: int | None = Field(default=None, ge=1, le=20, description="swiss, round-robin")
+    max_players: int = Field(default=16, ge=2, le=MAX_PLAYERS)
+    early_length: int = Field(default=5, ge=1, le=25)
+    semi_final_length: int = Field(default=7, ge=1, le=25)
+    final_length: int = Field(default=9, ge=1, le=25)
+    clock: TournamentClock = Field(default_factory=TournamentClock)
+    rated: bool = True
+    starts_at: float | None = Field(default=None, ge=0, description="Unix time to start")
+
+
+class EnterBot(_Strict):
+    """``POST /api/tournaments/ID/bots``: the organiser enters one of the server's bots."""
+
+    level: str = Field(min_length=1, max_length=16)
+
+
+def _new_id() -> str:
+    return secrets.token_hex(8)
+
+
+def _event_settings(settings: dict[str, Any]) -> EventSettings:
+    clock = settings["clock"]
+    return EventSettings(
+        settings["early_length"],
+        settings["semi_final_length"],
+        settings["final_length"],
+        Clock(clock["delay_seconds"], clock["reserve_per_point_seconds"]),
+    )
+
+
+def _load_event(state: dict[str, Any]) -> RoundHistory:
+    return FORMATS[str(state["format"])].from_json(state)
+
+
+def _total_rounds(event: RoundHistory) -> int:
+    total = getattr(event, "total_rounds", 1)
+    return int(total)
+
+
+class TournamentService:
+    """Tournaments over a :class:`GameService`: it starts their matches, hears their
+    ends (``match_finished_hooks``) and serves the ``tournament:ID`` rooms."""
+
+    def __init__(self, games: GameService, tick_seconds: float = 1.0) -> None:
+        self.games = games
+        self.tick_seconds = tick_seconds
+        # One lock per tournament while anyone holds or waits for it (weak values:
+        # requests naming tournaments that do not exist leave nothing behind).
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._ticker: asyncio.Task[None] | None = None
+        games.match_finished_hooks.append(self._match_finished)
+        games.room_snapshots["tournament:"] = self._room_snapshot
+
+    # -- lifecycle -------------------------------------------------------------------
+
+    async def resume(self) -> None:
+        """Continue every running tournament (the round in play, or the next one) and
+        start the ticker that starts scheduled tournaments."""
+        async with self.games.db.transaction() as connection:
+            running = await store.list_tournaments(connection, "running", limit=100_000)
+        for row in running:
+            await self._advance(row.id)
+        self._ticker = asyncio.create_task(self._tick_forever())
+
+    async def close(self) -> None:
+        """Stop the ticker and pending work (what is committed stays)."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+
+    def _lock(self, tournament_id: str) -> asyncio.Lock:
+        lock = self._locks.get(tournament_id)
+        if lock is None:
+            lock = self._locks[tournament_id] = asyncio.Lock()
+        return lock
+
+    def _spawn(self, tournament_id: str) -> None:
+        task = asyncio.create_task(self._advance_logged(tournament_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _match_finished(self, match_id: str) -> None:
+        task = asyncio.create_task(self._after_match(match_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _after_match(self, match_id: str) -> None:
+        async with self.games.db.transaction() as connection:
+            tournament_id = await store.tournament_of_match(connection, match_id)
+        if tournament_id is not None:
+            await self._advance_logged(tournament_id)
+
+    async def _advance_logged(self, tournament_id: str) -> None:
+        try:
+            await self._advance(tournament_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("tournament %s could not advance", tournament_id)
+
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_seconds)
+            try:
+                await self.start_due()
+            except Exception:  # pragma: no cover - logged, the ticker goes on
+                log.exception("tournament start check failed")
+
+    async def start_due(self) -> None:
+        """Start every open tournament whose start time has come (cancel it if it
+        has fewer than 2 players)."""
+        now = self.games.clock.now()
+        async with self.games.db.transaction() as connection:
+            due = [
+                row
+                for row in await store.list_tournaments(connection, "open", limit=100_000)
+                if row.starts_at is not None and row.starts_at <= now
+            ]
+        for row in due:
+            try:
+                await self._start(row.id)
+            except ServiceError as error:
+                async with self.games.db.transaction() as connection:
+                    await store.update_tournament(connection, row.id, status="cancelled")
+                log.info("tournament %s not started: %s", row.id, error.message)
+                await self._publish(row.id)
+
+    # -- actions ---------------------------------------------------------------------
+
+    async def create(self, user: User, body: CreateTournament) -> dict[str, Any]:
+        """A new tournament organised by ``user``, open for registration.
+
+        Raises:
+            ServiceError: ``bad_request`` for a name others may not see, a start in
+                the past, or rounds the format cannot have; ``forbidden`` for a
+                guest; ``conflict`` past :data:`MAX_LIVE_PER_ORGANISER`.
+        """
+        if user.kind != "human":
+            raise ServiceError("forbidden", "only registered users organise tournaments", 403)
+        try:
+            name = check_text(body.name, "name")
+        except UserTextError as error:
+            raise ServiceError("bad_request", str(error), 422) from None
+        if body.starts_at is not None and body.starts_at < self.games.clock.now():
+            raise ServiceError("bad_request", "starts_at: the start time is in the past", 422)
+        if body.rounds is not None and body.rounds > body.max_players:
+            raise ServiceError("bad_request", "rounds: more rounds than players", 422)
+        tournament_id = _new_id()
+        async with self.games.db.transaction() as connection:
+            live = await store.count_live_by_organiser(connection, user.id)
+            if live >= MAX_LIVE_PER_ORGANISER:
+                raise ServiceError(
+                    "conflict",
+                    f"you organise {live} open or running tournaments: at most "
+                    f"{MAX_LIVE_PER_ORGANISER}",
+                    409,
+                )
+            await store.create_tournament(
+                connection,
+                id=tournament_id,
+                name=name,
+                format=body.format,
+                organiser=user.id,
+                created_at=self.games.clock.now(),
+                starts_at=body.starts_at,
+                status="open",
+                settings=body.model_dump(exclude={"name", "format", "starts_at"}),
+                state=None,
+            )
+        log.info("tournament %s created by %s", tournament_id, user.name)
+        return await self.view(tournament_id)
+
+    async def register(self, user: User, tournament_id: str) -> dict[str, Any]:
+        """``user`` enters an open tournament.
+
+        Raises:
+            ServiceError: ``not_found``; ``conflict`` once started, when full, or
+                registered already; ``forbidden`` for a banned user.
+        """
+        if (await self.games.standing(user)).banned:
+            raise ServiceError("forbidden", "your account is banned", 403)
+        await self._add(tournament_id, user)
+        return await self.view(tournament_id)
+
+    async def enter_bot(self, user: User, tournament_id: str, level: str) -> dict[str, Any]:
+        """The organiser enters a bot of ``level`` (its own account, ``bot_LEVEL_N``,
+        so that several bots of one level can play).
+
+        Raises:
+            ServiceError: ``forbidden`` unless the organiser; ``bad_request`` for an
+                unknown level; as :meth:`register`.
+        """
+        row = await self._row(tournament_id)
+        if row.organiser != user.id:
+            raise ServiceError("forbidden", "only the organiser enters bots", 403)
+        if level not in self.games.settings.bots:
+            known = ", ".join(self.games.settings.bots) or "none"
+            raise ServiceError("bad_request", f"level: no bot {level!r} (bots: {known})", 422)
+        async with self.games.db.transaction() as connection:
+            entered = {name for _, name, _ in await store.players_of(connection, tournament_id)}
+            number = 1
+            while f"bot_{level}_{number}" in entered:
+                number += 1
+            name = f"bot_{level}_{number}"
+            found = await repo.user_by_name(connection, name)
+            bot = (
+                found[0]
+                if found is not None
+                else await repo.create_user(
+                    connection, name, None, "bot", self.games.clock.now(), bot_level=level
+                )
+            )
+        await self._add(tournament_id, bot)
+        return await self.view(tournament_id)
+
+    async def _add(self, tournament_id: str, user: User) -> None:
+        async with self._lock(tournament_id), self.games.db.transaction() as connection:
+            row = await self._row_in(connection, tournament_id)
+            if row.status != "open":
+                raise ServiceError(
+                    "conflict",
+                    f"tournament {tournament_id} has started: registration is closed",
+                    409,
+                )
+            players = await store.players_of(connection, tournament_id)
+            if any(user_id == user.id for user_id, _, _ in players):
+                raise ServiceError("conflict", f"{user.name} is registered already", 409)
+            if len(players) >= int(row.settings["max_players"]):
+                raise ServiceError("conflict", f"tournament {tournament_id} is full", 409)
+            try:
+                await store.add_player(connection, tournament_id, user.id, self.games.clock.now())
+            except IntegrityError:
+                raise ServiceError("conflict", f"{user.name} is registered already", 409) from None
+        await self._publish(tournament_id)
+
+    async def withdraw(
+        self, user: User, tournament_id: str, name: str | None = None
+    ) -> dict[str, Any]:
+        """``user`` leaves an open tournament (the organiser may withdraw a bot it
+        entered by ``name``).
+
+        Raises:
+            ServiceError: ``forbidden`` for someone else's entry; ``conflict`` once
+                started; ``not_found`` if not registered.
+        """
+        async with self._lock(tournament_id), self.games.db.transaction() as connection:
+            row = await self._row_in(connection, tournament_id)
+            target = user
+            if name is not None and name != user.name:
+                found = await repo.user_by_name(connection, name)
+                if found is None or found[0].kind != "bot" or row.organiser != user.id:
+                    raise ServiceError("forbidden", "you may withdraw only yourself", 403)
+                target = found[0]
+            if row.status != "open":
+                raise ServiceError(
+                    "conflict", f"tournament {tournament_id} has started: no withdrawal", 409
+                )
+            if not await store.remove_player(connection, tournament_id, target.id):
+                raise ServiceError("not_found", f"{target.name} is not registered", 404)
+        await self._publish(tournament_id)
+        return await self.view(tournament_id)
+
+    async def start(self, user: User, tournament_id: str) -> dict[str, Any]:
+        """The organiser starts an open tournament now: round 1 is paired and its
+        matches begin.
+
+        Raises:
+            ServiceError: ``forbidden`` unless the organiser; ``conflict`` if it is
+                not open or has fewer than 2 players.
+        """
+        row = await self._row(tournament_id)
+        if row.organiser != user.id:
+            raise ServiceError("forbidden", "only the organiser starts the tournament", 403)
+        await self._start(tournament_id)
+        return await self.view(tournament_id)
+
+    async def _start(self, tournament_id: str) -> None:
+        async with self._lock(tournament_id), self.games.db.transaction() as connection:
+            row = await self._row_in(connection, tournament_id)
+            if row.status != "open":
+                raise ServiceError("conflict", f"tournament {tournament_id} is not open", 409)
+            players = await store.players_of(connection, tournament_id)
+            if len(players) < 2:
+                raise ServiceError("conflict", "a tournament needs at least 2 players", 409)
+            entrants = []
+            for user_id, name, _ in players:
+                rating = await repo.get_rating(connection, user_id, "standard")
+                entrants.append(Entrant(name, 1500.0 if rating is None else rating[0]))
+            event = self._new_event(row, entrants)
+            await store.update_tournament(
+                connection, tournament_id, status="running", state=event.to_json()
+            )
+        log.info("tournament %s started with %d players", tournament_id, len(entrants))
+        await self._advance(tournament_id)
+
+    def _new_event(self, row: store.TournamentRow, entrants: list[Entrant]) -> RoundHistory:
+        seed = secrets.randbits(31)
+        rounds = row.settings.get("rounds")
+        try:
+            if row.format == "knockout":
+                return Knockout(entrants, seed)
+            if row.format == "swiss":
+                return Swiss(entrants, rounds=rounds, seed=seed)
+            return RoundRobin(entrants, rounds=rounds, seed=seed)
+        except ValueError as error:
+            raise ServiceError("conflict", f"rounds: {error}", 409) from None
+
+    # -- the rounds ------------------------------------------------------------------
+
+    async def _advance(self, tournament_id: str) -> None:
+        """Bring a running tournament up to date: start the round's missing matches,
+        record a complete round and pair the next, finish after the last."""
+        async with self._lock(tournament_id):
+            while await self._step(tournament_id):
+                pass
+        await self._publish(tournament_id)
+
+    async def _step(self, tournament_id: str) -> bool:
+        """One step of :meth:`_advance`; True if a round was recorded (go on)."""
+        async with self.games.db.transaction() as connection:
+            row = await self._row_in(connection, tournament_id)
+            if row.status != "running" or row.state is None:
+                return False
+            event = _load_event(row.state)
+            pending = event.next_round()
+            if pending is None:
+                await store.update_tournament(connection, tournament_id, status="finished")
+                log.info("tournament %s finished", tournament_id)
+                return False
+            links = await store.match_links(connection, tournament_id)
+            users = {
+                name: await repo.user_by_id(connection, user_id)
+                for user_id, name, _ in await store.players_of(connection, tournament_id)
+            }
+            settings = self._match_settings(row, event, pending.number)
+            for index, pairing in enumerate(pending.pairings):
+                if pairing.is_bye or (pending.number, index) in links:
+                    continue
+                first, second = (users[str(name)] for name in pairing.players)
+                assert first is not None and second is not None
+                match_id = await self.games.seat_match(
+                    connection, (first, second), settings, rated=bool(row.settings["rated"])
+                )
+                await store.link_match(connection, tournament_id, pending.number, index, match_id)
+                links[(pending.number, index)] = (match_id, "open", None)
+        for index, pairing in enumerate(pending.pairings):
+            link = links.get((pending.number, index))
+            if link is not None and link[1] == "open":
+                await self.games.begin_match(link[0])
+                self._tell_pairing(row, pending.number, pairing, link[0], users)
+        played = self._results(pending, links)
+        if played is None:
+            return False
+        event.record(played)
+        async with self.games.db.transaction() as connection:
+            await store.update_tournament(connection, tournament_id, state=event.to_json())
+        log.info("tournament %s: round %d recorded", tournament_id, played.number)
+        return True
+
+    def _match_settings(
+        self, row: store.TournamentRow, event: RoundHistory, number: int
+    ) -> MatchSettings:
+        total = _total_rounds(event)
+        elimination = row.format == "knockout"
+        round_settings = _event_settings(row.settings).for_round(
+            number, total, elimination=elimination
+        )
+        clock = round_settings.clock
+        return MatchSettings(
+            length=round_settings.match_length,
+            crawford=True,
+            jacoby=False,
+            beavers=False,
+            clock=ClockSettings(
+                delay=clock.delay_seconds, reserve_per_point=clock.reserve_per_point_seconds
+            ),
+        )
+
+    @staticmethod
+    def _results(
+        pending: Round, links: dict[tuple[int, int], tuple[str, str, int | None]]
+    ) -> Round | None:
+        """The round with every winner, or None while a match is unfinished."""
+        results = []
+        for index, pairing in enumerate(pending.pairings):
+            if pairing.is_bye:
+                results.append(pairing)
+                continue
+            link = links.get((pending.number, index))
+            if link is None or link[1] != "finished":
+                return None
+            seat = link[2] if link[2] is not None else 0  # no winner: the higher seed goes on
+            results.append(pairing.won_by(str(pairing.players[seat])))
+        return Round(pending.number, tuple(results))
+
+    def _tell_pairing(
+        self,
+        row: store.TournamentRow,
+        number: int,
+        pairing: Pairing,
+        match_id: str,
+        users: dict[str, User | None],
+    ) -> None:
+        for name in pairing.players:
+            user = users.get(str(name))
+            if user is None or user.kind == "bot":
+                continue
+            self.games.tell_user(
+                user.id,
+                {
+                    "type": "tournament_pairing",
+                    "tournament": row.id,
+                    "name": row.name,
+                    "round": number,
+                    "match": match_id,
+                    "opponent": pairing.opponent_of(str(name)),
+                },
+            )
+
+    # -- views -----------------------------------------------------------------------
+
+    async def _row(self, tournament_id: str) -> store.TournamentRow:
+        async with self.games.db.transaction() as connection:
+            return await self._row_in(connection, tournament_id)
+
+    @staticmethod
+    async def _row_in(connection: Any, tournament_id: str) -> store.TournamentRow:
+        row = await store.tournament_row(connection, tournament_id[:32])
+        if row is None:
+            raise ServiceError("not_found", f"no tournament {tournament_id[:32]!r}", 404)
+        return row
+
+    async def listing(self, status: str | None = None) -> list[dict[str, Any]]:
+        """The newest tournaments (of one status: open, running, finished)."""
+        async with self.games.db.transaction() as connection:
+            rows = await store.list_tournaments(connection, status)
+            return [
+                {
+                    "id": row.id,
+                    "name": row.name,
+                    "format": row.format,
+                    "status": row.status,
+                    "starts_at": row.starts_at,
+                    "players": len(await store.players_of(connection, row.id)),
+                }
+                for row in rows
+            ]
+
+    async def view(self, tournament_id: str) -> dict[str, Any]:
+        """One tournament: settings, players, rounds (each pairing with its match and
+        winner), standings and the round in play."""
+        async with self.games.db.transaction() as connection:
+            row = await self._row_in(connection, tournament_id)
+            players = await store.players_of(connection, tournament_id)
+            links = await store.match_links(connection, tournament_id)
+            organiser = await repo.user_by_id(connection, row.organiser)
+        rounds: list[dict[str, Any]] = []
+        standings: list[dict[str, Any]] = []
+        if row.state is not None:
+            event = _load_event(row.state)
+            shown = list(event.rounds)
+            pending = event.next_round() if row.status == "running" else None
+            if pending is not None:
+                shown.append(pending)
+            for played in shown:
+                pairings = []
+                for index, pairing in enumerate(played.pairings):
+                    link = links.get((played.number, index))
+                    shown_pairing = pairing
+                    if link is not None and pairing.winner is None and link[1] == "finished":
+                        shown_pairing = pairing.won_by(str(pairing.players[link[2] or 0]))
+                    match_id = None if link is None else link[0]
+                    pairings.append({**shown_pairing.to_json(), "match": match_id})
+                rounds.append({"number": played.number, "pairings": pairings})
+            standings = [standing.to_json() for standing in event.standings()]
+        return {
+            "id": row.id,
+            "name": row.name,
+            "format": row.format,
+            "status": row.status,
+            "organiser": None if organiser is None else organiser.name,
+            "starts_at": row.starts_at,
+            "settings": row.settings,
+            "players": [{"name": name, "bot": kind == "bot"} for _, name, kind in players],
+            "rounds": rounds,
+            "standings": standings,
+            "round_in_play": rounds[-1]["number"] if row.status == "running" and rounds else None,
+        }
+
+    async def _room_snapshot(self, room: str) -> dict[str, Any]:
+        return {
+            "type": "tournament",
+            "tournament": await self.view(room.removeprefix("tournament:")),
+        }
+
+    async def _publish(self, tournament_id: str) -> None:
+        """Tell the tournament's room its state (after the commit)."""
+        view = await self.view(tournament_id)
+        self.games.publish(
+            f"tournament:{tournament_id}", {"type": "tournament", "tournament": view}
+        )

@@ -1,0 +1,63 @@
+"""The tournaments page in a real browser: the list, then one tournament whose
+standings change as its round is played (Debian's headless Chromium against a real
+``backgammon serve``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from .browser import needs_chromium
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+def backend() -> str:
+    """These tests run on SQLite only (the server's own tests cover PostgreSQL)."""
+    return "sqlite"
+
+
+def _account(url: str, name: str) -> httpx.Client:
+    client = httpx.Client(base_url=url)
+    answer = client.post("/api/register", json={"name": name, "password": f"password-{name}"})
+    answer.raise_for_status()
+    client.headers["authorization"] = f"Bearer {answer.json()['token']}"
+    return client
+
+
+def test_the_page_lists_a_tournament_and_shows_its_standings_change(
+    server_factory: Any, browser: Any
+) -> None:
+    server = server_factory("--no-warm-up", "--no-bots")
+    ada, bob = _account(server.url, "ada"), _account(server.url, "bob")
+    body = {
+        "name": "<b>Club</b> cup",
+        "format": "swiss",
+        "rounds": 1,
+        "early_length": 1,
+        "clock": {"delay_seconds": 0, "reserve_per_point_seconds": 1},
+    }
+    created = ada.post("/api/tournaments", json=body)
+    created.raise_for_status()
+    tournament_id = created.json()["id"]
+    for client in (ada, bob):
+        client.post(f"/api/tournaments/{tournament_id}/register").raise_for_status()
+    page = browser.new_page(viewport={"width": 390, "height": 800})
+    page.goto(server.url + "/tournaments", wait_until="load")
+    link = page.locator('ul[data-status="open"] a', has_text="<b>Club</b> cup")
+    link.wait_for()
+    link.click()
+    page.wait_for_selector("#tournament:not([hidden])")
+    assert page.locator("#tournament-name").text_content() == "<b>Club</b> cup"
+    page.locator("#tournament-status", has_text="open").wait_for()
+    assert page.locator("#standings tbody tr").count() == 0
+    ada.post(f"/api/tournaments/{tournament_id}/start").raise_for_status()
+    # Nobody moves: the player on roll loses on the clock; the page follows.
+    page.locator("#tournament-status", has_text="finished").wait_for(timeout=20_000)
+    rows = page.locator("#standings tbody tr")
+    assert rows.count() == 2
+    assert rows.nth(0).locator("td").nth(2).text_content() == "1"
+    assert "won" in (page.locator("#rounds").text_content() or "")
