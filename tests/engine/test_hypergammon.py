@@ -18,6 +18,7 @@ from backgammon import variants
 from backgammon.apps.cli import app
 from backgammon.engine import Engine
 from backgammon.engine.bearoff import TwoSidedDatabase, default_database_directory
+from backgammon.engine.evaluator import EvaluationSource
 from backgammon.engine.hypergammon import (
     HypergammonDatabase,
     _side_table,
@@ -369,6 +370,67 @@ def test_cli_eval_and_hint_use_the_exact_values(
         for play in start.legal_plays((6, 5), VARIANTS[1])
     ]
     assert best["equity"] == pytest.approx(max(after), abs=1e-4)
+
+
+def _cache_with_bearoffs(folder: Path) -> None:
+    """A cache folder with the bear-off databases (the warm-up opens them) and no
+    hypergammon database."""
+    for cached in default_database_directory().glob("bearoff*.npz"):
+        shutil.copy(cached, folder)
+
+
+def test_cli_hint_for_hypergammon_3_without_its_database_says_estimate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _cache_with_bearoffs(tmp_path)
+    monkeypatch.setenv("BACKGAMMON_CACHE_DIR", str(tmp_path))
+    start = Position.initial(VARIANTS[3]).position_id
+    runner = CliRunner()
+    result = runner.invoke(app, ["hint", start, "--roll", "3-1", "--variant", "hypergammon"])
+    assert result.exit_code == 0, result.output
+    heading = result.stdout.splitlines()[0]
+    assert heading.endswith("equity for the mover, estimate:"), heading
+    assert "backgammon build-hypergammon --checkers 3" in result.stdout
+    assert "not built" in result.stdout
+    result = runner.invoke(
+        app, ["hint", start, "--roll", "3-1", "--variant", "hypergammon", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    source = json.loads(result.stdout)["source"]
+    assert source["exact"] is False and "--checkers 3" in source["note"]
+    for command in (["eval", start], ["cube", start]):
+        result = runner.invoke(app, [*command, "--variant", "hypergammon"])
+        assert result.exit_code == 0, result.output
+        assert "estimate" in result.stdout and "--checkers 3" in result.stdout
+    assert not (tmp_path / "hypergammon-3.npz").exists()  # nothing built behind the user's back
+
+
+def test_cli_hint_with_the_database_says_exact(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hyper1: HypergammonDatabase
+) -> None:
+    _cache_with_bearoffs(tmp_path)
+    monkeypatch.setenv("BACKGAMMON_CACHE_DIR", str(tmp_path))
+    hyper1.save(tmp_path)
+    start = Position.initial(VARIANTS[1]).position_id
+    result = CliRunner().invoke(app, ["hint", start, "--roll", "3-1", "--variant", "hyper-1"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0].endswith("exact (solved database):")
+    assert "estimate" not in result.stdout and "note:" not in result.stdout
+
+
+def test_engine_source_follows_the_database_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BACKGAMMON_CACHE_DIR", str(tmp_path))
+    before = Engine(variant=VARIANTS[3])
+    assert before.exact is None and not before.source.exact
+    assert before.source.note is not None and "build-hypergammon --checkers 3" in before.source.note
+    standard = Engine(variant=variants.find("standard")).source
+    assert standard == EvaluationSource(exact=False) and standard.note is None
+    (tmp_path / "hypergammon-3.npz").write_bytes(b"")  # opened only on first use
+    after = Engine(variant=VARIANTS[3])
+    assert after.source.exact and after.source.note is None
+    assert Engine(variant=VARIANTS[3], exact=None).source.note is not None
 
 
 # --- GNU Backgammon ---------------------------------------------------------------------

@@ -123,6 +123,12 @@ async def _lifespan(
         await asyncio.to_thread(warm_up, say)
         say(f"engine ready in {time.perf_counter() - started:.1f} s")
     await service.start(say)
+    build = None
+    if settings.build_hypergammon:
+        from backgammon.server.hypergammon_build import BackgroundBuild
+
+        build = BackgroundBuild(say)
+        await build.start()
     fibs = None
     if settings.fibs_port is not None:
         from backgammon.server.fibs.listener import FibsListener
@@ -141,6 +147,8 @@ async def _lifespan(
     yield
     say("stopping: finishing writes")
     close_jobs(app)
+    if build is not None:
+        await build.stop()
     if fibs is not None:
         await fibs.stop()
     await service.stop()
