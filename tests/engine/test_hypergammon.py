@@ -25,6 +25,7 @@ from backgammon.engine.hypergammon import (
     _solve,
     _successor_keys,
     available,
+    default_tolerance,
     pair_count,
     pair_index,
     probability_ranges,
@@ -279,6 +280,41 @@ def test_self_consistency(hyper1: HypergammonDatabase, hyper2: HypergammonDataba
     """Every stored value equals the average over the 21 rolls of the best play's."""
     assert residual(hyper1) < 1e-9
     assert residual(hyper2) < 1e-8
+
+
+def test_one_thread_and_every_core_reach_the_same_fixed_point(
+    hyper1: HypergammonDatabase,
+) -> None:
+    one = _solve(1, threads=1)
+    two = _solve(1, threads=2)
+    assert abs(two.sweeps - one.sweeps) <= 1  # level by level: the one-thread sweep, shared
+    for name in ("probabilities", "centred_no_double", "owned_no_double", "opponent_owns"):
+        assert np.nanmax(np.abs(getattr(one, name) - getattr(two, name))) < 1e-8, name
+    assert np.nanmax(np.abs(two.probabilities - np.asarray(hyper1._probabilities))) < 1e-8
+
+
+def test_a_sampled_residual_and_a_perturbed_database(hyper2: HypergammonDatabase) -> None:
+    """The sampled fixed-point check passes on the solution and fails where one value
+    is off."""
+    assert residual(hyper2, sample=5_000) < 1e-8
+    live = int(np.flatnonzero(~np.isnan(np.asarray(hyper2._probabilities)[:, 0]))[500])
+    probabilities = np.array(hyper2._probabilities)
+    probabilities[live, 0] += 1e-4
+    broken = HypergammonDatabase(
+        2,
+        probabilities,
+        np.array(hyper2._centred_no_double),
+        np.array(hyper2._owned_no_double),
+        np.array(hyper2._opponent_owns),
+    )
+    assert residual(broken) > 5e-5
+
+
+def test_the_3_checker_build_stops_at_float32_precision() -> None:
+    assert default_tolerance(1) == default_tolerance(2) == 1e-9
+    assert default_tolerance(3) == 1e-8
+    with pytest.raises(ValueError, match="1, 2 or 3"):
+        default_tolerance(4)
 
 
 def test_chances_lie_within_the_ranges_of_tied_strategies(hyper2: HypergammonDatabase) -> None:

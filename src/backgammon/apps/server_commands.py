@@ -63,7 +63,7 @@ def serve(
         bool,
         typer.Option(
             help="Build 3-checker hypergammon's exact database in the background if it "
-            "is missing (minutes; the network's labelled estimates until then)."
+            "is missing (30-40 min; the network's labelled estimates until then)."
         ),
     ] = True,
     origin: Annotated[

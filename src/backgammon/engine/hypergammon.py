@@ -28,25 +28,26 @@ point), one per distinct result, as the rules' own generator does (the tests com
 them position by position).
 
 **Cubeless values.** Value iteration, Gauss-Seidel (values updated in place) over the
-positions sorted by the total pip count of both sides (so races, where every play
-lowers it, come out exact in the first sweep): a position's five chances are the
-average over the 21 rolls of those of the best play, the play that maximises the
-mover's cubeless money equity
-``2 win - 1 + win_gammon - lose_gammon + win_backgammon - lose_backgammon`` (a roll
-with no legal play passes the turn: the same position with the opponent on roll).
-Equities are unique; the chances are not, because tied best plays can lead to
+positions sorted by the total pip count of both sides (so races, where every play lowers
+it, come out exact in the first sweep): a position's five chances are the average over
+the 21 rolls of those of the best play, the play that maximises the mover's cubeless
+money equity ``2 win - 1 + win_gammon - lose_gammon + win_backgammon - lose_backgammon``
+(a roll with no legal play passes the turn: the same position with the opponent on
+roll). Equities are unique; the chances are not, because tied best plays can lead to
 different win/gammon splits. **Tie-break:** among the plays whose equity is within
-:data:`TIE` (1e-9) of the best, the one whose result has the lowest pair index (a
-play that ends the game first, the larger win first). The iteration starts from zero
-and stops when a sweep changes no value by more than the tolerance (:data:`TOLERANCE`,
-1e-9 by default, in float64); :func:`residual` then checks the stored values against
-one more averaging step (self-consistency). Where the change shrinks by a steady
-ratio ``r`` a sweep (one slow mode: hits send checkers back, so positions recur), the
-values are moved at once by ``r / (1 - r)`` times the last change, the distance left
-if the ratio held (:class:`_Extrapolation`); the next sweeps correct any overshoot.
-This took the 2-checker solve from 49 sweeps to 28 (the values agree within 2e-9).
-A build through :func:`build_database` saves its state every few sweeps and resumes
-from it.
+:data:`TIE` (1e-9) of the best, the one whose result has the lowest pair index (a play
+that ends the game first, the larger win first). The iteration starts from a pip-count
+race estimate (:func:`_starting_values`) and stops when a sweep changes no value by more
+than the tolerance (:func:`default_tolerance`: 1e-9 for 1 and 2 checkers, 1e-8 for 3,
+whose file is float32; values in float64); :func:`residual` then checks the stored
+values against one more averaging step (self-consistency). Where the change shrinks by a
+steady ratio ``r`` a sweep (one slow mode: hits send checkers back, so positions recur),
+the values are moved at once by ``r / (1 - r)`` times the last change, the distance left
+if the ratio held (:class:`_Extrapolation`); the next sweeps correct any overshoot. This
+took the 2-checker solve from 49 sweeps to 28 (the values agree within 2e-9). A build
+through :func:`build_database` saves its state every few sweeps and resumes from it. A
+sweep runs on every core: level by level of total pip count, each level shared among the
+threads (:func:`_solve_sweep`), so it stays a Gauss-Seidel sweep.
 
 **Cubeful values.** In the same sweeps, for money with no Jacoby rule, no beavers and
 an unlimited cube, in units of the current cube for the side on roll before it
@@ -78,8 +79,8 @@ float32 for 3) into
 ``backgammon build-hypergammon --checkers N`` do the same from the command line.
 :meth:`HypergammonDatabase.open` loads a file, building it first if missing. The engine
 builds the 1- and 2-checker files on first use (CPU time here: 0.2 s and about 10 s, 16
-and 28 sweeps); the 3-checker one takes about an hour of one core (42 sweeps) and is
-built only by the command (see docs/variants.md for the figures and the checks).
+and 28 sweeps); the 3-checker one (every core, 30-40 min on 2) only by the command or the
+server's background build (see docs/variants.md for the figures and the checks).
 
 >>> db = HypergammonDatabase.build(1)
 >>> position = Position.from_points([0] * 23 + [1], [0] * 23 + [1], checkers=1)
@@ -139,7 +140,7 @@ CHECKER_COUNTS = (1, 2, 3)
 """The checker counts solved here."""
 BUILT_ON_FIRST_USE = (1, 2)
 """The checker counts whose databases the engine builds when it first needs them
-(seconds); the 3-checker one takes hours and is built only by the command."""
+(seconds); the 3-checker one (30-40 min) is built only by the command or the server."""
 TOLERANCE = 1e-9
 """Default convergence tolerance: the iteration stops after a sweep that changes no
 stored value by more than this."""
@@ -478,8 +479,6 @@ _VALUES = 8
 with a centred cube, no double with the cube owned, the opponent owning the cube
 (one 64-byte row a position, so that reading a successor is one cache line)."""
 _CENTRED, _OWNED, _OPPONENT = 5, 6, 7
-_CHUNK = 256
-"""Positions per chunk of a parallel sweep (the threads take the chunks in turn)."""
 
 
 @njit(cache=True)
@@ -618,6 +617,7 @@ def _sweep_slots(
 @njit(cache=True, parallel=True)
 def _solve_sweep(
     order: IntArray,
+    levels: IntArray,
     table: IntArray,
     n: int,
     size: int,
@@ -635,39 +635,52 @@ def _solve_sweep(
     """One sweep over ``order`` on ``threads`` threads (see :func:`_sweep_slots`);
     returns the largest change of any value.
 
-    The order is cut into chunks of :data:`_CHUNK` positions and thread ``t`` takes
-    chunks ``t, t + threads, ...``, so the threads advance through the order side by
-    side and a position's successors (mostly earlier in the order) are mostly already
-    updated, as in a one-thread Gauss-Seidel sweep. Threads read values another may
-    be writing: a value read before or after its update is equally valid for value
-    iteration (asynchronous relaxation converges to the same fixed point), and the
-    last sweep, which changes nothing beyond the tolerance, is what the stopping rule
-    and :func:`residual` judge."""
-    chunks = (order.shape[0] + _CHUNK - 1) // _CHUNK
+    ``order[levels[k]:levels[k + 1]]`` are the positions of one total pip count
+    (:func:`_playable_order`), taken level by level, each level shared among the
+    threads. A play lowers the mover's pips, so a position's successors lie in
+    earlier levels, already updated, as in a one-thread Gauss-Seidel sweep, and
+    positions of one level can be updated at once; the exceptions (a hit that gives
+    back as many pips as the play used, a roll with no play: the same level) read a
+    value another thread may be writing, before or after its update, which value
+    iteration tolerates (it converges to the same fixed point), and the last sweep,
+    which changes nothing beyond the tolerance, is what the stopping rule and
+    :func:`residual` judge."""
     largest = np.zeros(threads)
-    for t in prange(threads):
-        for c in range(t, chunks, threads):
-            lo = c * _CHUNK
-            hi = min(lo + _CHUNK, order.shape[0])
-            found = _sweep_slots(
-                order,
-                lo,
-                hi,
-                table,
-                n,
-                size,
-                die1,
-                die2,
-                weight,
-                values,
-                tie,
-                gnubg_no_move,
-                update,
-                change,
-                by_equity,
-            )
-            largest[t] = max(largest[t], found)
+    for level in range(levels.shape[0] - 1):
+        lo = levels[level]
+        span = levels[level + 1] - lo
+        for t in prange(threads):
+            first = lo + span * t // threads
+            last = lo + span * (t + 1) // threads
+            if last > first:
+                found = _sweep_slots(
+                    order,
+                    first,
+                    last,
+                    table,
+                    n,
+                    size,
+                    die1,
+                    die2,
+                    weight,
+                    values,
+                    tie,
+                    gnubg_no_move,
+                    update,
+                    change,
+                    by_equity,
+                )
+                largest[t] = max(largest[t], found)
     return float(largest.max())
+
+
+def _levels(table: IntArray, order: IntArray) -> IntArray:
+    """Where each total pip count begins in ``order`` (sorted by it), and its end."""
+    size = table.shape[0]
+    pips = table.sum(axis=1)
+    totals = pips[order // size] + pips[order % size]
+    starts = np.flatnonzero(np.diff(totals)) + 1
+    return np.concatenate(([0], starts, [order.shape[0]])).astype(np.int64)
 
 
 @njit(cache=True)
@@ -955,11 +968,11 @@ def _solve(
     state: Path | None = None,
     threads: int | None = None,
 ) -> _Solution:
-    """Solve by value iteration (see the module doc) on ``threads`` threads (Numba's
-    count, every core, by default) to ``tolerance`` (:func:`default_tolerance` by
-    default). With ``state``, a file where the iteration's values are saved every few
-    sweeps and from which it resumes when the file exists (a long build survives
-    being stopped)."""
+    """Solve by value iteration (see the module doc) on ``threads`` threads (by default
+    Numba's count, every core, for 3 checkers; one for 1 and 2) to ``tolerance``
+    (:func:`default_tolerance` by default). With ``state``, a file where the iteration's
+    values are saved every few sweeps and from which it resumes when the file exists (a
+    long build survives being stopped)."""
     n = _check_checkers(checkers)
     limit = default_tolerance(n) if tolerance is None else tolerance
     size = side_count(n)
@@ -978,17 +991,22 @@ def _solve(
             values[...] = saved["values"]
             sweeps = int(saved["sweeps"])
     order = _playable_order(table, n, values[:, 0])
+    levels = _levels(table, order)
     die1, die2, weight = _roll_arrays()
     weight = weight / weight.sum()
     change = np.empty(order.shape[0])
     began = time.perf_counter()
     arrays = (values[:, :5], values[:, _CENTRED], values[:, _OWNED], values[:, _OPPONENT])
     speedup = _Extrapolation(arrays)
-    workers = get_num_threads() if threads is None else max(1, int(threads))
+    # 1 and 2 checkers take seconds: the threads' hand-over at each level would cost
+    # more than it saves on a busy machine.
+    default_workers = get_num_threads() if n == 3 else 1
+    workers = default_workers if threads is None else max(1, int(threads))
     while True:
         sweeps += 1
         largest = _solve_sweep(
             order,
+            levels,
             table,
             n,
             size,
@@ -1058,6 +1076,7 @@ def residual(database: HypergammonDatabase, sample: int | None = None, seed: int
     return float(
         _solve_sweep(
             order,
+            np.array([0, order.shape[0]], dtype=np.int64),  # nothing written: one level
             table,
             n,
             size,
@@ -1200,9 +1219,9 @@ class HypergammonDatabase:
         threads: int | None = None,
     ) -> HypergammonDatabase:
         """Solve ``checkers``-checker hypergammon in memory (float64) to ``tolerance``
-        (:func:`default_tolerance` if ``None``) on ``threads`` threads (every core if
-        ``None``); with ``state``, saving the iteration there every few sweeps and
-        resuming from it if present.
+        (:func:`default_tolerance` if ``None``) on ``threads`` threads (if ``None``,
+        every core for 3 checkers, one for 1 and 2); with ``state``, saving the
+        iteration there every few sweeps and resuming from it if present.
 
         Raises:
             ValueError: for a checker count other than 1, 2 or 3.
@@ -1493,12 +1512,13 @@ def build_database(
     progress: SolveProgress | None = None,
     threads: int | None = None,
 ) -> Path:
-    """Solve ``checkers``-checker hypergammon on ``threads`` threads (every core if
-    ``None``) to ``tolerance`` (:func:`default_tolerance` if ``None``) and write it
-    into ``directory`` (:func:`~backgammon.engine.bearoff.default_database_directory`
-    if ``None``), replacing any file there; returns its path. The iteration's state
-    is kept beside it (``hypergammon-N.npz.partial``) every few sweeps, so a build
-    that is stopped resumes where it was when run again.
+    """Solve ``checkers``-checker hypergammon on ``threads`` threads (if ``None``, every
+    core for 3 checkers, one for 1 and 2) to ``tolerance`` (:func:`default_tolerance` if
+    ``None``) and write it into ``directory``
+    (:func:`~backgammon.engine.bearoff.default_database_directory` if ``None``),
+    replacing any file there; returns its path. The iteration's state is kept beside it
+    (``hypergammon-N.npz.partial``) every few sweeps, so a build that is stopped resumes
+    where it was when run again.
 
     Raises:
         ValueError: for a checker count other than 1, 2 or 3.
@@ -1532,7 +1552,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--dir", default=None, help=f"folder for the file (default: {default_database_directory()})"
     )
     build.add_argument("--tolerance", type=float, default=None)
-    build.add_argument("--threads", type=int, default=None, help="threads (default: every core)")
+    build.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="default: every core for 3 checkers, else 1",
+    )
     build.add_argument(
         "--niceness", type=int, default=0, help="lower this process's priority by this much"
     )
