@@ -68,3 +68,47 @@ def test_no_build_when_the_database_is_there_and_a_stop_ends_a_build(
 
     asyncio.run(asyncio.wait_for(scenario(), 30))
     assert "hypergammon-3: exact database ready" not in said
+
+
+def test_the_build_ends_with_a_server_killed_with_sigkill(tmp_path: Path) -> None:
+    """A server killed with SIGKILL cannot stop its build: the build ends by itself."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    pid_file = tmp_path / "build.pid"
+    parent = (
+        "import subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-m', 'backgammon.engine.hypergammon',"
+        " 'build', '--checkers', '3', '--quiet', '--exit-with-parent',"
+        f" '--dir', {str(tmp_path)!r}])\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "time.sleep(120)\n"
+    )
+    server = subprocess.Popen([sys.executable, "-c", parent])
+    try:
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        child = int(pid_file.read_text())
+        time.sleep(4.0)  # past its imports: the kernel's request is in place
+    finally:
+        server.kill()
+        server.wait()
+
+    def alive() -> bool:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return False
+        with open(f"/proc/{child}/stat") as stat:  # a zombie waiting for init counts as gone
+            return stat.read().split(") ")[1][0] != "Z"
+
+    deadline = time.monotonic() + 15
+    while alive() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = alive()
+    if left:
+        os.kill(child, signal.SIGKILL)
+    assert not left, "the build outlived its server"

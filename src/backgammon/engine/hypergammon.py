@@ -1562,7 +1562,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--niceness", type=int, default=0, help="lower this process's priority by this much"
     )
     build.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    build.add_argument(
+        "--exit-with-parent",
+        action="store_true",
+        help="end when the process that started this one ends (Linux; a server's build)",
+    )
     arguments = parser.parse_args(argv)
+    if arguments.exit_with_parent:
+        _exit_with_parent()
     if arguments.niceness > 0:
         os.nice(arguments.niceness)
     return run_build(
@@ -1572,6 +1579,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         arguments.quiet,
         threads=arguments.threads,
     )
+
+
+def _exit_with_parent() -> None:
+    """Have the kernel kill this process when its parent ends (Linux's
+    ``PR_SET_PDEATHSIG``): a server killed with SIGKILL cannot stop its background
+    build, and a thread watching the parent would not run while a kernel holds the
+    GIL. Elsewhere nothing is done."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    parent = os.getppid()
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent ended before the request was made
+        os._exit(0)
 
 
 def run_build(

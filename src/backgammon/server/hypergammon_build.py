@@ -47,6 +47,7 @@ class BackgroundBuild:
                 "--quiet",
                 "--niceness",
                 str(BUILD_NICENESS),
+                "--exit-with-parent",
             ]
         )
         self._process: asyncio.subprocess.Process | None = None
