@@ -18,12 +18,14 @@ from backgammon import variants
 from backgammon.apps.cli import app
 from backgammon.engine import Engine
 from backgammon.engine.bearoff import TwoSidedDatabase, default_database_directory
+from backgammon.engine.evaluator import EvaluationSource
 from backgammon.engine.hypergammon import (
     HypergammonDatabase,
     _side_table,
     _solve,
     _successor_keys,
     available,
+    default_tolerance,
     pair_count,
     pair_index,
     probability_ranges,
@@ -280,6 +282,41 @@ def test_self_consistency(hyper1: HypergammonDatabase, hyper2: HypergammonDataba
     assert residual(hyper2) < 1e-8
 
 
+def test_one_thread_and_every_core_reach_the_same_fixed_point(
+    hyper1: HypergammonDatabase,
+) -> None:
+    one = _solve(1, threads=1)
+    two = _solve(1, threads=2)
+    assert abs(two.sweeps - one.sweeps) <= 1  # level by level: the one-thread sweep, shared
+    for name in ("probabilities", "centred_no_double", "owned_no_double", "opponent_owns"):
+        assert np.nanmax(np.abs(getattr(one, name) - getattr(two, name))) < 1e-8, name
+    assert np.nanmax(np.abs(two.probabilities - np.asarray(hyper1._probabilities))) < 1e-8
+
+
+def test_a_sampled_residual_and_a_perturbed_database(hyper2: HypergammonDatabase) -> None:
+    """The sampled fixed-point check passes on the solution and fails where one value
+    is off."""
+    assert residual(hyper2, sample=5_000) < 1e-8
+    live = int(np.flatnonzero(~np.isnan(np.asarray(hyper2._probabilities)[:, 0]))[500])
+    probabilities = np.array(hyper2._probabilities)
+    probabilities[live, 0] += 1e-4
+    broken = HypergammonDatabase(
+        2,
+        probabilities,
+        np.array(hyper2._centred_no_double),
+        np.array(hyper2._owned_no_double),
+        np.array(hyper2._opponent_owns),
+    )
+    assert residual(broken) > 5e-5
+
+
+def test_the_3_checker_build_stops_at_float32_precision() -> None:
+    assert default_tolerance(1) == default_tolerance(2) == 1e-9
+    assert default_tolerance(3) == 1e-8
+    with pytest.raises(ValueError, match="1, 2 or 3"):
+        default_tolerance(4)
+
+
 def test_chances_lie_within_the_ranges_of_tied_strategies(hyper2: HypergammonDatabase) -> None:
     low, high = probability_ranges(hyper2, tolerance=1e-5)
     stored = np.asarray(hyper2._probabilities)
@@ -369,6 +406,67 @@ def test_cli_eval_and_hint_use_the_exact_values(
         for play in start.legal_plays((6, 5), VARIANTS[1])
     ]
     assert best["equity"] == pytest.approx(max(after), abs=1e-4)
+
+
+def _cache_with_bearoffs(folder: Path) -> None:
+    """A cache folder with the bear-off databases (the warm-up opens them) and no
+    hypergammon database."""
+    for cached in default_database_directory().glob("bearoff*.npz"):
+        shutil.copy(cached, folder)
+
+
+def test_cli_hint_for_hypergammon_3_without_its_database_says_estimate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _cache_with_bearoffs(tmp_path)
+    monkeypatch.setenv("BACKGAMMON_CACHE_DIR", str(tmp_path))
+    start = Position.initial(VARIANTS[3]).position_id
+    runner = CliRunner()
+    result = runner.invoke(app, ["hint", start, "--roll", "3-1", "--variant", "hypergammon"])
+    assert result.exit_code == 0, result.output
+    heading = result.stdout.splitlines()[0]
+    assert heading.endswith("equity for the mover, estimate:"), heading
+    assert "backgammon build-hypergammon --checkers 3" in result.stdout
+    assert "not built" in result.stdout
+    result = runner.invoke(
+        app, ["hint", start, "--roll", "3-1", "--variant", "hypergammon", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    source = json.loads(result.stdout)["source"]
+    assert source["exact"] is False and "--checkers 3" in source["note"]
+    for command in (["eval", start], ["cube", start]):
+        result = runner.invoke(app, [*command, "--variant", "hypergammon"])
+        assert result.exit_code == 0, result.output
+        assert "estimate" in result.stdout and "--checkers 3" in result.stdout
+    assert not (tmp_path / "hypergammon-3.npz").exists()  # nothing built behind the user's back
+
+
+def test_cli_hint_with_the_database_says_exact(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hyper1: HypergammonDatabase
+) -> None:
+    _cache_with_bearoffs(tmp_path)
+    monkeypatch.setenv("BACKGAMMON_CACHE_DIR", str(tmp_path))
+    hyper1.save(tmp_path)
+    start = Position.initial(VARIANTS[1]).position_id
+    result = CliRunner().invoke(app, ["hint", start, "--roll", "3-1", "--variant", "hyper-1"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0].endswith("exact (solved database):")
+    assert "estimate" not in result.stdout and "note:" not in result.stdout
+
+
+def test_engine_source_follows_the_database_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BACKGAMMON_CACHE_DIR", str(tmp_path))
+    before = Engine(variant=VARIANTS[3])
+    assert before.exact is None and not before.source.exact
+    assert before.source.note is not None and "build-hypergammon --checkers 3" in before.source.note
+    standard = Engine(variant=variants.find("standard")).source
+    assert standard == EvaluationSource(exact=False) and standard.note is None
+    (tmp_path / "hypergammon-3.npz").write_bytes(b"")  # opened only on first use
+    after = Engine(variant=VARIANTS[3])
+    assert after.source.exact and after.source.note is None
+    assert Engine(variant=VARIANTS[3], exact=None).source.note is not None
 
 
 # --- GNU Backgammon ---------------------------------------------------------------------

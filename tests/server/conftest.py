@@ -81,6 +81,7 @@ class ServerProcess:
             "500",
             "--log-level",
             "warning",
+            "--no-build-hypergammon",  # its 3-checker build takes half an hour of CPU
             *self.extra,
         ]
         if self.database:

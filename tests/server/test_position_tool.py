@@ -71,6 +71,8 @@ def test_without_dice_only_the_evaluation_and_the_other_notations(url: str) -> N
         assert (report["plays"] == []) == (text != FIBS_START)
         assert report["board"]["pips"] == [167, 167]
         assert report["evaluation"]["probabilities"][0] == pytest.approx(0.5, abs=0.1)
+        # Where the figures come from: the network, with nothing exact to point to.
+        assert report["source"] == {"exact": False, "label": "estimate", "note": None}
 
 
 @pytest.mark.parametrize(

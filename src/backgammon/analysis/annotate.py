@@ -84,7 +84,7 @@ from backgammon.engine.cube import (
     money_cubeful_value,
 )
 from backgammon.engine.cubeful import CubeContext, cube_decision_at, cubeful_play_values
-from backgammon.engine.evaluator import Engine, PlayEvaluation
+from backgammon.engine.evaluator import Engine, EvaluationSource, PlayEvaluation
 from backgammon.engine.met import MatchEquityTable, kazaross_xg2
 from backgammon.engine.network import Networks
 from backgammon.engine.search import MoveFilter, Pruning, invert, rank_children
@@ -400,6 +400,10 @@ class GameAnalysis:
         return tuple(item for item in self.decisions if isinstance(item, CubeAnalysis))
 
 
+_NETWORKS = EvaluationSource(exact=False)
+"""The source of an analysis made with the networks (a frozen value)."""
+
+
 @dataclass(frozen=True, slots=True)
 class MatchAnalysis:
     """The analysis of a whole match.
@@ -410,6 +414,8 @@ class MatchAnalysis:
         settings: how it was analysed.
         games: each game's analysis.
         checkers: checkers per side (to rebuild positions from their IDs).
+        source: where the engine's values came from (exact database or the
+            networks' estimate, with a note when exact values could be built).
     """
 
     players: tuple[str, str]
@@ -417,6 +423,7 @@ class MatchAnalysis:
     settings: AnalysisSettings
     games: tuple[GameAnalysis, ...]
     checkers: int = 15
+    source: EvaluationSource = _NETWORKS
 
     @property
     def decisions(self) -> Iterator[Decision]:
@@ -1229,7 +1236,12 @@ def analyze_match(
                 report(len(record.games[k].entries))
         games = [results[k] for k in range(len(record.games))]
     analysis = MatchAnalysis(
-        record.players, record.length, settings, tuple(games), info.variant.checkers
+        record.players,
+        record.length,
+        settings,
+        tuple(games),
+        info.variant.checkers,
+        engine.source,
     )
     if store:
         store_annotations(record, analysis)

@@ -319,7 +319,8 @@ def _player_json(summary: PlayerSummary) -> dict[str, Any]:
 def analysis_to_json(analysis: MatchAnalysis) -> dict[str, Any]:
     """The analysis as JSON-ready data.
 
-    Keys: ``match`` (players, length, ply, thresholds, what the equities are),
+    Keys: ``match`` (players, length, ply, thresholds, what the equities are and
+    their ``source``: exact or estimate, with a note),
     ``players`` (two objects, player 0 first, with ``name``, ``error_rate``, ``pr``,
     ``luck``, ``rating`` and the rest of :class:`PlayerSummary`), ``games`` (number,
     score before, winner, points, and ``players``: the same statistics for that game
@@ -337,6 +338,7 @@ def analysis_to_json(analysis: MatchAnalysis) -> dict[str, Any]:
             "length": analysis.length,
             "ply": settings.ply,
             "met": settings.table.name if analysis.length else None,
+            "source": analysis.source.as_json(),
             "equity": (
                 f"checker plays and luck: {'cubeful' if settings.cubeful else 'cubeless'} "
                 "equity at the score, normalised; cube: Janowski cubeful equities (exact in "

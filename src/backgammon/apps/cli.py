@@ -707,6 +707,23 @@ def _exact_cube_rows(
     return BearoffDatabase.open().cube_equity_rows
 
 
+def _source_words(engine: Engine) -> str:
+    """What to add to a heading about where the values come from: ``", exact"`` from
+    a solved database, ``", estimate"`` for a solved variant whose database is not
+    built (see :func:`_echo_source_note`), else nothing."""
+    source = engine.source
+    if source.exact:
+        return ", exact (solved database)"
+    return ", estimate" if source.note else ""
+
+
+def _echo_source_note(engine: Engine) -> None:
+    """Print the engine's note about its values (an estimate that could be exact)."""
+    note = engine.source.note
+    if note:
+        typer.echo(f"note: {note}")
+
+
 _VARIANT_HELP = "Whose rules; hypergammon's 1-, 2- and 3-checker forms use their exact values."
 
 
@@ -783,17 +800,25 @@ def hint(
     if json_output:
         typer.echo(
             json.dumps(
-                {"position_id": board.position_id, "roll": str(dice), "ply": ply, "plays": rows},
+                {
+                    "position_id": board.position_id,
+                    "roll": str(dice),
+                    "ply": ply,
+                    "source": engine.source.as_json(),
+                    "plays": rows,
+                },
                 indent=2,
             )
         )
         return
-    typer.echo(f"{dice} at {ply}-ply, {'cubeful' if cubeful else 'cubeless'} equity for the mover:")
+    kind = "cubeful" if cubeful else "cubeless"
+    typer.echo(f"{dice} at {ply}-ply, {kind} equity for the mover{_source_words(engine)}:")
     for index, (row, item) in enumerate(zip(rows, ranked, strict=False), 1):
         typer.echo(
             f"{index:3}. {row['play']:28} {row['equity']:+.3f} ({row['difference']:+.3f})"
             f"   {_probabilities_line(item.evaluation.probabilities)}"
         )
+    _echo_source_note(engine)
 
 
 @app.command(name="eval")
@@ -846,6 +871,7 @@ def evaluate(
             "ply": ply,
             "class": engine.classify(board).name.lower(),
             "exact": engine.exact is not None,
+            "source": engine.source.as_json(),
             "probabilities": list(result.probabilities),
             "equity": result.equity,
         }
@@ -855,12 +881,14 @@ def evaluate(
         return
     typer.echo(str(board))
     kind = "exact" if engine.exact is not None else engine.classify(board).name.lower()
+    kind += ", estimate" if engine.source.note else ""
     typer.echo(
         f"{kind}, {ply}-ply: "
         f"{_probabilities_line(result.probabilities)}  equity {result.equity:+.3f}"
     )
     if cubeful_equity is not None:
         typer.echo(f"cubeful equity (best cube action): {cubeful_equity:+.3f}")
+    _echo_source_note(engine)
 
 
 @app.command(name="build-hypergammon")
@@ -872,8 +900,8 @@ def build_hypergammon(
     quiet: Annotated[bool, typer.Option(help="Print nothing but errors.")] = False,
 ) -> None:
     """Solve 1-, 2- or 3-checker hypergammon exactly and cache its database (the engine
-    otherwise builds it on first use): seconds for 1 and 2 checkers, hours for 3 (see
-    docs/variants.md)."""
+    otherwise builds it on first use for 1 and 2 checkers): seconds for 1 and 2
+    checkers, 30-40 min for 3 on 2 cores (see docs/variants.md)."""
     from backgammon.engine.hypergammon import CHECKER_COUNTS, run_build
 
     if checkers not in CHECKER_COUNTS:
@@ -938,15 +966,17 @@ def cube(
         "double_pass": decision.double_pass,
         "action": decision.action.value,
         "take": decision.take,
+        "source": engine.source.as_json(),
     }
     if json_output:
         typer.echo(json.dumps(summary, indent=2))
         return
-    typer.echo(_probabilities_line(probabilities))
+    typer.echo(_probabilities_line(probabilities) + _source_words(engine))
     typer.echo(f"No double     {decision.no_double:+.3f}")
     typer.echo(f"Double, take  {decision.double_take:+.3f}")
     typer.echo(f"Double, pass  {decision.double_pass:+.3f}")
     typer.echo(f"Proper cube action: {decision.action.value}")
+    _echo_source_note(engine)
 
 
 @app.command()
@@ -1258,6 +1288,8 @@ def analyze(
     Console().print(table)
     if errors > 0:
         Console().print(_largest_errors_table(analysis, errors))
+    if analysis.source.note:
+        typer.echo(f"note: {analysis.source.note}")
 
 
 def _analyze_many(path: str, ply: int, cubeful: bool, processes: int, weights: str | None) -> None:

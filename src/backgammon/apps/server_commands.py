@@ -59,6 +59,13 @@ def serve(
     warm_up: Annotated[
         bool, typer.Option(help="Compile the engine's kernels before reporting ready.")
     ] = True,
+    build_hypergammon: Annotated[
+        bool,
+        typer.Option(
+            help="Build 3-checker hypergammon's exact database in the background if it "
+            "is missing (30-40 min; the network's labelled estimates until then)."
+        ),
+    ] = True,
     origin: Annotated[
         list[str] | None,
         typer.Option(help="A browser origin allowed to open WebSockets (repeatable)."),
@@ -128,6 +135,7 @@ def serve(
             tool_processes=tool_processes,
             bots=() if no_bots else Settings().bots,
             warm_up=warm_up,
+            build_hypergammon=build_hypergammon,
             allowed_origins=tuple(origin or ()),
             messages_per_second=rate_limit,
             fibs_port=fibs_port,

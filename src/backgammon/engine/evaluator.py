@@ -94,6 +94,7 @@ __all__ = [
     "BearoffEvaluator",
     "Engine",
     "Evaluation",
+    "EvaluationSource",
     "ExactEvaluator",
     "PlayEvaluation",
     "PositionClass",
@@ -576,9 +577,63 @@ class _DefaultHypergammon:
         return self.open().cube_equity_rows(boards)
 
 
+@dataclass(frozen=True, slots=True)
+class EvaluationSource:
+    """Where an engine's values come from, for every front end to say so: ``exact``
+    when a solved database gives them (hypergammon), else the networks' estimate;
+    ``note`` (``None`` when there is nothing to add) says, for an estimate of a
+    variant whose exact values exist but are not built here, that it is an estimate
+    and how to get the exact ones.
+
+    >>> EvaluationSource(exact=True).label
+    'exact'
+    """
+
+    exact: bool
+    """Whether the values are exact (a solved database), not the networks'."""
+    note: str | None = None
+    """What a user should know about the values (an estimate that could be exact)."""
+
+    @property
+    def label(self) -> str:
+        """``"exact"`` or ``"estimate"``."""
+        return "exact" if self.exact else "estimate"
+
+    def as_json(self) -> dict[str, Any]:
+        """The source as JSON: ``{"exact": ..., "label": ..., "note": ...}``."""
+        return {"exact": self.exact, "label": self.label, "note": self.note}
+
+
+def evaluation_source(variant: Variant, exact: ExactEvaluator | None) -> EvaluationSource:
+    """The :class:`EvaluationSource` of an engine for ``variant`` whose solved
+    evaluator is ``exact`` (``None``: the networks)."""
+    if exact is not None:
+        return EvaluationSource(exact=True)
+    if variant.checkers > 3:
+        return EvaluationSource(exact=False)
+    from backgammon.engine.hypergammon import BUILD_COMMAND, solves
+
+    if not solves(variant):
+        return EvaluationSource(exact=False)
+    command = BUILD_COMMAND.format(checkers=variant.checkers)
+    return EvaluationSource(
+        exact=False,
+        note=(
+            f"estimate from the neural network: the exact {variant.checkers}-checker "
+            f"hypergammon database is not built here; for exact values run `{command}`"
+        ),
+    )
+
+
+def exact_database_ready(variant: Variant) -> bool:
+    """Whether the default solved database of ``variant`` can be used now (built, or
+    built on first use in seconds); ``False`` for a variant that is not solved."""
+    return _default_exact(variant) is not None
+
+
 def _default_exact(variant: Variant) -> ExactEvaluator | None:
     """The solved database of ``variant``, if any: 1 and 2 checkers always (built on
-    first use in seconds), 3 checkers once built (hours: see docs/variants.md)."""
+    first use in seconds), 3 checkers once built (30-40 min: see docs/variants.md)."""
     if variant.checkers > 3:
         return None
     from backgammon.engine.hypergammon import BUILT_ON_FIRST_USE, available, solves
@@ -848,9 +903,9 @@ class Engine:
         3-checker hypergammon) from its database
         (:class:`~backgammon.engine.hypergammon.HypergammonDatabase`, opened on first
         use; for 1 and 2 checkers built into the cache folder the first time, in
-        seconds; for 3 checkers only once built with ``backgammon build-hypergammon``,
-        which takes hours), not the networks; an :class:`ExactEvaluator` replaces it,
-        ``None`` uses the networks.
+        seconds; for 3 checkers only once built with ``backgammon build-hypergammon
+        --checkers 3``, 30-40 min), not the networks; an :class:`ExactEvaluator`
+        replaces it, ``None`` uses the networks. :attr:`source` says which.
 
         Raises:
             EngineError: if a weights file cannot be read or is not one.
@@ -945,6 +1000,12 @@ class Engine:
     def exact(self) -> ExactEvaluator | None:
         """The evaluator of a solved variant, used instead of the networks, if any."""
         return self._exact
+
+    @property
+    def source(self) -> EvaluationSource:
+        """Where this engine's values come from (exact database or the networks'
+        estimate), with a note for a solved variant whose database is not built."""
+        return evaluation_source(self._variant, self._exact)
 
     def classify(self, position: Position) -> PositionClass:
         """The class of ``position`` (see :func:`classify`)."""

@@ -28,25 +28,26 @@ point), one per distinct result, as the rules' own generator does (the tests com
 them position by position).
 
 **Cubeless values.** Value iteration, Gauss-Seidel (values updated in place) over the
-positions sorted by the total pip count of both sides (so races, where every play
-lowers it, come out exact in the first sweep): a position's five chances are the
-average over the 21 rolls of those of the best play, the play that maximises the
-mover's cubeless money equity
-``2 win - 1 + win_gammon - lose_gammon + win_backgammon - lose_backgammon`` (a roll
-with no legal play passes the turn: the same position with the opponent on roll).
-Equities are unique; the chances are not, because tied best plays can lead to
+positions sorted by the total pip count of both sides (so races, where every play lowers
+it, come out exact in the first sweep): a position's five chances are the average over
+the 21 rolls of those of the best play, the play that maximises the mover's cubeless
+money equity ``2 win - 1 + win_gammon - lose_gammon + win_backgammon - lose_backgammon``
+(a roll with no legal play passes the turn: the same position with the opponent on
+roll). Equities are unique; the chances are not, because tied best plays can lead to
 different win/gammon splits. **Tie-break:** among the plays whose equity is within
-:data:`TIE` (1e-9) of the best, the one whose result has the lowest pair index (a
-play that ends the game first, the larger win first). The iteration starts from zero
-and stops when a sweep changes no value by more than the tolerance (:data:`TOLERANCE`,
-1e-9 by default, in float64); :func:`residual` then checks the stored values against
-one more averaging step (self-consistency). Where the change shrinks by a steady
-ratio ``r`` a sweep (one slow mode: hits send checkers back, so positions recur), the
-values are moved at once by ``r / (1 - r)`` times the last change, the distance left
-if the ratio held (:class:`_Extrapolation`); the next sweeps correct any overshoot.
-This took the 2-checker solve from 49 sweeps to 28 (the values agree within 2e-9).
-A build through :func:`build_database` saves its state every few sweeps and resumes
-from it.
+:data:`TIE` (1e-9) of the best, the one whose result has the lowest pair index (a play
+that ends the game first, the larger win first). The iteration starts from a pip-count
+race estimate (:func:`_starting_values`) and stops when a sweep changes no value by more
+than the tolerance (:func:`default_tolerance`: 1e-9 for 1 and 2 checkers, 1e-8 for 3,
+whose file is float32; values in float64); :func:`residual` then checks the stored
+values against one more averaging step (self-consistency). Where the change shrinks by a
+steady ratio ``r`` a sweep (one slow mode: hits send checkers back, so positions recur),
+the values are moved at once by ``r / (1 - r)`` times the last change, the distance left
+if the ratio held (:class:`_Extrapolation`); the next sweeps correct any overshoot. This
+took the 2-checker solve from 49 sweeps to 28 (the values agree within 2e-9). A build
+through :func:`build_database` saves its state every few sweeps and resumes from it. A
+sweep runs on every core: level by level of total pip count, each level shared among the
+threads (:func:`_solve_sweep`), so it stays a Gauss-Seidel sweep.
 
 **Cubeful values.** In the same sweeps, for money with no Jacoby rule, no beavers and
 an unlimited cube, in units of the current cube for the side on roll before it
@@ -78,8 +79,8 @@ float32 for 3) into
 ``backgammon build-hypergammon --checkers N`` do the same from the command line.
 :meth:`HypergammonDatabase.open` loads a file, building it first if missing. The engine
 builds the 1- and 2-checker files on first use (CPU time here: 0.2 s and about 10 s, 16
-and 28 sweeps); the 3-checker one takes about an hour of one core (42 sweeps) and is
-built only by the command (see docs/variants.md for the figures and the checks).
+and 28 sweeps); the 3-checker one (every core, 30-40 min on 2) only by the command or the
+server's background build (see docs/variants.md for the figures and the checks).
 
 >>> db = HypergammonDatabase.build(1)
 >>> position = Position.from_points([0] * 23 + [1], [0] * 23 + [1], checkers=1)
@@ -102,7 +103,7 @@ from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+from numba import get_num_threads, njit, prange
 
 from backgammon.engine.bearoff import default_database_directory
 from backgammon.errors import EngineError, InvalidPositionError
@@ -111,8 +112,10 @@ from backgammon.rules.position import Position
 from backgammon.rules.variant import STANDARD, Variant
 
 __all__ = [
+    "BUILD_COMMAND",
     "BUILT_ON_FIRST_USE",
     "CHECKER_COUNTS",
+    "FLOAT32_TOLERANCE",
     "TIE",
     "TOLERANCE",
     "HypergammonCubeEquities",
@@ -121,6 +124,7 @@ __all__ = [
     "available",
     "build_database",
     "database_file",
+    "default_tolerance",
     "main",
     "pair_count",
     "pair_index",
@@ -136,10 +140,13 @@ CHECKER_COUNTS = (1, 2, 3)
 """The checker counts solved here."""
 BUILT_ON_FIRST_USE = (1, 2)
 """The checker counts whose databases the engine builds when it first needs them
-(seconds); the 3-checker one takes hours and is built only by the command."""
+(seconds); the 3-checker one (30-40 min) is built only by the command or the server."""
 TOLERANCE = 1e-9
 """Default convergence tolerance: the iteration stops after a sweep that changes no
 stored value by more than this."""
+FLOAT32_TOLERANCE = 1e-8
+"""The 3-checker build's tolerance: its file is float32, whose rounding (6e-8 near 1)
+is larger than what sweeps past this would change."""
 TIE = 1e-9
 """Plays whose cubeless equities differ by at most this are tied (see the tie-break in
 the module docstring)."""
@@ -467,38 +474,45 @@ def _equity5(p: FloatArray) -> float:
     return float(2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4])
 
 
+_VALUES = 8
+"""Columns of the packed values a sweep works on: the five chances, then no double
+with a centred cube, no double with the cube owned, the opponent owning the cube
+(one 64-byte row a position, so that reading a successor is one cache line)."""
+_CENTRED, _OWNED, _OPPONENT = 5, 6, 7
+
+
 @njit(cache=True)
-def _solve_sweep(
+def _sweep_slots(
     order: IntArray,
+    lo: int,
+    hi: int,
     table: IntArray,
     n: int,
     size: int,
     die1: IntArray,
     die2: IntArray,
     weight: FloatArray,
-    probs: FloatArray,
-    nd_centred: FloatArray,
-    nd_owned: FloatArray,
-    opponent_owns: FloatArray,
+    values: FloatArray,
     tie: float,
     gnubg_no_move: bool,
     update: bool,
     change: FloatArray,
-    by_equity: bool = False,
+    by_equity: bool,
 ) -> float:
-    """One Gauss-Seidel sweep over ``order``; returns the largest change of any value.
+    """One Gauss-Seidel pass over ``order[lo:hi]``; returns the largest change of any
+    value.
 
-    With ``update`` false nothing is written: the sweep only measures how far every
-    position is from the average of its rolls (:func:`residual`); ``change`` receives
-    each position's largest difference (indexed like ``order``). With ``by_equity``
-    the chances count through their cubeless equity only."""
+    ``values`` is packed (see :data:`_VALUES`). With ``update`` false nothing is
+    written: the pass only measures how far every position is from the average of its
+    rolls (:func:`residual`); ``change`` receives each position's largest difference
+    (indexed like ``order``). With ``by_equity`` the chances count through their
+    cubeless equity only."""
     keys = np.empty(256, dtype=np.int64)
     raw = np.empty(3 * 256, dtype=np.int64)
     new = np.empty(5)
-    cand = np.empty(5)
     best_p = np.empty(5)
     largest = 0.0
-    for slot in range(order.shape[0]):
+    for slot in range(lo, hi):
         pair = order[slot]
         a = pair // size
         b = pair % size
@@ -512,23 +526,22 @@ def _solve_sweep(
             w = weight[roll]
             count = _successors(code, n, size, die1[roll], die2[roll], keys, raw)
             if count == 0:
-                flipped = b * size + a
-                p = probs[flipped]
+                p = values[b * size + a]
                 best_p[0] = 1.0 - p[0]
                 best_p[1] = p[3]
                 best_p[2] = p[4]
                 best_p[3] = p[1]
                 best_p[4] = p[2]
-                e_u = opponent_owns[flipped]
+                e_u = p[_OPPONENT]
                 double = min(2.0 * e_u, 1.0)
                 if gnubg_no_move:
-                    b_centred = -nd_centred[flipped]
-                    b_owned = -nd_owned[flipped]
+                    b_centred = -p[_CENTRED]
+                    b_owned = -p[_OWNED]
                     b_opponent = -e_u
                 else:
-                    b_centred = -max(nd_centred[flipped], double)
+                    b_centred = -max(p[_CENTRED], double)
                     b_owned = -e_u
-                    b_opponent = -max(nd_owned[flipped], double)
+                    b_opponent = -max(p[_OWNED], double)
             else:
                 best_e = -1e300
                 b_centred = -1e300
@@ -543,12 +556,13 @@ def _solve_sweep(
                         c_owned = e
                         c_opponent = e
                     else:
-                        e = -_equity5(probs[key])
-                        e_u = opponent_owns[key]
+                        p = values[key]
+                        e = -_equity5(p)
+                        e_u = p[_OPPONENT]
                         double = min(2.0 * e_u, 1.0)
-                        c_centred = -max(nd_centred[key], double)
+                        c_centred = -max(p[_CENTRED], double)
                         c_owned = -e_u
-                        c_opponent = -max(nd_owned[key], double)
+                        c_opponent = -max(p[_OWNED], double)
                     best_e = max(best_e, e)
                     b_centred = max(b_centred, c_centred)
                     b_owned = max(b_owned, c_owned)
@@ -557,7 +571,7 @@ def _solve_sweep(
                 chosen = np.int64(1) << 62
                 for k in range(count):
                     key = keys[k]
-                    e = float(-key) if key < 0 else -_equity5(probs[key])
+                    e = float(-key) if key < 0 else -_equity5(values[key])
                     if e >= best_e - tie and key < chosen:
                         chosen = key
                 if chosen < 0:
@@ -568,7 +582,7 @@ def _solve_sweep(
                     best_p[3] = 0.0
                     best_p[4] = 0.0
                 else:
-                    p = probs[chosen]
+                    p = values[chosen]
                     best_p[0] = 1.0 - p[0]
                     best_p[1] = p[3]
                     best_p[2] = p[4]
@@ -579,25 +593,94 @@ def _solve_sweep(
             v_centred += w * b_centred
             v_owned += w * b_owned
             v_opponent += w * b_opponent
+        row = values[pair]
         diff = 0.0
-        for k in range(5):
-            cand[k] = new[k]
-            if not by_equity:
-                diff = max(diff, abs(new[k] - probs[pair, k]))
         if by_equity:
-            diff = abs(_equity5(new) - _equity5(probs[pair]))
-        diff = max(diff, abs(v_centred - nd_centred[pair]))
-        diff = max(diff, abs(v_owned - nd_owned[pair]))
-        diff = max(diff, abs(v_opponent - opponent_owns[pair]))
+            diff = abs(_equity5(new) - _equity5(row))
+        else:
+            for k in range(5):
+                diff = max(diff, abs(new[k] - row[k]))
+        diff = max(diff, abs(v_centred - row[_CENTRED]))
+        diff = max(diff, abs(v_owned - row[_OWNED]))
+        diff = max(diff, abs(v_opponent - row[_OPPONENT]))
         change[slot] = diff
         largest = max(largest, diff)
         if update:
             for k in range(5):
-                probs[pair, k] = cand[k]
-            nd_centred[pair] = v_centred
-            nd_owned[pair] = v_owned
-            opponent_owns[pair] = v_opponent
+                row[k] = new[k]
+            row[_CENTRED] = v_centred
+            row[_OWNED] = v_owned
+            row[_OPPONENT] = v_opponent
     return largest
+
+
+@njit(cache=True, parallel=True)
+def _solve_sweep(
+    order: IntArray,
+    levels: IntArray,
+    table: IntArray,
+    n: int,
+    size: int,
+    die1: IntArray,
+    die2: IntArray,
+    weight: FloatArray,
+    values: FloatArray,
+    tie: float,
+    gnubg_no_move: bool,
+    update: bool,
+    change: FloatArray,
+    by_equity: bool,
+    threads: int,
+) -> float:
+    """One sweep over ``order`` on ``threads`` threads (see :func:`_sweep_slots`);
+    returns the largest change of any value.
+
+    ``order[levels[k]:levels[k + 1]]`` are the positions of one total pip count
+    (:func:`_playable_order`), taken level by level, each level shared among the
+    threads. A play lowers the mover's pips, so a position's successors lie in
+    earlier levels, already updated, as in a one-thread Gauss-Seidel sweep, and
+    positions of one level can be updated at once; the exceptions (a hit that gives
+    back as many pips as the play used, a roll with no play: the same level) read a
+    value another thread may be writing, before or after its update, which value
+    iteration tolerates (it converges to the same fixed point), and the last sweep,
+    which changes nothing beyond the tolerance, is what the stopping rule and
+    :func:`residual` judge."""
+    largest = np.zeros(threads)
+    for level in range(levels.shape[0] - 1):
+        lo = levels[level]
+        span = levels[level + 1] - lo
+        for t in prange(threads):
+            first = lo + span * t // threads
+            last = lo + span * (t + 1) // threads
+            if last > first:
+                found = _sweep_slots(
+                    order,
+                    first,
+                    last,
+                    table,
+                    n,
+                    size,
+                    die1,
+                    die2,
+                    weight,
+                    values,
+                    tie,
+                    gnubg_no_move,
+                    update,
+                    change,
+                    by_equity,
+                )
+                largest[t] = max(largest[t], found)
+    return float(largest.max())
+
+
+def _levels(table: IntArray, order: IntArray) -> IntArray:
+    """Where each total pip count begins in ``order`` (sorted by it), and its end."""
+    size = table.shape[0]
+    pips = table.sum(axis=1)
+    totals = pips[order // size] + pips[order % size]
+    starts = np.flatnonzero(np.diff(totals)) + 1
+    return np.concatenate(([0], starts, [order.shape[0]])).astype(np.int64)
 
 
 @njit(cache=True)
@@ -767,12 +850,14 @@ def _finished_values(table: IntArray, n: int) -> tuple[FloatArray, FloatArray]:
     return probs, equity
 
 
-def _playable_order(table: IntArray, n: int, probs: FloatArray) -> IntArray:
+def _playable_order(table: IntArray, n: int, win: FloatArray) -> IntArray:
+    """The positions to iterate (not finished, not clashing: ``win`` not NaN), by
+    the total pip count of both sides."""
     size = table.shape[0]
     pips = _side_pips(table, n)
     totals = (pips[:, None] + pips[None, :]).reshape(-1)
     index = np.arange(size * size, dtype=np.int64)
-    live = (index // size != 0) & (index % size != 0) & ~np.isnan(probs[:, 0])
+    live = (index // size != 0) & (index % size != 0) & ~np.isnan(win)
     candidates = index[live]
     order: IntArray = candidates[np.argsort(totals[candidates], kind="stable")]
     return order
@@ -844,97 +929,131 @@ _CHECKPOINT_EVERY = 5
 """Sweeps between two saves of a resumable build's state."""
 
 
+def _starting_values(table: IntArray, values: FloatArray) -> None:
+    """Fill the live positions of ``values`` (packed, see :data:`_VALUES`) with a
+    pip-count estimate, a better start than zeros: the side on roll wins with the
+    chance of a race ``lead / spread`` standard deviations ahead (``lead`` its pip
+    lead plus 4, half a roll; ``spread`` growing with the square root of the pips
+    left), no gammons, and the cube equities the cubeless equity. Finished games and
+    clashes (exact, NaN) are left as they are."""
+    size = table.shape[0]
+    pips = table.sum(axis=1).astype(np.float64)
+    live = ~np.isnan(values[:, 0])
+    for mine in range(1, size):
+        rows = slice(mine * size + 1, (mine + 1) * size)
+        lead = pips[1:] - pips[mine] + 4.0
+        spread = 1.0 + 0.5 * np.sqrt(pips[1:] + pips[mine])
+        win = 0.5 * (1.0 + np.tanh(0.8 * lead / spread))
+        block = values[rows]
+        here = live[rows]
+        block[here, 0] = win[here]
+        block[here, 1:5] = 0.0
+        block[here, 5:] = (2.0 * win[here] - 1.0)[:, None]
+
+
+def default_tolerance(checkers: int) -> float:
+    """The stopping tolerance of a build: :data:`TOLERANCE` for 1 and 2 checkers
+    (stored in float64); for 3 checkers (stored in float32, whose rounding near 1 is
+    6e-8) :data:`FLOAT32_TOLERANCE`."""
+    return TOLERANCE if _check_checkers(checkers) <= 2 else FLOAT32_TOLERANCE
+
+
 def _solve(
     checkers: int,
-    tolerance: float = TOLERANCE,
+    tolerance: float | None = None,
     *,
     max_sweeps: int = 10_000,
     progress: SolveProgress | None = None,
     gnubg_no_move: bool = False,
     state: Path | None = None,
+    threads: int | None = None,
 ) -> _Solution:
-    """Solve by value iteration (see the module doc). With ``state``, a file where the
-    iteration's values are saved every few sweeps and from which it resumes when the
-    file exists (a long 3-checker build survives being stopped)."""
+    """Solve by value iteration (see the module doc) on ``threads`` threads (by default
+    Numba's count, every core, for 3 checkers; one for 1 and 2) to ``tolerance``
+    (:func:`default_tolerance` by default). With ``state``, a file where the iteration's
+    values are saved every few sweeps and from which it resumes when the file exists (a
+    long build survives being stopped)."""
     n = _check_checkers(checkers)
+    limit = default_tolerance(n) if tolerance is None else tolerance
     size = side_count(n)
     table = _side_table(n, size)
     probs, equity = _finished_values(table, n)
-    nd_centred = equity.copy()
-    nd_owned = equity.copy()
-    opponent_owns = equity.copy()
-    arrays = (probs, nd_centred, nd_owned, opponent_owns)
+    values = np.empty((size * size, _VALUES))
+    values[:, :5] = probs
+    values[:, 5:] = equity[:, None]
+    del probs, equity
+    _starting_values(table, values)
     sweeps = 0
     if state is not None and state.exists():
         with np.load(state) as saved:
-            if int(saved["checkers"]) != n:
-                raise EngineError(f"{state} holds a {int(saved['checkers'])}-checker build")
-            for array, name in zip(arrays, _STATE_NAMES, strict=True):
-                array[...] = saved[name]
+            if int(saved["checkers"]) != n or saved["values"].shape != values.shape:
+                raise EngineError(f"{state} holds another build's state")
+            values[...] = saved["values"]
             sweeps = int(saved["sweeps"])
-    order = _playable_order(table, n, probs)
+    order = _playable_order(table, n, values[:, 0])
+    levels = _levels(table, order)
     die1, die2, weight = _roll_arrays()
     weight = weight / weight.sum()
     change = np.empty(order.shape[0])
     began = time.perf_counter()
+    arrays = (values[:, :5], values[:, _CENTRED], values[:, _OWNED], values[:, _OPPONENT])
     speedup = _Extrapolation(arrays)
+    # 1 and 2 checkers take seconds: the threads' hand-over at each level would cost
+    # more than it saves on a busy machine.
+    default_workers = get_num_threads() if n == 3 else 1
+    workers = default_workers if threads is None else max(1, int(threads))
     while True:
         sweeps += 1
         largest = _solve_sweep(
             order,
+            levels,
             table,
             n,
             size,
             die1,
             die2,
             weight,
-            probs,
-            nd_centred,
-            nd_owned,
-            opponent_owns,
+            values,
             TIE,
             gnubg_no_move,
             True,
             change,
+            False,
+            workers,
         )
         if progress is not None:
             progress(sweeps, largest, time.perf_counter() - began)
-        if largest <= tolerance:
+        if largest <= limit:
             break
         if sweeps >= max_sweeps:
             raise EngineError(
-                f"hypergammon-{n} did not converge to {tolerance} in {max_sweeps} sweeps "
+                f"hypergammon-{n} did not converge to {limit} in {max_sweeps} sweeps "
                 f"(last change {largest:.3g})"
             )
         speedup.after_sweep(arrays)
         if state is not None and sweeps % _CHECKPOINT_EVERY == 0:
-            _save_state(state, n, sweeps, arrays)
-    return _Solution(
-        probs, nd_centred, nd_owned, opponent_owns, sweeps, time.perf_counter() - began
-    )
+            _save_state(state, n, sweeps, values)
+    return _Solution(*arrays, sweeps, time.perf_counter() - began)
 
 
-_STATE_NAMES = ("probabilities", "centred_no_double", "owned_no_double", "opponent_owns")
-
-
-def _save_state(path: Path, checkers: int, sweeps: int, arrays: Sequence[FloatArray]) -> None:
+def _save_state(path: Path, checkers: int, sweeps: int, values: FloatArray) -> None:
     """Write a resumable build's state atomically (a stop mid-write keeps the last)."""
     temporary = path.with_name(f"{path.name}.{uuid.uuid4().hex}.tmp")
     try:
-        saved: dict[str, Any] = dict(zip(_STATE_NAMES, arrays, strict=True))
-        saved.update(checkers=np.array(checkers), sweeps=np.array(sweeps))
         with open(temporary, "wb") as stream:
-            np.savez(stream, **saved)
+            np.savez(stream, values=values, checkers=np.array(checkers), sweeps=np.array(sweeps))
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
 
 
-def residual(database: HypergammonDatabase) -> float:
+def residual(database: HypergammonDatabase, sample: int | None = None, seed: int = 0) -> float:
     """Self-consistency of a database: the largest difference, over every position and
     every stored value, between the value and the average over the 21 rolls of the
-    best play's value computed from the stored values (0 for an exact solution).
+    best play's value computed from the stored values (0 for an exact solution);
+    with ``sample``, over that many positions drawn at random (``seed``), a quick
+    check of a large database.
     Chances are taken from the tie-break's play, so ties do not count as errors. For a
     database stored in float32 (3 checkers) the chances count through their cubeless
     equity: rounding moves tied plays' equities apart by more than :data:`TIE`, so the
@@ -943,28 +1062,34 @@ def residual(database: HypergammonDatabase) -> float:
     n = database.checkers
     size = side_count(n)
     table = _side_table(n, size)
-    probs = database._probabilities.astype(np.float64)
-    order = _playable_order(table, n, probs)
+    values = np.empty((size * size, _VALUES))
+    values[:, :5] = database._probabilities
+    values[:, _CENTRED] = database._centred_no_double
+    values[:, _OWNED] = database._owned_no_double
+    values[:, _OPPONENT] = database._opponent_owns
+    order = _playable_order(table, n, values[:, 0])
+    if sample is not None and sample < order.shape[0]:
+        chosen = np.random.default_rng(seed).choice(order.shape[0], sample, replace=False)
+        order = np.ascontiguousarray(order[np.sort(chosen)])
     die1, die2, weight = _roll_arrays()
     change = np.empty(order.shape[0])
     return float(
         _solve_sweep(
             order,
+            np.array([0, order.shape[0]], dtype=np.int64),  # nothing written: one level
             table,
             n,
             size,
             die1,
             die2,
             weight / weight.sum(),
-            probs,
-            database._centred_no_double.astype(np.float64),
-            database._owned_no_double.astype(np.float64),
-            database._opponent_owns.astype(np.float64),
+            values,
             TIE,
             False,
             False,
             change,
             database._probabilities.dtype != np.float64,
+            get_num_threads(),
         )
     )
 
@@ -986,7 +1111,7 @@ def probability_ranges(
     size = side_count(n)
     table = _side_table(n, size)
     probs = database._probabilities.astype(np.float64)
-    order = _playable_order(table, n, probs)
+    order = _playable_order(table, n, probs[:, 0])
     die1, die2, weight = _roll_arrays()
     weight = weight / weight.sum()
     low = probs.copy()
@@ -1088,19 +1213,27 @@ class HypergammonDatabase:
     def build(
         cls,
         checkers: int,
-        tolerance: float = TOLERANCE,
+        tolerance: float | None = None,
         progress: SolveProgress | None = None,
         state: str | os.PathLike[str] | None = None,
+        threads: int | None = None,
     ) -> HypergammonDatabase:
-        """Solve ``checkers``-checker hypergammon in memory (float64); with ``state``,
-        saving the iteration there every few sweeps and resuming from it if present.
+        """Solve ``checkers``-checker hypergammon in memory (float64) to ``tolerance``
+        (:func:`default_tolerance` if ``None``) on ``threads`` threads (if ``None``,
+        every core for 3 checkers, one for 1 and 2); with ``state``, saving the
+        iteration there every few sweeps and resuming from it if present.
 
         Raises:
             ValueError: for a checker count other than 1, 2 or 3.
             EngineError: if the iteration does not converge.
         """
+        limit = default_tolerance(checkers) if tolerance is None else tolerance
         solution = _solve(
-            checkers, tolerance, progress=progress, state=None if state is None else Path(state)
+            checkers,
+            limit,
+            progress=progress,
+            state=None if state is None else Path(state),
+            threads=threads,
         )
         return cls(
             checkers,
@@ -1109,7 +1242,7 @@ class HypergammonDatabase:
             solution.owned_no_double,
             solution.opponent_owns,
             sweeps=solution.sweeps,
-            tolerance=tolerance,
+            tolerance=limit,
         )
 
     @classmethod
@@ -1144,7 +1277,7 @@ class HypergammonDatabase:
 
     @classmethod
     def _from_file(cls, path: Path, checkers: int) -> HypergammonDatabase:
-        command = f"python -m backgammon.engine.hypergammon build --checkers {checkers}"
+        command = BUILD_COMMAND.format(checkers=checkers)
         if not path.exists():
             raise EngineError(f"no hypergammon database at {str(path)!r}; build it with: {command}")
         try:
@@ -1375,14 +1508,17 @@ def read_gnubg_database(path: str | os.PathLike[str], checkers: int) -> Hypergam
 def build_database(
     checkers: int,
     directory: str | os.PathLike[str] | None = None,
-    tolerance: float = TOLERANCE,
+    tolerance: float | None = None,
     progress: SolveProgress | None = None,
+    threads: int | None = None,
 ) -> Path:
-    """Solve ``checkers``-checker hypergammon and write it into ``directory``
+    """Solve ``checkers``-checker hypergammon on ``threads`` threads (if ``None``, every
+    core for 3 checkers, one for 1 and 2) to ``tolerance`` (:func:`default_tolerance` if
+    ``None``) and write it into ``directory``
     (:func:`~backgammon.engine.bearoff.default_database_directory` if ``None``),
-    replacing any file there; returns its path. The iteration's state is kept beside
-    it (``hypergammon-N.npz.partial``) every few sweeps, so a build that is stopped
-    resumes where it was when run again.
+    replacing any file there; returns its path. The iteration's state is kept beside it
+    (``hypergammon-N.npz.partial``) every few sweeps, so a build that is stopped resumes
+    where it was when run again.
 
     Raises:
         ValueError: for a checker count other than 1, 2 or 3.
@@ -1391,14 +1527,20 @@ def build_database(
     folder = Path(directory or default_database_directory())
     folder.mkdir(parents=True, exist_ok=True)
     state = folder / f"{database_file(checkers)}.partial"
-    path = HypergammonDatabase.build(checkers, tolerance, progress, state).save(folder)
+    database = HypergammonDatabase.build(checkers, tolerance, progress, state, threads)
+    path = database.save(folder)
     state.unlink(missing_ok=True)
     return path
 
 
+BUILD_COMMAND = "backgammon build-hypergammon --checkers {checkers}"
+"""The command that builds a database (formatted with the checker count)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``python -m backgammon.engine.hypergammon build --checkers N
-    [--dir DIR] [--tolerance T] [--quiet]``; returns the exit status."""
+    [--dir DIR] [--tolerance T] [--threads K] [--niceness X] [--quiet]``; returns the
+    exit status."""
     parser = argparse.ArgumentParser(
         prog="python -m backgammon.engine.hypergammon",
         description="Solve 1-, 2- or 3-checker hypergammon and cache the database.",
@@ -1409,23 +1551,85 @@ def main(argv: Sequence[str] | None = None) -> int:
     build.add_argument(
         "--dir", default=None, help=f"folder for the file (default: {default_database_directory()})"
     )
-    build.add_argument("--tolerance", type=float, default=TOLERANCE)
+    build.add_argument("--tolerance", type=float, default=None)
+    build.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="default: every core for 3 checkers, else 1",
+    )
+    build.add_argument(
+        "--niceness", type=int, default=0, help="lower this process's priority by this much"
+    )
     build.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    build.add_argument(
+        "--exit-with-parent",
+        action="store_true",
+        help="end when the process that started this one ends (Linux; a server's build)",
+    )
     arguments = parser.parse_args(argv)
-    return run_build(arguments.checkers, arguments.dir, arguments.tolerance, arguments.quiet)
+    if arguments.exit_with_parent:
+        _exit_with_parent()
+    if arguments.niceness > 0:
+        os.nice(arguments.niceness)
+    return run_build(
+        arguments.checkers,
+        arguments.dir,
+        arguments.tolerance,
+        arguments.quiet,
+        threads=arguments.threads,
+    )
+
+
+def _exit_with_parent() -> None:
+    """Have the kernel kill this process when its parent ends (Linux's
+    ``PR_SET_PDEATHSIG``): a server killed with SIGKILL cannot stop its background
+    build, and a thread watching the parent would not run while a kernel holds the
+    GIL. Elsewhere nothing is done."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    parent = os.getppid()
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent ended before the request was made
+        os._exit(0)
 
 
 def run_build(
-    checkers: int, directory: str | None, tolerance: float = TOLERANCE, quiet: bool = False
+    checkers: int,
+    directory: str | None,
+    tolerance: float | None = None,
+    quiet: bool = False,
+    *,
+    threads: int | None = None,
 ) -> int:
-    """Build one database, printing each sweep unless ``quiet``; the exit status."""
+    """Build one database with a progress bar (the digits converged: the largest
+    change of each sweep against the tolerance) unless ``quiet``; the exit status."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    limit = default_tolerance(checkers) if tolerance is None else tolerance
+    digits = max(1.0, -math.log10(limit))
+    began = time.perf_counter()
+    bar = Progress(
+        TextColumn(f"hypergammon-{checkers}"),
+        BarColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+        disable=quiet,
+    )
+    task = bar.add_task("solve", total=digits, status="sweep 1")
 
     def show(sweep: int, change: float, seconds: float) -> None:
-        print(f"sweep {sweep}: largest change {change:.3g} ({seconds:.1f} s)", flush=True)
+        done = min(digits, max(0.0, -math.log10(max(change, 1e-300))))
+        status = f"sweep {sweep}: largest change {change:.2g}"
+        bar.update(task, completed=done, status=status)
 
-    began = time.perf_counter()
     try:
-        path = build_database(checkers, directory, tolerance, None if quiet else show)
+        with bar:
+            path = build_database(checkers, directory, limit, show, threads)
     except (OSError, EngineError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -131,6 +131,12 @@ async def _lifespan(
     await service.start(say)
     tournaments: TournamentService = app.state.tournaments
     await tournaments.resume()
+    build = None
+    if settings.build_hypergammon:
+        from backgammon.server.hypergammon_build import BackgroundBuild
+
+        build = BackgroundBuild(say)
+        await build.start()
     fibs = None
     if settings.fibs_port is not None:
         from backgammon.server.fibs.listener import FibsListener
@@ -149,6 +155,8 @@ async def _lifespan(
     yield
     say("stopping: finishing writes")
     close_jobs(app)
+    if build is not None:
+        await build.stop()
     if fibs is not None:
         await fibs.stop()
     await tournaments.close()

@@ -14,6 +14,7 @@ but in workers of their own: a bot never waits behind them, however many are que
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import signal
@@ -37,18 +38,33 @@ if TYPE_CHECKING:
 __all__ = ["BotPool", "BotRequest", "decide", "engine_for"]
 
 _T = TypeVar("_T")
+_log = logging.getLogger(__name__)
 
 BotRequest = tuple[str, str, CubeRules, MatchContext, list[Action], int]
 """What a worker needs: level, variant name, cube rules, match context, the game's
 actions so far, and a seed for the level's noise."""
 
 
-@cache
 def engine_for(variant_name: str) -> Engine:
-    """One engine per variant per worker process, opened on first use."""
+    """One engine per variant per worker process, opened on first use; opened again
+    once the variant's solved database is ready (the server builds 3-checker
+    hypergammon's in the background: until then the networks' estimate is used, and
+    logged as such)."""
+    from backgammon.engine.evaluator import exact_database_ready
+
+    return _engine(variant_name, exact_database_ready(find(variant_name)))
+
+
+@cache
+def _engine(variant_name: str, exact_ready: bool) -> Engine:
+    """The engine of a variant, for whether its solved database was ready."""
     from backgammon.engine.evaluator import Engine
 
-    return Engine(variant=find(variant_name))
+    engine = Engine(variant=find(variant_name))
+    note = engine.source.note
+    if note:
+        _log.warning("bots and tools for %s: %s", variant_name, note)
+    return engine
 
 
 def decide(request: BotRequest) -> dict[str, Any]:

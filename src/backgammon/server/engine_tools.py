@@ -337,6 +337,9 @@ def position_report(
             "probabilities": [round(p, 4) for p in evaluation.probabilities],
             "equity": round(evaluation.equity, 4),
         },
+        # exact (a solved database) or the network's estimate, with a note saying how
+        # to get exact values where they exist but are not built
+        "source": engine.source.as_json(),
         "cube": None,
         "plays": [],
     }

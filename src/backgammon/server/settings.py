@@ -52,6 +52,8 @@ class Settings(BaseModel):
             behind them.
         bots: the bot levels offered in the lobby.
         warm_up: compile the engine's kernels before reporting ready.
+        build_hypergammon: at start, build 3-checker hypergammon's exact database in
+            the background if it is missing (30-40 min; ``backgammon serve`` turns it on).
         abandon_after: seconds after which a match nobody acts in is adjudicated.
         claim_after: in a match without a clock, seconds a player must have been
             disconnected while the match waits on them before their opponent may
@@ -84,6 +86,7 @@ class Settings(BaseModel):
     tool_processes: int = Field(default=1, ge=1)
     bots: tuple[str, ...] = ("beginner", "intermediate", "expert", "worldclass")
     warm_up: bool = True
+    build_hypergammon: bool = False
     abandon_after: float = Field(default=3 * 24 * 3600.0, gt=0)
     claim_after: float = Field(default=300.0, gt=0)
     secure_cookies: bool = False

@@ -100,6 +100,7 @@ function renderReport(report) {
     `${report.ply}-ply, cubeless, for the side on roll: equity ${signed(report.evaluation.equity)}; ` +
     `win ${percent(win)} (gammon ${percent(winGammon)}, backgammon ${percent(winBackgammon)}), ` +
     `lose ${percent(1 - win)} (gammon ${percent(loseGammon)}, backgammon ${percent(loseBackgammon)})`;
+  $("#position-source").textContent = P.sourceLine(report);
   renderCube(report.cube);
   const body = $("#position-plays tbody");
   body.replaceChildren(

@@ -172,6 +172,15 @@ export function parseDice(text) {
 
 const OWNER_WORDS = { player: "the side on roll", opponent: "its opponent" };
 
+/** Where the figures come from, in words: "" for the usual network estimate; for a
+ * solved variant, "exact" or the server's note (an estimate, and how to get exact ones). */
+export function sourceLine(report) {
+  const source = report.source;
+  if (!source) return "";
+  if (source.exact) return "Exact values (solved database).";
+  return source.note ? `Estimate: ${source.note}` : "";
+}
+
 /** What the pasted text carried, in words (the side on roll, dice, cube, score). */
 export function contextLine(report) {
   const context = report.context;

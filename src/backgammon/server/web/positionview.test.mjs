@@ -124,3 +124,11 @@ test("the encoders agree with the Python codecs", { skip: !process.env.BG_POSITI
     assert.equal(P.boardProblem(board), null);
   }
 });
+
+test("the source line says exact, an estimate with its note, or nothing", () => {
+  assert.equal(P.sourceLine({}), "");
+  assert.equal(P.sourceLine({ source: { exact: false, label: "estimate", note: null } }), "");
+  assert.equal(P.sourceLine({ source: { exact: true, label: "exact", note: null } }), "Exact values (solved database).");
+  const note = "estimate from the neural network: run `backgammon build-hypergammon --checkers 3`";
+  assert.equal(P.sourceLine({ source: { exact: false, label: "estimate", note } }), `Estimate: ${note}`);
+});
