@@ -123,6 +123,7 @@ def measure_server(numba_cache: Path, bearoff: Path, data: Path) -> dict[str, fl
             "-m",
             "backgammon",
             "serve",
+            "--no-build-hypergammon",
             "--port",
             str(port),
             "--data",

@@ -494,7 +494,7 @@ def _start_server(folder: Path, port: int, fibs_port: int) -> Server:
     server.log = folder / "server.log"
     server.log_start = server.log.stat().st_size if server.log.exists() else 0
     command = [
-        sys.executable, "-m", "backgammon", "serve",
+        sys.executable, "-m", "backgammon", "serve", "--no-build-hypergammon",
         "--port", str(port),
         "--fibs-port", str(fibs_port),
         "--data", str(folder),

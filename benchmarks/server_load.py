@@ -148,7 +148,7 @@ class Server:
         self.log = folder / "server.log"
         self.log_start = self.log.stat().st_size if self.log.exists() else 0
         command = [
-            sys.executable, "-m", "backgammon", "serve",
+            sys.executable, "-m", "backgammon", "serve", "--no-build-hypergammon",
             "--port", str(self.port),
             "--data", str(folder),
             "--bot-processes", "0",

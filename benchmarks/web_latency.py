@@ -118,6 +118,7 @@ class Server:
             "-m",
             "backgammon",
             "serve",
+            "--no-build-hypergammon",
             "--no-warm-up",
             "--port",
             str(self.port),
