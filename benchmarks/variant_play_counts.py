@@ -1,5 +1,6 @@
 """Write (or check) the play-count table of every variant: for fixed positions and all
-21 rolls (the 56 throws of three dice for tabula), how many distinct legal plays there are ("perft" depth 1).
+21 rolls (tabula: the 56 throws of three dice), how many distinct legal plays there
+are ("perft" depth 1).
 
     python benchmarks/variant_play_counts.py            # check against the table
     python benchmarks/variant_play_counts.py --write    # regenerate tests/data/...
@@ -15,7 +16,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from backgammon import ALL_ROLLS, ALL_THROWS_OF_THREE, ChooseDouble, Game, Position, SeededDice, variants
+from backgammon import (
+    ALL_ROLLS,
+    ALL_THROWS_OF_THREE,
+    ChooseDouble,
+    Game,
+    Position,
+    SeededDice,
+    variants,
+)
 from backgammon.engine.baseline import RandomPlayer
 
 TABLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "variant_play_counts.json"

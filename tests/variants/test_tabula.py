@@ -124,27 +124,36 @@ def test_the_most_dice_are_played_and_an_unplayable_die_is_lost() -> None:
 
 
 def test_three_dice_rolls_and_their_notation() -> None:
-    roll = Roll.parse("2-5-6")
+    roll = Roll.parse("2-5-6", dice=3)
     assert roll == Roll(2, 5, 6) and str(roll) == "2-5-6" and roll.moves == (2, 5, 6)
-    assert Roll.parse("256") == roll and Roll.coerce((2, 5, 6)) == roll
+    assert Roll.parse("256", dice=3) == roll and Roll.coerce((2, 5, 6), dice=3) == roll
     assert Roll(4, 4, 4).moves == (4, 4, 4) and not Roll(4, 4, 4).is_double
     assert Roll(2, 6, 5).normalized() == Roll(6, 5, 2)
     assert repr(Roll(3, 1)) == "Roll(first=3, second=1)"
     assert len(ALL_THROWS_OF_THREE) == 56
     assert sum(throw.weight for throw in ALL_THROWS_OF_THREE) == Fraction(1)
-    with pytest.raises(InvalidNotationError, match="three like"):
-        Roll.parse("2-5-7")
-    with pytest.raises(ValueError, match="three like"):
-        Roll.coerce((1, 2, 3, 4))
+    with pytest.raises(InvalidNotationError, match="three dice like '6-5-2'"):
+        Roll.parse("2-5-7", dice=3)
+    with pytest.raises(InvalidNotationError, match="three dice like '6-5-2'"):
+        Roll.parse("2-5", dice=3)
+    with pytest.raises(InvalidNotationError, match="two dice like '6-2'"):
+        Roll.parse("2-5-6")
+    assert Roll.parse("2-5-6", dice=None) == Roll.coerce("2-5-6", dice=None) == roll
+    with pytest.raises(ValueError, match="three dice like"):
+        Roll.coerce((1, 2, 3, 4), dice=3)
+    with pytest.raises(ValueError, match="two dice like"):
+        Roll.coerce((1, 2, 3))
     start = Position.initial(TABULA)
     play = parse_play("6-5-2: bar/23 bar/20 bar/19", start, "2-5-6", TABULA)
     assert play.notation("2-5-6") == "6-5-2: bar/23 bar/20 bar/19"
     with pytest.raises(IllegalPlayError, match="written for 6-5-1"):
         parse_play("6-5-1: bar/24 bar/20 bar/19", start, "2-5-6", TABULA)
-    with pytest.raises(ValueError, match="tabula throws 3"):
+    with pytest.raises(ValueError, match="expected three dice"):
         legal_plays(start, "6-5", TABULA)
+    with pytest.raises(ValueError, match="tabula throws 3"):
+        legal_plays(start, Roll(6, 5), TABULA)
     with pytest.raises(ValueError, match="standard throws 2"):
-        legal_plays(Position.initial(), "6-5-2")
+        legal_plays(Position.initial(), Roll(6, 5, 2))
 
 
 def test_a_game_rolls_three_dice_after_the_opening() -> None:

@@ -44,7 +44,7 @@ class Roll:
     (4, 4, 4, 4)
     >>> str(Roll.parse("6-2"))
     '6-2'
-    >>> Roll.parse("2-5-6").moves
+    >>> Roll.parse("2-5-6", dice=3).moves
     (2, 5, 6)
     """
 
@@ -59,46 +59,48 @@ class Roll:
                 raise ValueError(f"a die shows 1..6, got {die!r}")
 
     @classmethod
-    def parse(cls, text: str) -> Roll:
-        """Parse ``"6-2"``, ``"62"``, ``"6 2"`` or ``"6,2"``; three dice as
-        ``"6-5-2"`` (or ``"652"``).
+    def parse(cls, text: str, dice: int | None = 2) -> Roll:
+        """Parse ``"6-2"``, ``"62"``, ``"6 2"`` or ``"6,2"``; with ``dice=3`` a throw
+        of three dice such as ``"6-5-2"`` (or ``"652"``); ``dice=None`` takes either.
 
         Raises:
-            InvalidNotationError: if ``text`` is not two or three dice of 1..6.
+            InvalidNotationError: if ``text`` is not that many dice of 1..6.
         """
         if not isinstance(text, str):
             raise InvalidNotationError(f"a roll must be text like '6-2', got {text!r}")
-        match = re.fullmatch(
-            r"\s*([1-6])\s*[-/, ]?\s*([1-6])\s*(?:[-/, ]?\s*([1-6])\s*)?", text
-        )
-        if match is None:
-            raise InvalidNotationError(
-                f"invalid roll {text!r}: expected two dice like '6-2' or three like '6-5-2'"
+        match = re.fullmatch(r"\s*([1-6])\s*[-/, ]?\s*([1-6])\s*(?:[-/, ]?\s*([1-6])\s*)?", text)
+        third = None if match is None else match.group(3)
+        count = 3 if third is not None else 2
+        if match is None or (dice is not None and count != dice):
+            expected = {2: "two dice like '6-2'", 3: "three dice like '6-5-2'"}.get(
+                dice or 0, "two dice like '6-2' or three like '6-5-2'"
             )
-        third = match.group(3)
+            raise InvalidNotationError(f"invalid roll {text!r}: expected {expected}")
         return cls(int(match.group(1)), int(match.group(2)), None if third is None else int(third))
 
     @classmethod
-    def coerce(cls, roll: RollLike) -> Roll:
-        """Accept a :class:`Roll`, a pair of ints like ``(3, 1)`` (a triple for
-        three dice), or text like ``"3-1"``.
+    def coerce(cls, roll: RollLike, dice: int | None = 2) -> Roll:
+        """Accept a :class:`Roll`, a pair of ints like ``(3, 1)``, or text like
+        ``"3-1"``; with ``dice=3`` a triple or text of three dice (tabula), with
+        ``dice=None`` either. A :class:`Roll` is returned as it is.
 
         Raises:
-            ValueError: if it is not two or three dice of 1..6.
+            ValueError: if it is not that many dice of 1..6.
         """
         if isinstance(roll, Roll):
             return roll
         if isinstance(roll, str):
-            return cls.parse(roll)
+            return cls.parse(roll, dice=dice)
         try:
-            dice = tuple(roll)
+            values = tuple(roll)
         except TypeError:
-            raise ValueError(f"a roll is two dice like (3, 1), got {roll!r}") from None
-        if len(dice) == 2:
-            return cls(dice[0], dice[1])
-        if len(dice) == 3:
-            return cls(dice[0], dice[1], dice[2])
-        raise ValueError(f"a roll is two dice like (3, 1) or three like (6, 5, 2), got {roll!r}")
+            values = ()
+        if len(values) in ((2, 3) if dice is None else (dice,)):
+            return cls(*values)
+        expected = {2: "two dice like (3, 1)", 3: "three dice like (6, 5, 2)"}.get(
+            dice or 0, "two dice like (3, 1) or three like (6, 5, 2)"
+        )
+        raise ValueError(f"a roll is {expected}, got {roll!r}")
 
     @property
     def dice(self) -> tuple[int, ...]:
@@ -224,7 +226,7 @@ class ScriptedDice:
     """
 
     def __init__(self, rolls: Iterable[RollLike]) -> None:
-        self._rolls = [Roll.coerce(roll) for roll in rolls]
+        self._rolls = [Roll.coerce(roll, dice=None) for roll in rolls]
         self._next = 0
 
     @property

@@ -332,7 +332,7 @@ class Game:
         self._cube = cube if isinstance(cube, CubeState) else CubeState(cube)
         self._position = start
         self._turn = turn
-        self._dice = None if dice is None else Roll.coerce(dice)
+        self._dice = None if dice is None else Roll.coerce(dice, variant.dice)
         self._outcome: Outcome | None = None
         self._pending: Pending | None = None
         self._turns_played = (0, 0)

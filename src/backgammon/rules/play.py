@@ -185,7 +185,7 @@ class Play:
         )
         if roll is None:
             return format_steps(triples, double=double)
-        dice = Roll.coerce(roll)
+        dice = Roll.coerce(roll, dice=None)
         unplayable = len(dice.moves) - self.dice_used
         body = format_steps(triples, double=double, unplayable=unplayable if triples else 0)
         return f"{dice.normalized()}: {body}"
@@ -250,7 +250,7 @@ def legal_plays(position: Position, roll: RollLike, variant: Variant | None = No
         ValueError: if ``roll`` is not two dice of 1..6, or not the variant's number
             of dice (three for tabula).
     """
-    dice = Roll.coerce(roll)
+    dice = Roll.coerce(roll, 2 if variant is None else variant.dice)
     # A writable copy (80 ns): the search passes writable boards, and one array type
     # means the move generator is compiled once, not twice.
     board = np.frombuffer(bytearray(position._data), dtype=np.uint8)
@@ -313,7 +313,7 @@ def parse_play(
         AmbiguousPlayError: if it fits more than one legal play.
         ValueError: if ``roll`` is not two dice of 1..6.
     """
-    dice = Roll.coerce(roll)
+    dice = Roll.coerce(roll, 2 if variant is None else variant.dice)
     return _resolve(text, position, dice, legal_plays(position, dice, variant))
 
 
@@ -380,7 +380,5 @@ def _hint(position: Position, dice: Roll, plays: PlayList) -> str:
         return " (checkers on the bar must enter first)"
     most = max(play.dice_used for play in plays)
     if most == len(dice.moves):
-        return (
-            f" (all {most} dice can be played)" if most > 2 else " (both dice can be played)"
-        )
+        return f" (all {most} dice can be played)" if most > 2 else " (both dice can be played)"
     return f" (at most {most} of the dice can be played)"

@@ -60,7 +60,7 @@ def _can_move(
         return False
     dest = source - die
     if dest >= 1:
-        return board[_opponent_slot(dest, same_direction)] < 2
+        return bool(board[_opponent_slot(dest, same_direction)] < 2)
     for slot in range(7, 26):
         if board[slot] != 0:
             return False  # bearing off only once every checker is in the last quarter
@@ -68,7 +68,7 @@ def _can_move(
         return True
     if exact_bearoff:
         return False
-    for slot in range(source + 1, 7):
+    for slot in range(source + 1, 7):  # noqa: SIM110 - a plain loop compiles best in Numba
         if board[slot] != 0:
             return False  # a higher number bears off only the rearmost checker
     return True
@@ -121,7 +121,7 @@ def _key_change(source: int, die: int, hit: int, same_direction: bool) -> np.uin
     change = _WEIGHTS[_OFF if dest <= 0 else dest] - _WEIGHTS[source]
     if hit:
         change += _WEIGHTS[_OPP + _BAR] - _WEIGHTS[_opponent_slot(dest, same_direction)]
-    return change
+    return np.uint64(change)
 
 
 @njit(cache=True)
@@ -141,7 +141,7 @@ def _sources(board: Board, bar_first: bool, out: npt.NDArray[np.int64]) -> int:
 
 @njit(cache=True)
 def _same_board(rows: Board, row: int, board: Board) -> bool:
-    for slot in range(BOARD_SLOTS):
+    for slot in range(BOARD_SLOTS):  # noqa: SIM110 - a plain loop compiles best in Numba
         if rows[row, slot] != board[slot]:
             return False
     return True
