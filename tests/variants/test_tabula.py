@@ -186,6 +186,21 @@ def test_the_engine_and_the_compiled_loops_refuse_three_dice() -> None:
         MatchSettings(variant="tabula", length=1, clock=None)
 
 
+def test_the_terminal_game_refuses_tabula_and_selfplay_plays_it() -> None:
+    from typer.testing import CliRunner
+
+    from backgammon.apps.cli import app
+
+    refused = CliRunner().invoke(app, ["play", "--variant", "tabula"], input="quit\n")
+    assert refused.exit_code == 2
+    assert "tabula throws 3 dice" in refused.output
+    played = CliRunner().invoke(
+        app, ["selfplay", "--variant", "tabula", "--games", "3", "--seed", "1", "--json"]
+    )
+    assert played.exit_code == 0, played.output
+    assert '"games": 3' in played.output
+
+
 def _slow_plays(position: Position, dice: tuple[int, ...]) -> set[bytes]:
     """Every result of the most dice usable, by plain recursion (the reference)."""
     results: dict[int, set[bytes]] = {}
