@@ -1,5 +1,6 @@
 """Write (or check) the play-count table of every variant: for fixed positions and all
-21 rolls, how many distinct legal plays there are ("perft" depth 1).
+21 rolls (tabula: the 56 throws of three dice), how many distinct legal plays there
+are ("perft" depth 1).
 
     python benchmarks/variant_play_counts.py            # check against the table
     python benchmarks/variant_play_counts.py --write    # regenerate tests/data/...
@@ -15,7 +16,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from backgammon import ALL_ROLLS, ChooseDouble, Game, Position, SeededDice, variants
+from backgammon import (
+    ALL_ROLLS,
+    ALL_THROWS_OF_THREE,
+    ChooseDouble,
+    Game,
+    Position,
+    SeededDice,
+    variants,
+)
 from backgammon.engine.baseline import RandomPlayer
 
 TABLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "variant_play_counts.json"
@@ -53,7 +62,8 @@ def table() -> dict[str, Any]:
             {
                 "position": position.slots_text,
                 "counts": {
-                    str(roll): len(position.legal_plays(roll, variant)) for roll in ALL_ROLLS
+                    str(roll): len(position.legal_plays(roll, variant))
+                    for roll in (ALL_ROLLS if variant.dice == 2 else ALL_THROWS_OF_THREE)
                 },
             }
             for position in sample_positions(name)

@@ -43,6 +43,7 @@ from backgammon.rules.cube import (
 )
 from backgammon.rules.dice import (
     ALL_ROLLS,
+    ALL_THROWS_OF_THREE,
     DiceSource,
     Roll,
     ScriptedDice,
@@ -68,6 +69,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ALL_ROLLS",
+    "ALL_THROWS_OF_THREE",
     "AcceptResignation",
     "AmbiguousPlayError",
     "BackgammonError",

@@ -90,6 +90,11 @@ def play(
     if level not in LEVELS:
         raise typer.BadParameter(f"unknown level {level!r}; choose {', '.join(LEVELS)}")
     chosen = _variant_named(variant)
+    if chosen.dice != 2:
+        raise typer.BadParameter(
+            f"{chosen.name} throws {chosen.dice} dice; the terminal game and its engine play "
+            "two-dice variants (try 'backgammon selfplay --variant tabula')"
+        )
     if opponent == "engine":
         _say_while_compiling(LEVELS[level].ply)
     engine = Engine(variant=chosen)

@@ -908,8 +908,14 @@ class Engine:
         replaces it, ``None`` uses the networks. :attr:`source` says which.
 
         Raises:
-            EngineError: if a weights file cannot be read or is not one.
+            EngineError: if a weights file cannot be read or is not one, or for a
+                variant that does not throw two dice (tabula: no network yet).
         """
+        if variant.dice != 2:
+            raise EngineError(
+                f"the engine evaluates two-dice games; {variant.name} throws "
+                f"{variant.dice} dice and has no network yet"
+            )
         if weights is None:
             networks = networks_for(variant)
         elif isinstance(weights, Networks):

@@ -97,9 +97,15 @@ class Table:
 
         Raises:
             KeyError: for an unknown variant name.
-            ValueError: for a negative match length or ``max_actions < 6``.
+            ValueError: for a negative match length or ``max_actions < 6``, or a
+                variant that does not throw two dice (tabula).
         """
         self.variant = find(variant) if isinstance(variant, str) else variant
+        if self.variant.dice != 2:
+            raise ValueError(
+                f"{self.variant.name} throws {self.variant.dice} dice; the environments "
+                "play two-dice games only"
+            )
         if isinstance(cube, CubeRules):
             self.rules = cube
         else:

@@ -140,11 +140,12 @@ class ParsedPlayText:
     """A parsed play: the moves, the leading roll if one was written, and ``Ø`` marks."""
 
     moves: tuple[PlayTextMove, ...]
-    roll: tuple[int, int] | None
+    roll: tuple[int, ...] | None
+    """The leading roll: two dice, or three (tabula's ``6-5-2:``)."""
     unplayable: int
 
 
-_ROLL_PREFIX = re.compile(r"^\s*([1-6])\s*-?\s*([1-6])\s*:\s*")
+_ROLL_PREFIX = re.compile(r"^\s*([1-6])\s*-?\s*([1-6])\s*(?:-?\s*([1-6])\s*)?:\s*")
 _NO_MOVE_WORDS = {"ø", "∅", "0/0", "-", "pass", "none", "nomove", "no-move", "cannot", "can't"}
 _MOVE = re.compile(r"^(.+?)(?:\((\d+)\))?$")
 _POINT = re.compile(r"^(bar|b|off|o|\d{1,2})(\*?)$")
@@ -183,7 +184,7 @@ def parse_play_text(text: str) -> ParsedPlayText:
     roll = None
     prefix = _ROLL_PREFIX.match(rest)
     if prefix is not None:
-        roll = (int(prefix.group(1)), int(prefix.group(2)))
+        roll = tuple(int(die) for die in prefix.groups() if die is not None)
         rest = rest[prefix.end() :]
     lowered = rest.lower().replace("no move", "nomove").replace("can't move", "cannot")
     words = [word for word in re.split(r"[\s,;]+", lowered) if word]

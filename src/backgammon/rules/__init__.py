@@ -2,6 +2,7 @@
 
 from backgammon.rules.dice import (
     ALL_ROLLS,
+    ALL_THROWS_OF_THREE,
     DiceSource,
     Roll,
     ScriptedDice,
@@ -14,6 +15,7 @@ from backgammon.rules.variant import STANDARD, Variant
 
 __all__ = [
     "ALL_ROLLS",
+    "ALL_THROWS_OF_THREE",
     "STANDARD",
     "DiceSource",
     "Play",

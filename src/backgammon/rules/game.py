@@ -302,7 +302,7 @@ class Game:
         context: MatchContext | None = None,
         position: Position | None = None,
         turn: int | None = None,
-        dice: Roll | tuple[int, int] | None = None,
+        dice: Roll | tuple[int, int] | tuple[int, int, int] | None = None,
         cube: CubeState | int = 1,
     ) -> None:
         """Start a game, by default from the variant's initial position.
@@ -332,7 +332,7 @@ class Game:
         self._cube = cube if isinstance(cube, CubeState) else CubeState(cube)
         self._position = start
         self._turn = turn
-        self._dice = None if dice is None else Roll.coerce(dice)
+        self._dice = None if dice is None else Roll.coerce(dice, variant.dice)
         self._outcome: Outcome | None = None
         self._pending: Pending | None = None
         self._turns_played = (0, 0)
@@ -510,6 +510,11 @@ class Game:
                 raise IllegalActionError(f"a {pending.kind} is pending and must be answered")
             if self._dice is not None:
                 raise IllegalActionError(f"the dice ({self._dice}) are already rolled")
+            throws = len(action.dice)
+            if throws != self.variant.dice:
+                raise IllegalActionError(
+                    f"{self.variant.name} throws {self.variant.dice} dice, got {throws} ({action})"
+                )
         elif isinstance(action, Play):
             if pending is not None:
                 raise IllegalActionError(f"a {pending.kind} is pending and must be answered")
@@ -800,7 +805,9 @@ class Game:
     def roll_dice(self, source: DiceSource) -> OpeningRoll | Roll:
         """Roll with ``source`` and push the result: the opening throw (both players'
         dice, from one roll of ``source``) before the first turn, otherwise a
-        :class:`Roll` for the side on roll. Returns what was pushed; after a tied
+        :class:`Roll` for the side on roll (for a three-dice variant such as tabula,
+        three dice: a source's three-dice roll as it is, else the two dice of one
+        roll and the first die of the next). Returns what was pushed; after a tied
         opening throw the turn is still ``None`` and you roll again.
 
         Raises:
@@ -811,7 +818,13 @@ class Game:
             raise IllegalActionError("the game is over")
         thrown = source.roll()
         action: OpeningRoll | Roll
-        action = OpeningRoll(thrown.first, thrown.second) if self._turn is None else thrown
+        if self._turn is None:
+            action = OpeningRoll(thrown.first, thrown.second)
+        elif self.variant.dice == 3 and thrown.third is None:
+            # Three dice from a two-dice source: this roll's two and the next one's first.
+            action = Roll(thrown.first, thrown.second, source.roll().first)
+        else:
+            action = thrown
         self.push(action)
         return action
 

@@ -32,6 +32,7 @@ from backgammon.rules.movegen import (
     generate_plays_packed,
 )
 from backgammon.rules.position import Position
+from backgammon.rules.three_dice_movegen import generate_three_dice_plays
 from backgammon.rules.variant import Variant
 
 __all__ = ["Play", "PlayList", "Step", "legal_plays", "parse_play"]
@@ -178,13 +179,16 @@ class Play:
             for i in range(0, len(code), STEP_FIELDS)
         ]
         count = len(triples)
-        double = count > 2 or (count == 2 and code[1] == code[1 + STEP_FIELDS])
+        # All steps of one number: a double (or, with three dice, a triple).
+        double = count >= 2 and all(
+            code[i + 1] == code[1] for i in range(0, len(code), STEP_FIELDS)
+        )
         if roll is None:
             return format_steps(triples, double=double)
-        dice = Roll.coerce(roll)
+        dice = Roll.coerce(roll, dice=None)
         unplayable = len(dice.moves) - self.dice_used
         body = format_steps(triples, double=double, unplayable=unplayable if triples else 0)
-        return f"{dice.high}-{dice.low}: {body}"
+        return f"{dice.normalized()}: {body}"
 
     def __str__(self) -> str:
         return self.notation()
@@ -243,13 +247,16 @@ def legal_plays(position: Position, roll: RollLike, variant: Variant | None = No
     The list is empty when no checker can move.
 
     Raises:
-        ValueError: if ``roll`` is not two dice of 1..6.
+        ValueError: if ``roll`` is not two dice of 1..6, or not the variant's number
+            of dice (three for tabula).
     """
-    dice = Roll.coerce(roll)
+    dice = Roll.coerce(roll, 2 if variant is None else variant.dice)
     # A writable copy (80 ns): the search passes writable boards, and one array type
     # means the move generator is compiled once, not twice.
     board = np.frombuffer(bytearray(position._data), dtype=np.uint8)
-    if variant is None or variant.plain_movement:
+    if dice.third is not None or (variant is not None and variant.dice == 3):
+        packed = _three_dice_plays(board, dice, variant)
+    elif variant is None or variant.plain_movement:
         packed = generate_plays_packed(board, dice.first, dice.second)
     elif variant.blocking or variant.pinning:
         packed = generate_blocking_plays(
@@ -273,6 +280,24 @@ def legal_plays(position: Position, roll: RollLike, variant: Variant | None = No
     return plays
 
 
+def _three_dice_plays(board: np.ndarray, dice: Roll, variant: Variant | None) -> np.ndarray:
+    if variant is None or variant.dice != 3 or dice.third is None:
+        name = "standard" if variant is None else variant.name
+        raise ValueError(
+            f"the roll {dice} has {len(dice.dice)} dice, but {name} throws "
+            f"{3 if variant is not None and variant.dice == 3 else 2}"
+        )
+    return generate_three_dice_plays(
+        board,
+        dice.first,
+        dice.second,
+        dice.third,
+        not variant.enter_anytime,
+        variant.same_direction,
+        variant.exact_bearoff,
+    )
+
+
 def parse_play(
     text: str, position: Position, roll: RollLike, variant: Variant | None = None
 ) -> Play:
@@ -288,7 +313,7 @@ def parse_play(
         AmbiguousPlayError: if it fits more than one legal play.
         ValueError: if ``roll`` is not two dice of 1..6.
     """
-    dice = Roll.coerce(roll)
+    dice = Roll.coerce(roll, 2 if variant is None else variant.dice)
     return _resolve(text, position, dice, legal_plays(position, dice, variant))
 
 
@@ -298,10 +323,9 @@ def _hit_points(play: Play) -> frozenset[int]:
 
 def _resolve(text: str, position: Position, dice: Roll, plays: PlayList) -> Play:
     parsed = parse_play_text(text)
-    if parsed.roll is not None and sorted(parsed.roll) != sorted((dice.first, dice.second)):
-        raise IllegalPlayError(
-            f"{text!r} is written for {parsed.roll[0]}-{parsed.roll[1]}, but the roll is {dice}"
-        )
+    if parsed.roll is not None and sorted(parsed.roll) != sorted(dice.dice):
+        written = "-".join(map(str, parsed.roll))
+        raise IllegalPlayError(f"{text!r} is written for {written}, but the roll is {dice}")
     if not parsed.moves:
         if not plays:
             return Play.no_move(position)
@@ -356,7 +380,5 @@ def _hint(position: Position, dice: Roll, plays: PlayList) -> str:
         return " (checkers on the bar must enter first)"
     most = max(play.dice_used for play in plays)
     if most == len(dice.moves):
-        return (
-            f" (all {most} dice can be played)" if dice.is_double else " (both dice can be played)"
-        )
+        return f" (all {most} dice can be played)" if most > 2 else " (both dice can be played)"
     return f" (at most {most} of the dice can be played)"

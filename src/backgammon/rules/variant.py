@@ -66,6 +66,8 @@ class Variant:
             two on a side's first turn with 6-6, 4-4 or 3-3 (long nardy).
         prime_rule: a play may not leave six consecutive points held in front of the
             opponent unless an opposing checker is already past them (long nardy).
+        dice: how many dice one throw has: 2, or 3 for tabula (each die played
+            once, equal dice not doubled; :mod:`backgammon.rules.three_dice_movegen`).
         description: one line for people.
         aliases: other names the registry accepts.
     """
@@ -94,6 +96,7 @@ class Variant:
     pinning: bool = False
     mother_rule: bool = False
     prison: bool = False
+    dice: int = 2
     description: str = ""
     aliases: tuple[str, ...] = ()
     movement: int = field(init=False, repr=False, compare=False)
@@ -138,6 +141,7 @@ class Variant:
                     "blocking or pinning movement (no hitting) does not combine with "
                     + ", ".join(clashing)
                 )
+        self._check_dice()
         object.__setattr__(
             self,
             "movement",
@@ -160,8 +164,34 @@ class Variant:
             and not self.head_rule
             and not self.prime_rule
             and not self.pinning
+            and self.dice == 2
         )
         object.__setattr__(self, "plain_movement", plain)
+
+    def _check_dice(self) -> None:
+        if self.dice not in (2, 3):
+            raise ValueError(f"a throw has 2 or 3 dice, got {self.dice!r}")
+        if self.dice == 2:
+            return
+        clashing = [
+            name
+            for name in (
+                "caucasian",
+                "first_hit",
+                "atomic",
+                "acey_deucey",
+                "doubles_roll_again",
+                "complement_doubles",
+                "crosswise",
+                "blocking",
+                "pinning",
+            )
+            if getattr(self, name)
+        ]
+        if self.max_per_point is not None:
+            clashing.append("max_per_point")
+        if clashing:
+            raise ValueError("three dice (tabula) do not combine with " + ", ".join(clashing))
 
     @property
     def checkers(self) -> int:

@@ -58,9 +58,18 @@ _TOPOLOGIES = {"mirror": MIRROR, "same-way": SAME_WAY, "crosswise": CROSSWISE}
 
 def movement_code(variant: Variant, size: int = MOVEMENT_FIELDS) -> npt.NDArray[np.int64]:
     """``variant``'s movement packed for :func:`variant_plays`, in a zeroed vector of
-    ``size`` (at least :data:`MOVEMENT_FIELDS`) so callers can append fields."""
+    ``size`` (at least :data:`MOVEMENT_FIELDS`) so callers can append fields.
+
+    Raises:
+        ValueError: for a variant that does not throw two dice (tabula).
+    """
     if size < MOVEMENT_FIELDS:
         raise ValueError(f"a movement code needs {MOVEMENT_FIELDS} fields, got {size}")
+    if variant.dice != 2:
+        raise ValueError(
+            f"{variant.name} throws {variant.dice} dice; the compiled loops (self-play "
+            "training, the engine's lookahead) play two-dice games only"
+        )
     code = np.zeros(size, dtype=np.int64)
     code[KIND] = 1 if variant.blocking or variant.pinning else 0
     code[OPTIONS] = variant.movement

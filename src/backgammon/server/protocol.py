@@ -98,9 +98,14 @@ class MatchSettings(_Strict):
     @classmethod
     def _known_variant(cls, name: str) -> str:
         try:
-            return variants.find(name).name
+            variant = variants.find(name)
         except KeyError as error:
             raise ValueError(str(error.args[0])) from None
+        if variant.dice != 2:
+            raise ValueError(
+                f"{variant.name} throws {variant.dice} dice; the server plays two-dice games only"
+            )
+        return variant.name
 
 
 class Credentials(_Strict):
