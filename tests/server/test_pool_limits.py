@@ -12,6 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
+from backgammon.server.routes.analysis import MAX_UPLOAD_BYTES
+
 from .test_review import SHORT_MATCH
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
@@ -138,7 +140,7 @@ def test_a_body_over_its_declared_cap_is_refused_before_it_is_read(url: str) -> 
     answer = _raw_request(url, head)
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     assert b'"error":"too_large"' in answer.replace(b" ", b"")
-    assert b"at most 1100000 bytes" in answer
+    assert f"at most {MAX_UPLOAD_BYTES} bytes".encode() in answer
 
 
 def test_a_chunked_body_is_counted_as_it_streams_and_cut_off_at_the_cap(url: str) -> None:

@@ -159,7 +159,9 @@ def test_swiss_survives_a_sigkill_in_round_two(server_factory: Any) -> None:
         assert view["rounds"][0] == before["rounds"][0]
         pairs = zip(before["rounds"][1]["pairings"], view["rounds"][1]["pairings"], strict=True)
         for kept, played in pairs:
-            assert (kept["players"], kept["match"]) == (played["players"], played["match"])
+            assert kept["players"] == played["players"]
+            # A pairing whose match was not yet stored at the kill gets one at restart.
+            assert kept["match"] in (None, played["match"]), (kept, played)
             assert kept["winner"] in (None, played["winner"]), before
         # No rematch: the library paired the 6 players without repeats.
         met = [frozenset(p["players"]) for r in view["rounds"] for p in r["pairings"]]
