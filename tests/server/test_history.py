@@ -14,7 +14,7 @@ import pytest
 
 from backgammon.server.database import Database
 from backgammon.server.history import HistoryFilter
-from backgammon.server.protocol import ClockSettings, CreateMatch, MatchSettings
+from backgammon.server.protocol import ActionBody, ClockSettings, CreateMatch, MatchSettings
 from backgammon.server.service import GameService, ServiceError
 from backgammon.server.settings import Settings
 
@@ -35,18 +35,24 @@ class FakeClock:
         return self.time
 
 
-async def _timed_out_match(
-    service: GameService, clock: FakeClock, host: Any, guest: Any, length: int
+async def _finished_match(
+    service: GameService, clock: FakeClock, host: Any, guest: Any, length: int, loser: Any
 ) -> tuple[str, str]:
-    """A match of ``length`` points between host and guest, lost on time by the one
-    who was to act first; returns its id and the winner's name."""
+    """A match of ``length`` points between host and guest, lost by ``loser``: on time
+    when they were to act first (the opening roll decides), otherwise by leaving it.
+    Returns its id and the winner's name."""
     settings = MatchSettings(length=length, clock=ClockSettings(delay=1, reserve_per_point=1))
     created = await service.create_match(host, CreateMatch(settings=settings, rated=False))
     await service.join_match(guest, created["id"])
     state = await service.state(created["id"])
-    clock.time += 2 + length
-    assert await service.check_clocks() == 1
-    winner = state["players"][1 - state["waiting_for"]]
+    if state["players"][state["waiting_for"]] == loser.name:
+        clock.time += 2 + length
+        assert await service.check_clocks() == 1
+    else:
+        await service.act(loser, created["id"], ActionBody(kind="leave"))
+    final = await service.state(created["id"])
+    winner = state["players"][final["result"]["winner"]]
+    assert winner != loser.name
     return created["id"], winner
 
 
@@ -60,9 +66,17 @@ def test_history_filters_by_opponent_result_length_and_dates_and_pages(
         bob, _ = await service.register("bob", PASSWORD)
         carol, _ = await service.register("carol", PASSWORD)
         played: list[tuple[str, str, str, int, float]] = []  # id, opponent, winner, length, at
-        for opponent, length in [(bob, 1), (carol, 3), (bob, 3), (carol, 1), (bob, 5)]:
+        # Alice wins three and loses two, whoever the opening roll favours.
+        games = [
+            (bob, 1, bob),
+            (carol, 3, alice),
+            (bob, 3, alice),
+            (carol, 1, carol),
+            (bob, 5, bob),
+        ]
+        for opponent, length, loser in games:
             at = clock.time
-            match_id, winner = await _timed_out_match(service, clock, alice, opponent, length)
+            match_id, winner = await _finished_match(service, clock, alice, opponent, length, loser)
             played.append((match_id, opponent.name, winner, length, at))
             clock.time += 2 * DAY
         going = await service.create_match(bob, CreateMatch(settings=MatchSettings(length=7)))
@@ -81,7 +95,7 @@ def test_history_filters_by_opponent_result_length_and_dates_and_pages(
         assert await ids("bob") == [going["id"]] + [r[0] for r in reversed(played) if r[1] == "bob"]
         won = [r[0] for r in reversed(played) if r[2] == "alice"]
         lost = [r[0] for r in reversed(played) if r[2] != "alice"]
-        assert won and lost, "the test's matches were all won by one side"
+        assert len(won) == 3 and len(lost) == 2
         assert await ids(result="won") == won
         assert await ids(result="lost") == lost
         assert await ids(result="unfinished") == [going["id"]]
