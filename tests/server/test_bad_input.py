@@ -137,6 +137,29 @@ def test_http_refusals(server_factory: Any) -> None:
     assert httpx.get(f"{url}/api/matches/nope/record.mat").status_code == 404
 
 
+def test_a_record_the_format_cannot_hold_is_a_409_naming_the_variant(server_factory: Any) -> None:
+    """An acey-deucey match has no .mat, SGF or OGXM form: each download says so (it
+    was a 500), and the match plays on."""
+    server = server_factory("--no-warm-up", "--no-bots")
+    url = server.url
+    tokens = []
+    for name in ("hana", "ivo"):
+        answer = httpx.post(f"{url}/api/register", json={"name": name, "password": PASSWORD})
+        tokens.append({"authorization": f"Bearer {answer.json()['token']}"})
+    body = {"settings": {"variant": "acey-deucey", "length": 3}}
+    created = httpx.post(f"{url}/api/matches", json=body, headers=tokens[0]).json()
+    joined = httpx.post(f"{url}/api/matches/{created['id']}/join", json={}, headers=tokens[1])
+    assert joined.status_code == 200, joined.text
+    before = _seq(url, created["id"])
+    for kind in ("mat", "sgf", "ogxm"):
+        answer = httpx.get(f"{url}/api/matches/{created['id']}/record.{kind}")
+        assert answer.status_code == 409, (kind, answer.status_code, answer.text)
+        assert "acey-deucey" in answer.json()["message"], answer.text
+    dice = httpx.get(f"{url}/api/matches/{created['id']}/record.dice")
+    assert dice.status_code == 200 and dice.json()["seed"] is None  # secret until the end
+    assert _seq(url, created["id"]) == before
+
+
 def test_random_messages_leave_the_server_serving(server_factory: Any) -> None:
     server = server_factory("--no-warm-up", "--no-bots")
 

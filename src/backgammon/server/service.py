@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from sqlalchemy.exc import IntegrityError
 
 from backgammon import __version__
-from backgammon.formats import write_match_text
+from backgammon.formats import MatchRecord, write_match_text
 from backgammon.formats.ogxm import write_ogxm
 from backgammon.server import history, throttle
 from backgammon.server import repository as repo
@@ -1290,9 +1290,9 @@ class GameService:
         ``dice`` (JSON for ``backgammon verify-dice``).
 
         Raises:
-            ServiceError: ``not_found``; ``conflict`` before the match has started
-                (and, for dice, before it is over: the seed is still secret; for
-                OGXM, a match it cannot hold: another variant).
+            ServiceError: ``not_found`` before the match has started; ``conflict``
+                for a match the format cannot hold (a variant other than those it
+                names). The dice record of a match going on has no seed yet.
         """
         async with self.db.transaction() as connection:
             row = await repo.match_row(connection, match_id)
@@ -1301,13 +1301,16 @@ class GameService:
         live = await self._load(match_id)
         if kind == "dice":
             return json.dumps(live.dice_record(), indent=1)
-        if kind in ("mat", "sgf"):
-            return write_match_text(live.record(), kind)
-        if kind == "ogxm":
+        writers: dict[str, Callable[[MatchRecord], str | bytes]] = {
+            "mat": lambda record: write_match_text(record, "mat"),
+            "sgf": lambda record: write_match_text(record, "sgf"),
+            "ogxm": write_ogxm,
+        }
+        if kind in writers:
             try:
-                return write_ogxm(live.record())
-            except ValueError as error:  # a variant or an action OGXM cannot hold
-                raise ServiceError("conflict", f"ogxm: {error}", 409) from None
+                return writers[kind](live.record())
+            except ValueError as error:  # a variant or an action the format cannot hold
+                raise ServiceError("conflict", f"{kind}: {error}", 409) from None
         raise ServiceError("bad_request", f"unknown download {kind!r}: mat, sgf, ogxm or dice")
 
     async def finished_record(self, match_id: str) -> str:
@@ -1324,7 +1327,10 @@ class GameService:
             raise ServiceError(
                 "conflict", f"match: {match_id[:16]!r} is not over: only finished matches", 409
             )
-        return write_match_text((await self._load(match_id)).record(), "mat")
+        try:
+            return write_match_text((await self._load(match_id)).record(), "mat")
+        except ValueError as error:  # a variant a .mat file cannot hold
+            raise ServiceError("conflict", f"match: {error}", 409) from None
 
     async def _summary(self, row: MatchRow) -> dict[str, Any]:
         # Each distinct user once: a started invitation's invitee is one of its players.
