@@ -28,6 +28,7 @@ from typing import Any
 
 from backgammon.errors import BackgammonError, MatchFileError
 from backgammon.formats.record import Location, MatchInfo, MatchRecord, MatchVisitor
+from backgammon.formats.xg_analysis import best_cube_action, cube_equities_json
 from backgammon.rules.cube import (
     AcceptResignation,
     Beaver,
@@ -147,21 +148,11 @@ class OgxmCubeRead:
     @property
     def best_action(self) -> str:
         """``"no double"``, ``"double, take"``, ``"double, pass"`` or ``"too good"``."""
-        doubled = min(self.double_take, self.double_drop)
-        if doubled <= self.no_double:
-            return "too good" if self.double_take > self.double_drop else "no double"
-        return "double, take" if self.double_take < self.double_drop else "double, pass"
+        return best_cube_action(self.no_double, self.double_take, self.double_drop)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data in the shape of XG's (``kind`` ``"cube"``)."""
-        return {
-            "kind": "cube",
-            "no_double": self.no_double,
-            "double_take": self.double_take,
-            "double_drop": self.double_drop,
-            "best_action": self.best_action,
-            "level": self.engine,
-        }
+        return {**cube_equities_json(self), "level": self.engine}
 
 
 def _absolute(player: int, point: int) -> int:

@@ -16,7 +16,7 @@ stored them (its cubeful equity, or match winning chances converted to equity).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from backgammon.formats.xg_records import Evaluation, Rollout
 from backgammon.rules.play import Play
@@ -64,6 +64,40 @@ def _rollout_json(rollout: Rollout | None) -> dict[str, Any] | None:
         "confidence": rollout.error,
         "truncated": rollout.truncation if rollout.truncated else None,
         "cubeless": rollout.cubeless,
+    }
+
+
+def best_cube_action(no_double: float, double_take: float, double_drop: float) -> str:
+    """The right cube action by the doubler's equities: ``"no double"``, ``"double,
+    take"``, ``"double, pass"`` or ``"too good"`` (as XG's and OGXM's analyses state it)."""
+    doubled = min(double_take, double_drop)
+    if doubled <= no_double:
+        return "too good" if double_take > double_drop else "no double"
+    return "double, take" if double_take < double_drop else "double, pass"
+
+
+class CubeEquities(Protocol):
+    """A cube analysis's three equities and its best action (XG's or an OGXM file's)."""
+
+    @property
+    def no_double(self) -> float: ...
+    @property
+    def double_take(self) -> float: ...
+    @property
+    def double_drop(self) -> float: ...
+    @property
+    def best_action(self) -> str: ...
+
+
+def cube_equities_json(analysis: CubeEquities) -> dict[str, Any]:
+    """The JSON fields every cube analysis shares: ``kind`` ``"cube"``, the three
+    equities and the best action."""
+    return {
+        "kind": "cube",
+        "no_double": analysis.no_double,
+        "double_take": analysis.double_take,
+        "double_drop": analysis.double_drop,
+        "best_action": analysis.best_action,
     }
 
 
@@ -157,19 +191,12 @@ class XgCubeAnalysis:
     def best_action(self) -> str:
         """``"no double"``, ``"double, take"``, ``"double, pass"`` or ``"too good"``,
         by the equities."""
-        doubled = min(self.double_take, self.double_drop)
-        if doubled <= self.no_double:
-            return "too good" if self.double_take > self.double_drop else "no double"
-        return "double, take" if self.double_take < self.double_drop else "double, pass"
+        return best_cube_action(self.no_double, self.double_take, self.double_drop)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data: ``kind`` ``"cube"``, the equities, best action, errors."""
         return {
-            "kind": "cube",
-            "no_double": self.no_double,
-            "double_take": self.double_take,
-            "double_drop": self.double_drop,
-            "best_action": self.best_action,
+            **cube_equities_json(self),
             "probabilities": list(self.probabilities),
             "level": self.level,
             "double_error": self.double_error,
