@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from backgammon.server import repository as repo
 from backgammon.server import tournament_store as store
 from backgammon.server.protocol import MatchSettings
 from backgammon.server.repository import User
@@ -81,6 +82,12 @@ class ArenaState:
         return shown
 
 
+async def _account(connection: Any, user_id: int) -> User:
+    user = await repo.user_by_id(connection, user_id)
+    assert user is not None
+    return user
+
+
 def new_arena_state(entrants: list[Entrant], seconds: int, seed: int, now: float) -> ArenaState:
     """A new arena lasting ``seconds`` from ``now`` (nobody paired yet).
 
@@ -95,11 +102,11 @@ async def advance_arena(
     connection: Any,
     row: store.TournamentRow,
     settings: MatchSettings,
-    users: dict[str, User],
+    ids: dict[str, int],
 ) -> tuple[ArenaState, list[tuple[int, Pairing]]]:
     """Bring a running arena up to date inside ``connection``'s transaction: record
     the matches that ended, pair the players in the lobby (storing and linking their
-    matches), and say whether it is over. Returns the new state (the caller stores
+    matches; ``ids``: the players' user ids by name). Returns the new state (the caller stores
     it) and the pairings in play whose matches may need starting, by number."""
     assert row.state is not None
     state = ArenaState.from_json(row.state)
@@ -120,7 +127,7 @@ async def advance_arena(
         second = maybe_second
         match_id = await games.seat_match(
             connection,
-            (users[first], users[second]),
+            (await _account(connection, ids[first]), await _account(connection, ids[second])),
             settings,
             rated=bool(row.settings["rated"]),
         )

@@ -151,12 +151,13 @@ Links = dict[tuple[int, int], tuple[str, str, int | None]]
 """Every pairing's match: ``(round, pairing) -> (match id, status, winning seat)``."""
 
 
-def _rounds_progress(row: store.TournamentRow, event: RoundHistory, links: Links) -> dict[str, Any]:
+def _rounds_progress(
+    row: store.TournamentRow, event: RoundHistory, pending: Round | None, links: Links
+) -> dict[str, Any]:
     """The rounds (the one in play included, its finished matches' winners shown)
     and the standings of a round-by-round event."""
     shown = list(event.rounds)
-    pending = event.next_round() if row.status == "running" else None
-    if pending is not None:
+    if pending is not None and row.status == "running":
         shown.append(pending)
     rounds = []
     for played in shown:
@@ -194,6 +195,9 @@ class TournamentService:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._tasks: set[asyncio.Task[None]] = set()
         self._ticker: asyncio.Task[None] | None = None
+        # Each running round-by-round event as last read, with its next round, by id
+        # (see _event_of).
+        self._events: dict[str, tuple[int, RoundHistory, Round | None]] = {}
         games.match_finished_hooks.append(self._match_finished)
         games.room_snapshots["tournament:"] = self._room_snapshot
 
@@ -516,11 +520,11 @@ class TournamentService:
     async def _step_rounds(self, row: store.TournamentRow) -> bool:
         """Store and start the round's missing matches; record the round once all are
         over (opening a side event after a knock-out's first round)."""
-        event = _load_event(row)
-        pending = event.next_round()
+        event, pending = self._event_of(row)
         async with self.games.db.transaction() as connection:
             if pending is None:
                 await store.update_tournament(connection, row.id, status="finished")
+                self._events.pop(row.id, None)
                 log.info("tournament %s finished", row.id)
                 return False
             links = await store.match_links(connection, row.id)
@@ -529,7 +533,7 @@ class TournamentService:
             for index, pairing in enumerate(pending.pairings):
                 if pairing.is_bye or (pending.number, index) in links:
                     continue
-                first, second = (users[str(name)] for name in pairing.players)
+                first, second = [await self._account(connection, users, p) for p in pairing.players]
                 match_id = await self.games.seat_match(
                     connection, (first, second), settings, rated=bool(row.settings["rated"])
                 )
@@ -542,10 +546,12 @@ class TournamentService:
         played = self._results(pending, links)
         if played is None:
             return False
+        self._events.pop(row.id, None)  # the event changes: read it again if this fails
         event.record(played)
         async with self.games.db.transaction() as connection:
             await store.update_tournament(connection, row.id, state=event.to_json())
             side_event = await self._open_side_event(connection, row, event)
+        self._events[row.id] = (len(event.rounds), event, event.next_round())
         log.info("tournament %s: round %d recorded", row.id, played.number)
         if side_event is not None:
             self._spawn(side_event)
@@ -557,7 +563,8 @@ class TournamentService:
         settings = self._match_settings(row, None, None)
         async with self.games.db.transaction() as connection:
             users = await self._users(connection, row.id)
-            state, in_play = await advance_arena(self.games, connection, row, settings, users)
+            ids = {name: user_id for name, (user_id, _) in users.items()}
+            state, in_play = await advance_arena(self.games, connection, row, settings, ids)
             finished = state.is_finished(self.games.clock.now())
             status = {"status": "finished"} if finished else {}
             await store.update_tournament(connection, row.id, state=state.to_json(), **status)
@@ -575,21 +582,42 @@ class TournamentService:
         number: int,
         pairing: Pairing,
         match_id: str,
-        users: dict[str, User],
+        users: dict[str, tuple[int, str]],
     ) -> None:
         """Start a stored pairing's match and tell its people."""
         await self.games.begin_match(match_id)
         self._tell_pairing(row, number, pairing, match_id, users)
 
+    def _event_of(self, row: store.TournamentRow) -> tuple[RoundHistory, Round | None]:
+        """A round-by-round event and its next round. Reading a record replays and
+        checks every round (a second or so for a big Swiss late on), so the event is
+        kept while running, keyed by how many rounds its record holds: a record with
+        as many rounds is the same event (the rounds are only ever appended)."""
+        assert row.state is not None
+        recorded = len(row.state["rounds"])
+        cached = self._events.get(row.id)
+        if cached is not None and cached[0] == recorded:
+            return cached[1], cached[2]
+        event = _load_event(row)
+        pending = event.next_round()
+        if row.status == "running":
+            self._events[row.id] = (recorded, event, pending)
+        return event, pending
+
     @staticmethod
-    async def _users(connection: Any, tournament_id: str) -> dict[str, User]:
-        """The registered players' accounts, by name."""
-        users = {}
-        for user_id, name, _ in await store.players_of(connection, tournament_id):
-            user = await repo.user_by_id(connection, user_id)
-            assert user is not None
-            users[name] = user
-        return users
+    async def _users(connection: Any, tournament_id: str) -> dict[str, tuple[int, str]]:
+        """The registered players' ids and kinds (human, guest, bot), by name."""
+        players = await store.players_of(connection, tournament_id)
+        return {name: (user_id, kind) for user_id, name, kind in players}
+
+    @staticmethod
+    async def _account(
+        connection: Any, users: dict[str, tuple[int, str]], name: str | None
+    ) -> User:
+        """A registered player's account."""
+        user = await repo.user_by_id(connection, users[str(name)][0])
+        assert user is not None
+        return user
 
     async def _open_side_event(
         self, connection: Any, row: store.TournamentRow, event: RoundHistory
@@ -683,14 +711,14 @@ class TournamentService:
         number: int,
         pairing: Pairing,
         match_id: str,
-        users: dict[str, User],
+        users: dict[str, tuple[int, str]],
     ) -> None:
         for name in pairing.players:
             user = users.get(str(name))
-            if user is None or user.kind == "bot":
+            if user is None or user[1] == "bot":
                 continue
             self.games.tell_user(
-                user.id,
+                user[0],
                 {
                     "type": "tournament_pairing",
                     "tournament": row.id,
@@ -743,7 +771,7 @@ class TournamentService:
         if row.state is not None and row.format == "arena":
             progress = _arena_progress(ArenaState.from_json(row.state), links)
         elif row.state is not None:
-            progress = _rounds_progress(row, _load_event(row), links)
+            progress = _rounds_progress(row, *self._event_of(row), links)
         rounds = progress["rounds"]
         return {
             "id": row.id,
