@@ -121,7 +121,8 @@ def test_knockout_with_consolation_and_last_chance_plays_to_the_end(
         champion = view["rounds"][-1]["pairings"][0]["winner"]
         assert view["standings"][0]["name"] == champion
         assert len(view["standings"]) == 8
-        assert consolation["parent"] == tournament_id
+        assert consolation["parent"] == tournament_id and last_chance["parent"] == consolation["id"]
+        assert consolation["settings"]["last_chance"] and not last_chance["settings"]["last_chance"]
         assert consolation["name"] == "Club cup: consolation"
         assert last_chance["name"] == "Club cup: last chance"
         assert {p["name"] for p in consolation["players"]} == _losers_of_round_one(view)

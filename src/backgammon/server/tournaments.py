@@ -282,11 +282,9 @@ class TournamentService:
         match is over)."""
         now = self.games.clock.now()
         async with self.games.db.transaction() as connection:
-            running = await store.list_tournaments(connection, "running", limit=100_000)
-        for row in running:
-            if row.format != "arena" or row.state is None:
-                continue
-            if ArenaState.from_json(row.state).ends_at <= now:
+            arenas = await store.list_tournaments(connection, "running", 100_000, "arena")
+        for row in arenas:
+            if row.state is not None and ArenaState.from_json(row.state).ends_at <= now:
                 await self._advance_logged(row.id)
 
     # -- actions ---------------------------------------------------------------------
@@ -649,6 +647,8 @@ class TournamentService:
             settings={
                 **row.settings,
                 "side_events": kinds[1:],
+                "consolation": False,
+                "last_chance": "last-chance" in kinds[1:],
                 "side_event": kind,
                 "parent": row.id,
                 "main_name": main_name,
