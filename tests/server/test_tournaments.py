@@ -321,6 +321,46 @@ def test_swiss_survives_a_sigkill_in_round_two(server_factory: Any) -> None:
     asyncio.run(second_half())
 
 
+def test_arena_survives_a_sigkill(server_factory: Any) -> None:
+    server = server_factory(*BOTS)
+
+    async def first_half() -> tuple[str, dict[str, Any]]:
+        (ada,) = await _people(server.url, "ada")
+        body = {"name": "Arena", "format": "arena", "duration_seconds": 20, **ONE_POINT}
+        tournament_id = (await ada.request("POST", "/api/tournaments", body))["id"]
+        await _enter(ada, tournament_id, [], 4)
+        await ada.request("POST", f"/api/tournaments/{tournament_id}/start")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        while loop.time() < deadline:
+            view = await ada.request("GET", f"/api/tournaments/{tournament_id}")
+            if sum(game["winner"] is not None for game in view["games"]) >= 2:
+                break
+            await asyncio.sleep(0.05)
+        await ada.close()
+        return tournament_id, view
+
+    tournament_id, before = asyncio.run(first_half())
+    assert before["status"] == "running"
+    server.kill()
+    server.start()
+
+    async def second_half() -> None:
+        client = ServerClient(server.url)
+        view = await _until_finished(client, tournament_id, 120)
+        # Every game stored before the kill is kept, with its winner once it had one;
+        # the games in play at the kill were finished after the restart.
+        kept = view["games"][: len(before["games"])]
+        for old, new in zip(before["games"], kept, strict=True):
+            assert old["players"] == new["players"] and old["match"] == new["match"]
+            assert old["winner"] in (None, new["winner"])
+        assert all(game["winner"] in game["players"] for game in view["games"])
+        assert sum(s["tiebreaks"]["games"] for s in view["standings"]) == 2 * len(view["games"])
+        await client.close()
+
+    asyncio.run(second_half())
+
+
 def test_hostile_requests_are_refused_and_change_nothing(server_factory: Any) -> None:
     server = server_factory("--no-warm-up", "--no-bots")
 
