@@ -20,6 +20,9 @@ from .test_fibs import _clip_login, _fibs_port
 PASSWORD = "a long enough password"
 BOTS = ("--no-warm-up", "--bot-processes", "1")
 ONE_POINT = {"early_length": 1, "semi_final_length": 1, "final_length": 1}
+# The formats' rules are the service's, not the database's: these run on SQLite only
+# (the knock-out, the Swiss and the restart run on both).
+SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"])
 
 
 async def _people(url: str, *names: str) -> list[ServerClient]:
@@ -203,6 +206,7 @@ def test_swiss_of_ten_with_two_people_plays_four_rounds(server_factory: Any) -> 
     asyncio.run(main())
 
 
+@SQLITE_ONLY
 def test_double_elimination_of_five_plays_until_one_player_has_lost_once_at_most(
     server_factory: Any,
 ) -> None:
@@ -236,6 +240,7 @@ def test_double_elimination_of_five_plays_until_one_player_has_lost_once_at_most
     asyncio.run(main())
 
 
+@SQLITE_ONLY
 def test_arena_pairs_players_as_they_return_and_scores_streaks(server_factory: Any) -> None:
     server = server_factory(*BOTS)
 
@@ -321,12 +326,13 @@ def test_swiss_survives_a_sigkill_in_round_two(server_factory: Any) -> None:
     asyncio.run(second_half())
 
 
+@SQLITE_ONLY
 def test_arena_survives_a_sigkill(server_factory: Any) -> None:
     server = server_factory(*BOTS)
 
     async def first_half() -> tuple[str, dict[str, Any]]:
         (ada,) = await _people(server.url, "ada")
-        body = {"name": "Arena", "format": "arena", "duration_seconds": 20, **ONE_POINT}
+        body = {"name": "Arena", "format": "arena", "duration_seconds": 12, **ONE_POINT}
         tournament_id = (await ada.request("POST", "/api/tournaments", body))["id"]
         await _enter(ada, tournament_id, [], 4)
         await ada.request("POST", f"/api/tournaments/{tournament_id}/start")
