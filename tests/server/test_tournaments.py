@@ -1,6 +1,7 @@
 """Tournaments on a real server: people over HTTP and WebSockets, the server's bots
-in the other seats; a knock-out and a Swiss played to the end, a restart after a
-SIGKILL in round 2, and the refusals (wrong user, late registration, bad bodies)."""
+in the other seats; a knock-out with its consolation and last chance, a Swiss, a
+double elimination and an arena played to the end, a restart after a SIGKILL in
+round 2, and the refusals (wrong user, late registration, bad bodies)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 from backgammon.server.client import ClientError, ServerClient
+from backgammon.tournaments import arena_points
 
 from .players import Policy, play_seat
 from .test_fibs import _clip_login, _fibs_port
@@ -18,6 +20,9 @@ from .test_fibs import _clip_login, _fibs_port
 PASSWORD = "a long enough password"
 BOTS = ("--no-warm-up", "--bot-processes", "1")
 ONE_POINT = {"early_length": 1, "semi_final_length": 1, "final_length": 1}
+# The formats' rules are the service's, not the database's: these run on SQLite only
+# (the knock-out, the Swiss and the restart run on both).
+SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"])
 
 
 async def _people(url: str, *names: str) -> list[ServerClient]:
@@ -78,14 +83,24 @@ def _check_played(view: dict[str, Any]) -> None:
             assert (pairing["match"] is None) == (pairing["players"][1] is None), pairing
 
 
-def test_knockout_of_bots_and_two_people_plays_to_the_end(server_factory: Any) -> None:
+def _losers_of_round_one(view: dict[str, Any]) -> set[str]:
+    return {
+        name
+        for pairing in view["rounds"][0]["pairings"]
+        for name in pairing["players"]
+        if name is not None and name != pairing["winner"]
+    }
+
+
+def test_knockout_with_consolation_and_last_chance_plays_to_the_end(
+    server_factory: Any,
+) -> None:
     server = server_factory(*BOTS)
 
     async def main() -> None:
         ada, bob = await _people(server.url, "ada", "bob")
-        created = await ada.request(
-            "POST", "/api/tournaments", {"name": "Club cup", "format": "knockout", **ONE_POINT}
-        )
+        body = {"name": "Club cup", "format": "knockout", "consolation": True, "last_chance": True}
+        created = await ada.request("POST", "/api/tournaments", {**body, **ONE_POINT})
         tournament_id = created["id"]
         await ada.send({"type": "subscribe", "match": f"tournament:{tournament_id}"})
         snapshot = await ada.wait_for(lambda m: m["type"] == "tournament")
@@ -97,12 +112,29 @@ def test_knockout_of_bots_and_two_people_plays_to_the_end(server_factory: Any) -
         started = await ada.request("POST", f"/api/tournaments/{tournament_id}/start")
         assert started["status"] == "running" and len(started["rounds"][0]["pairings"]) == 4
         view = await _until_finished(ada, tournament_id, 300)
+        # The consolation is a knock-out of round 1's four losers, the last chance
+        # one of the consolation's two first-round losers; both are played out.
+        kinds = [side["kind"] for side in view["side_events"]]
+        assert kinds == ["consolation", "last-chance"], view["side_events"]
+        consolation = await _until_finished(ada, view["side_events"][0]["id"], 300)
+        last_chance = await _until_finished(ada, view["side_events"][1]["id"], 300)
         players.cancel()
         assert [len(r["pairings"]) for r in view["rounds"]] == [4, 2, 1]
         _check_played(view)
         champion = view["rounds"][-1]["pairings"][0]["winner"]
         assert view["standings"][0]["name"] == champion
         assert len(view["standings"]) == 8
+        assert consolation["parent"] == tournament_id and last_chance["parent"] == consolation["id"]
+        assert consolation["settings"]["last_chance"] and not last_chance["settings"]["last_chance"]
+        assert consolation["name"] == "Club cup: consolation"
+        assert last_chance["name"] == "Club cup: last chance"
+        assert {p["name"] for p in consolation["players"]} == _losers_of_round_one(view)
+        assert [len(r["pairings"]) for r in consolation["rounds"]] == [2, 1]
+        assert {p["name"] for p in last_chance["players"]} == _losers_of_round_one(consolation)
+        assert [len(r["pairings"]) for r in last_chance["rounds"]] == [1]
+        for side in (consolation, last_chance):
+            _check_played(side)
+            assert side["standings"][0]["name"] == side["rounds"][-1]["pairings"][0]["winner"]
         # Both people were paired in round 1 and played through the API.
         told = [m for m in ada.messages + bob.messages if m["type"] == "tournament_pairing"]
         assert {m["round"] for m in told} >= {1}
@@ -111,12 +143,134 @@ def test_knockout_of_bots_and_two_people_plays_to_the_end(server_factory: Any) -
         updates = [m for m in ada.messages if m["type"] == "tournament"]
         assert updates[-1]["tournament"]["status"] == "finished"
         # Tournament matches are rated as any rated match: one rated match per round
-        # ada reached.
+        # ada played, side events included.
         profile = await ada.request("GET", "/api/users/ada")
-        reached = sum(1 for r in view["rounds"] for p in r["pairings"] if "ada" in p["players"])
+        reached = sum(
+            1
+            for event in (view, consolation, last_chance)
+            for r in event["rounds"]
+            for p in r["pairings"]
+            if "ada" in p["players"] and p["match"] is not None
+        )
         assert profile["ratings"]["standard"]["experience"] == reached
         for client in (ada, bob):
             await client.close()
+
+    asyncio.run(main())
+
+
+def test_swiss_of_ten_with_two_people_plays_four_rounds(server_factory: Any) -> None:
+    server = server_factory(*BOTS)
+
+    async def main() -> None:
+        ada, bob = await _people(server.url, "ada", "bob")
+        body = {"name": "Swiss ten", "format": "swiss", "rounds": 4, **ONE_POINT}
+        tournament_id = (await ada.request("POST", "/api/tournaments", body))["id"]
+        await _enter(ada, tournament_id, [ada, bob], 8)
+        players = asyncio.gather(_play_pairings(ada, "ada", 7), _play_pairings(bob, "bob", 70))
+        await ada.request("POST", f"/api/tournaments/{tournament_id}/start")
+        view = await _until_finished(ada, tournament_id, 300)
+        players.cancel()
+        names = {p["name"] for p in view["players"]}
+        assert len(names) == 10
+        _check_played(view)
+        # Four rounds of five matches: everyone plays each round (an even field has
+        # no bye), and no two players meet twice.
+        assert [len(r["pairings"]) for r in view["rounds"]] == [5, 5, 5, 5]
+        for played in view["rounds"]:
+            seated = [name for p in played["pairings"] for name in p["players"]]
+            assert sorted(seated) == sorted(names)
+        met = [frozenset(p["players"]) for r in view["rounds"] for p in r["pairings"]]
+        assert len(met) == len(set(met)) == 20
+        # The standings: a point a win, Buchholz the opponents' points, in order.
+        wins = dict.fromkeys(names, 0)
+        for pairing in (p for r in view["rounds"] for p in r["pairings"]):
+            wins[pairing["winner"]] += 1
+        opponents: dict[str, list[str]] = {name: [] for name in names}
+        for a, b in (p["players"] for r in view["rounds"] for p in r["pairings"]):
+            opponents[a].append(b)
+            opponents[b].append(a)
+        table = view["standings"]
+        assert {s["name"]: s["points"] for s in table} == wins
+        for standing in table:
+            buchholz = sum(wins[o] for o in opponents[standing["name"]])
+            assert standing["tiebreaks"]["buchholz"] == buchholz, standing
+        keys = [(s["points"], s["tiebreaks"]["buchholz"]) for s in table]
+        assert keys == sorted(keys, reverse=True)
+        # Each person was told of a pairing in every round and played it.
+        for client in (ada, bob):
+            told = {m["round"] for m in client.messages if m["type"] == "tournament_pairing"}
+            assert told == {1, 2, 3, 4}
+            await client.close()
+
+    asyncio.run(main())
+
+
+@SQLITE_ONLY
+def test_double_elimination_of_five_plays_until_one_player_has_lost_once_at_most(
+    server_factory: Any,
+) -> None:
+    server = server_factory(*BOTS)
+
+    async def main() -> None:
+        (ada,) = await _people(server.url, "ada")
+        body = {"name": "Double", "format": "double-elim", "max_players": 5, **ONE_POINT}
+        tournament_id = (await ada.request("POST", "/api/tournaments", body))["id"]
+        await _enter(ada, tournament_id, [ada], 4)
+        player = asyncio.gather(_play_pairings(ada, "ada", 3))
+        await ada.request("POST", f"/api/tournaments/{tournament_id}/start")
+        view = await _until_finished(ada, tournament_id, 300)
+        player.cancel()
+        _check_played(view)
+        losses = {p["name"]: 0 for p in view["players"]}
+        for played in view["rounds"]:
+            for pairing in played["pairings"]:
+                for name in pairing["players"]:
+                    # Nobody plays (or has a bye) after a second loss.
+                    assert name is None or losses[name] < 2, (played, losses)
+                loser = [n for n in pairing["players"] if n not in (None, pairing["winner"])]
+                for name in loser:
+                    losses[name] += 1
+        champion = view["standings"][0]["name"]
+        assert losses[champion] <= 1
+        assert sorted(losses.values()) == sorted([losses[champion]] + [2] * 4)
+        assert view["rounds"][0]["pairings"][0]["players"][1] is None  # an odd field: a bye
+        await ada.close()
+
+    asyncio.run(main())
+
+
+@SQLITE_ONLY
+def test_arena_pairs_players_as_they_return_and_scores_streaks(server_factory: Any) -> None:
+    server = server_factory(*BOTS)
+
+    async def main() -> None:
+        (ada,) = await _people(server.url, "ada")
+        body = {"name": "Arena", "format": "arena", "duration_seconds": 15, **ONE_POINT}
+        tournament_id = (await ada.request("POST", "/api/tournaments", body))["id"]
+        await _enter(ada, tournament_id, [ada], 4)
+        player = asyncio.gather(_play_pairings(ada, "ada", 5))
+        started = await ada.request("POST", f"/api/tournaments/{tournament_id}/start")
+        # Four of the five are paired at once; the fifth waits for someone to return.
+        assert [g["winner"] for g in started["games"]] == [None, None]
+        view = await _until_finished(ada, tournament_id, 120)
+        player.cancel()
+        assert view["ends_at"] - time.time() < 0
+        games = view["games"]
+        assert len(games) > 2  # players were paired again as they came back
+        results: dict[str, list[bool]] = {p["name"]: [] for p in view["players"]}
+        for game in games:
+            assert game["winner"] in game["players"] and game["match"] is not None, game
+            for name in game["players"]:
+                results[name].append(game["winner"] == name)
+        # Two points a win, double after two wins in a row (lichess's fire).
+        assert {s["name"]: s["points"] for s in view["standings"]} == {
+            name: arena_points(played) for name, played in results.items()
+        }
+        assert any(sum(played) for played in results.values())
+        told = [m for m in ada.messages if m["type"] == "tournament_pairing"]
+        assert len(told) == len(results["ada"]) >= 1
+        await ada.close()
 
     asyncio.run(main())
 
@@ -167,6 +321,47 @@ def test_swiss_survives_a_sigkill_in_round_two(server_factory: Any) -> None:
         met = [frozenset(p["players"]) for r in view["rounds"] for p in r["pairings"]]
         assert len(met) == len(set(met))
         assert sum(s["points"] for s in view["standings"]) == 9
+        await client.close()
+
+    asyncio.run(second_half())
+
+
+@SQLITE_ONLY
+def test_arena_survives_a_sigkill(server_factory: Any) -> None:
+    server = server_factory(*BOTS)
+
+    async def first_half() -> tuple[str, dict[str, Any]]:
+        (ada,) = await _people(server.url, "ada")
+        body = {"name": "Arena", "format": "arena", "duration_seconds": 12, **ONE_POINT}
+        tournament_id = (await ada.request("POST", "/api/tournaments", body))["id"]
+        await _enter(ada, tournament_id, [], 4)
+        await ada.request("POST", f"/api/tournaments/{tournament_id}/start")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        while loop.time() < deadline:
+            view = await ada.request("GET", f"/api/tournaments/{tournament_id}")
+            if sum(game["winner"] is not None for game in view["games"]) >= 2:
+                break
+            await asyncio.sleep(0.05)
+        await ada.close()
+        return tournament_id, view
+
+    tournament_id, before = asyncio.run(first_half())
+    assert before["status"] == "running"
+    server.kill()
+    server.start()
+
+    async def second_half() -> None:
+        client = ServerClient(server.url)
+        view = await _until_finished(client, tournament_id, 120)
+        # Every game stored before the kill is kept, with its winner once it had one;
+        # the games in play at the kill were finished after the restart.
+        kept = view["games"][: len(before["games"])]
+        for old, new in zip(before["games"], kept, strict=True):
+            assert old["players"] == new["players"] and old["match"] == new["match"]
+            assert old["winner"] in (None, new["winner"])
+        assert all(game["winner"] in game["players"] for game in view["games"])
+        assert sum(s["tiebreaks"]["games"] for s in view["standings"]) == 2 * len(view["games"])
         await client.close()
 
     asyncio.run(second_half())
@@ -225,6 +420,10 @@ def test_hostile_requests_are_refused_and_change_nothing(server_factory: Any) ->
             ({"name": "Cup", "format": "swiss", "early_length": 0}, "early_length"),
             ({"name": "Cup", "format": "swiss", "surprise": 1}, "surprise"),
             ({"name": "Cup\x1b[2J", "format": "swiss"}, "name"),
+            ({"name": "Cup", "format": "swiss", "consolation": True}, "consolation"),
+            ({"name": "Cup", "format": "knockout", "last_chance": True}, "last_chance"),
+            ({"name": "Cup", "format": "double-elim", "max_players": 33}, "max_players"),
+            ({"name": "Cup", "format": "arena", "duration_seconds": 1}, "duration_seconds"),
         ]
         for body, field in bad_bodies:
             with pytest.raises(ClientError) as refused:

@@ -67,12 +67,17 @@ async def update_tournament(connection: AsyncConnection, tournament_id: str, **v
 
 
 async def list_tournaments(
-    connection: AsyncConnection, status: str | None = None, limit: int = 100
+    connection: AsyncConnection,
+    status: str | None = None,
+    limit: int = 100,
+    format: str | None = None,
 ) -> list[TournamentRow]:
-    """Tournaments, newest first, of one status or all."""
+    """Tournaments, newest first, of one status or all (of one format or all)."""
     query = select(tournaments).order_by(tournaments.c.created_at.desc()).limit(limit)
     if status is not None:
         query = query.where(tournaments.c.status == status)
+    if format is not None:
+        query = query.where(tournaments.c.format == format)
     return [TournamentRow(**row._asdict()) for row in await connection.execute(query)]
 
 

@@ -19,6 +19,7 @@ import asyncio
 import logging
 import secrets
 import weakref
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,16 +30,21 @@ from backgammon.server import tournament_store as store
 from backgammon.server.protocol import ClockSettings, MatchSettings
 from backgammon.server.repository import User
 from backgammon.server.service import GameService, ServiceError
+from backgammon.server.tournament_arena import ArenaState, advance_arena, new_arena_state
 from backgammon.server.user_text import UserTextError, check_text
 from backgammon.tournaments import (
     Clock,
+    DoubleElimination,
     Entrant,
     EventSettings,
     Knockout,
     Pairing,
     Round,
     RoundRobin,
+    RoundSettings,
     Swiss,
+    consolation,
+    last_chance,
 )
 from backgammon.tournaments.tournament import RoundHistory
 
@@ -52,8 +58,11 @@ __all__ = [
 
 log = logging.getLogger("backgammon.server")
 
-MAX_PLAYERS = 64
+MAX_PLAYERS = 256
 """The most players one tournament takes."""
+
+MAX_DOUBLE_ELIMINATION = 32
+"""The most players of a double elimination (a format for small fields)."""
 
 MAX_LIVE_PER_ORGANISER = 5
 """The most open or running tournaments one organiser may have."""
@@ -62,8 +71,18 @@ FORMATS: dict[str, type[RoundHistory]] = {
     "knockout": Knockout,
     "swiss": Swiss,
     "round-robin": RoundRobin,
+    "double-elim": DoubleElimination,
 }
-"""The formats the server runs, by the library's format name."""
+"""The round-by-round formats the server runs, by the server's format name (the
+arena, paired as players come back rather than by rounds, is
+:mod:`~backgammon.server.tournament_arena`'s)."""
+
+SIDE_EVENTS: dict[str, Callable[[Knockout, int], Knockout]] = {
+    "consolation": consolation,
+    "last-chance": last_chance,
+}
+"""The knock-out's side events, each a knock-out of an event's first-round losers:
+the consolation (of the main event's) and the last chance (of the consolation's)."""
 
 
 class _Strict(BaseModel):
@@ -81,8 +100,11 @@ class CreateTournament(_Strict):
     """``POST /api/tournaments``: a new event, open for registration."""
 
     name: str = Field(min_length=1, max_length=80)
-    format: Literal["knockout", "swiss", "round-robin"]
+    format: Literal["knockout", "swiss", "round-robin", "double-elim", "arena"]
     rounds: int | None = Field(default=None, ge=1, le=20, description="swiss, round-robin")
+    consolation: bool = Field(default=False, description="knockout: a consolation event")
+    last_chance: bool = Field(default=False, description="knockout: a last chance event")
+    duration_seconds: int = Field(default=3600, ge=10, le=86_400, description="arena: its time")
     max_players: int = Field(default=16, ge=2, le=MAX_PLAYERS)
     early_length: int = Field(default=5, ge=1, le=25)
     semi_final_length: int = Field(default=7, ge=1, le=25)
@@ -112,13 +134,57 @@ def _event_settings(settings: dict[str, Any]) -> EventSettings:
     )
 
 
-def _load_event(state: dict[str, Any]) -> RoundHistory:
-    return FORMATS[str(state["format"])].from_json(state)
+def _stored_settings(body: CreateTournament) -> dict[str, Any]:
+    """The settings stored with a new tournament; ``side_events`` lists the side
+    events still to come, in order (each opened from the previous one's losers)."""
+    settings = body.model_dump(exclude={"name", "format", "starts_at"})
+    settings["side_events"] = [
+        kind
+        for kind, wanted in (("consolation", body.consolation), ("last-chance", body.last_chance))
+        if wanted
+    ]
+    return settings
 
 
-def _total_rounds(event: RoundHistory) -> int:
-    total = getattr(event, "total_rounds", 1)
-    return int(total)
+def _load_event(row: store.TournamentRow) -> RoundHistory:
+    assert row.state is not None
+    return FORMATS[row.format].from_json(row.state)
+
+
+Links = dict[tuple[int, int], tuple[str, str, int | None]]
+"""Every pairing's match: ``(round, pairing) -> (match id, status, winning seat)``."""
+
+
+def _rounds_progress(
+    row: store.TournamentRow, event: RoundHistory, pending: Round | None, links: Links
+) -> dict[str, Any]:
+    """The rounds (the one in play included, its finished matches' winners shown)
+    and the standings of a round-by-round event."""
+    shown = list(event.rounds)
+    if pending is not None and row.status == "running":
+        shown.append(pending)
+    rounds = []
+    for played in shown:
+        pairings = []
+        for index, pairing in enumerate(played.pairings):
+            link = links.get((played.number, index))
+            shown_pairing = pairing
+            if link is not None and pairing.winner is None and link[1] == "finished":
+                shown_pairing = pairing.won_by(str(pairing.players[link[2] or 0]))
+            match_id = None if link is None else link[0]
+            pairings.append({**shown_pairing.to_json(), "match": match_id})
+        rounds.append({"number": played.number, "pairings": pairings})
+    return {"rounds": rounds, "standings": [s.to_json() for s in event.standings()]}
+
+
+def _arena_progress(state: ArenaState, links: Links) -> dict[str, Any]:
+    """An arena's games (in the order paired), standings and end time."""
+    return {
+        "rounds": [],
+        "games": state.games(links),
+        "standings": [standing.to_json() for standing in state.arena.standings()],
+        "ends_at": state.ends_at,
+    }
 
 
 class TournamentService:
@@ -133,6 +199,9 @@ class TournamentService:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._tasks: set[asyncio.Task[None]] = set()
         self._ticker: asyncio.Task[None] | None = None
+        # Each running round-by-round event as last read, with its next round, by id
+        # (see _event_of).
+        self._events: dict[str, tuple[int, RoundHistory, Round | None]] = {}
         games.match_finished_hooks.append(self._match_finished)
         games.room_snapshots["tournament:"] = self._room_snapshot
 
@@ -189,6 +258,7 @@ class TournamentService:
             await asyncio.sleep(self.tick_seconds)
             try:
                 await self.start_due()
+                await self.end_due_arenas()
             except Exception:  # pragma: no cover - logged, the ticker goes on
                 log.exception("tournament start check failed")
 
@@ -211,6 +281,16 @@ class TournamentService:
                 log.info("tournament %s not started: %s", row.id, error.message)
                 await self._publish(row.id)
 
+    async def end_due_arenas(self) -> None:
+        """Bring every running arena whose time is up to date (it ends once its last
+        match is over)."""
+        now = self.games.clock.now()
+        async with self.games.db.transaction() as connection:
+            arenas = await store.list_tournaments(connection, "running", 100_000, "arena")
+        for row in arenas:
+            if row.state is not None and ArenaState.from_json(row.state).ends_at <= now:
+                await self._advance_logged(row.id)
+
     # -- actions ---------------------------------------------------------------------
 
     async def create(self, user: User, body: CreateTournament) -> dict[str, Any]:
@@ -229,8 +309,7 @@ class TournamentService:
             raise ServiceError("bad_request", str(error), 422) from None
         if body.starts_at is not None and body.starts_at < self.games.clock.now():
             raise ServiceError("bad_request", "starts_at: the start time is in the past", 422)
-        if body.rounds is not None and body.rounds > body.max_players:
-            raise ServiceError("bad_request", "rounds: more rounds than players", 422)
+        self._check_format_settings(body)
         tournament_id = _new_id()
         async with self.games.db.transaction() as connection:
             live = await store.count_live_by_organiser(connection, user.id)
@@ -250,11 +329,31 @@ class TournamentService:
                 created_at=self.games.clock.now(),
                 starts_at=body.starts_at,
                 status="open",
-                settings=body.model_dump(exclude={"name", "format", "starts_at"}),
+                settings=_stored_settings(body),
                 state=None,
             )
         log.info("tournament %s created by %s", tournament_id, user.name)
         return await self.view(tournament_id)
+
+    @staticmethod
+    def _check_format_settings(body: CreateTournament) -> None:
+        """Refuse settings the format cannot have (``bad_request``)."""
+        if body.rounds is not None and body.rounds > body.max_players:
+            raise ServiceError("bad_request", "rounds: more rounds than players", 422)
+        if (body.consolation or body.last_chance) and body.format != "knockout":
+            raise ServiceError(
+                "bad_request", "consolation, last_chance: side events of a knockout only", 422
+            )
+        if body.last_chance and not body.consolation:
+            raise ServiceError(
+                "bad_request", "last_chance: a last chance follows a consolation", 422
+            )
+        if body.format == "double-elim" and body.max_players > MAX_DOUBLE_ELIMINATION:
+            raise ServiceError(
+                "bad_request",
+                f"max_players: a double elimination takes at most {MAX_DOUBLE_ELIMINATION}",
+                422,
+            )
 
     async def register(self, user: User, tournament_id: str) -> dict[str, Any]:
         """``user`` enters an open tournament.
@@ -372,24 +471,32 @@ class TournamentService:
             for user_id, name, _ in players:
                 rating = await repo.get_rating(connection, user_id, "standard")
                 entrants.append(Entrant(name, 1500.0 if rating is None else rating[0]))
-            event = self._new_event(row, entrants)
-            await store.update_tournament(
-                connection, tournament_id, status="running", state=event.to_json()
-            )
+            state = self._new_state(row, entrants)
+            await store.update_tournament(connection, tournament_id, status="running", state=state)
         log.info("tournament %s started with %d players", tournament_id, len(entrants))
         await self._advance(tournament_id)
 
-    def _new_event(self, row: store.TournamentRow, entrants: list[Entrant]) -> RoundHistory:
+    def _new_state(self, row: store.TournamentRow, entrants: list[Entrant]) -> dict[str, Any]:
+        """The stored state of a tournament starting now with ``entrants``."""
         seed = secrets.randbits(31)
         rounds = row.settings.get("rounds")
+        event: RoundHistory
         try:
+            if row.format == "arena":
+                seconds = int(row.settings["duration_seconds"])
+                now = self.games.clock.now()
+                return new_arena_state(entrants, seconds, seed, now).to_json()
             if row.format == "knockout":
-                return Knockout(entrants, seed)
-            if row.format == "swiss":
-                return Swiss(entrants, rounds=rounds, seed=seed)
-            return RoundRobin(entrants, rounds=rounds, seed=seed)
+                event = Knockout(entrants, seed)
+            elif row.format == "double-elim":
+                event = DoubleElimination(entrants, seed)
+            elif row.format == "swiss":
+                event = Swiss(entrants, rounds=rounds, seed=seed)
+            else:
+                event = RoundRobin(entrants, rounds=rounds, seed=seed)
         except ValueError as error:
             raise ServiceError("conflict", f"rounds: {error}", 409) from None
+        return event.to_json()
 
     # -- the rounds ------------------------------------------------------------------
 
@@ -402,55 +509,178 @@ class TournamentService:
         await self._publish(tournament_id)
 
     async def _step(self, tournament_id: str) -> bool:
-        """One step of :meth:`_advance`; True if a round was recorded (go on)."""
+        """One step of :meth:`_advance` (under the tournament's lock); True if a round
+        was recorded (go on)."""
+        row = await self._row(tournament_id)
+        if row.status != "running" or row.state is None:
+            return False
+        if row.format == "arena":
+            await self._step_arena(row)
+            return False
+        return await self._step_rounds(row)
+
+    async def _step_rounds(self, row: store.TournamentRow) -> bool:
+        """Store and start the round's missing matches; record the round once all are
+        over (opening a side event after a knock-out's first round)."""
+        event, pending = self._event_of(row)
         async with self.games.db.transaction() as connection:
-            row = await self._row_in(connection, tournament_id)
-            if row.status != "running" or row.state is None:
-                return False
-            event = _load_event(row.state)
-            pending = event.next_round()
             if pending is None:
-                await store.update_tournament(connection, tournament_id, status="finished")
-                log.info("tournament %s finished", tournament_id)
+                await store.update_tournament(connection, row.id, status="finished")
+                self._events.pop(row.id, None)
+                log.info("tournament %s finished", row.id)
                 return False
-            links = await store.match_links(connection, tournament_id)
-            users = {
-                name: await repo.user_by_id(connection, user_id)
-                for user_id, name, _ in await store.players_of(connection, tournament_id)
-            }
-            settings = self._match_settings(row, event, pending.number)
+            links = await store.match_links(connection, row.id)
+            users = await self._users(connection, row.id)
+            settings = self._match_settings(row, event, pending)
             for index, pairing in enumerate(pending.pairings):
                 if pairing.is_bye or (pending.number, index) in links:
                     continue
-                first, second = (users[str(name)] for name in pairing.players)
-                assert first is not None and second is not None
+                first, second = [await self._account(connection, users, p) for p in pairing.players]
                 match_id = await self.games.seat_match(
                     connection, (first, second), settings, rated=bool(row.settings["rated"])
                 )
-                await store.link_match(connection, tournament_id, pending.number, index, match_id)
+                await store.link_match(connection, row.id, pending.number, index, match_id)
                 links[(pending.number, index)] = (match_id, "open", None)
         for index, pairing in enumerate(pending.pairings):
             link = links.get((pending.number, index))
             if link is not None and link[1] == "open":
-                await self.games.begin_match(link[0])
-                self._tell_pairing(row, pending.number, pairing, link[0], users)
+                await self._begin(row, pending.number, pairing, link[0], users)
         played = self._results(pending, links)
         if played is None:
             return False
+        self._events.pop(row.id, None)  # the event changes: read it again if this fails
         event.record(played)
         async with self.games.db.transaction() as connection:
-            await store.update_tournament(connection, tournament_id, state=event.to_json())
-        log.info("tournament %s: round %d recorded", tournament_id, played.number)
+            await store.update_tournament(connection, row.id, state=event.to_json())
+            side_event = await self._open_side_event(connection, row, event)
+        self._events[row.id] = (len(event.rounds), event, event.next_round())
+        log.info("tournament %s: round %d recorded", row.id, played.number)
+        if side_event is not None:
+            self._spawn(side_event)
         return True
 
-    def _match_settings(
-        self, row: store.TournamentRow, event: RoundHistory, number: int
-    ) -> MatchSettings:
-        total = _total_rounds(event)
-        elimination = row.format == "knockout"
-        round_settings = _event_settings(row.settings).for_round(
-            number, total, elimination=elimination
+    async def _step_arena(self, row: store.TournamentRow) -> None:
+        """Record the arena's finished matches, pair the players back in the lobby,
+        start their matches; finish it once its time is up and its matches over."""
+        settings = self._match_settings(row, None, None)
+        async with self.games.db.transaction() as connection:
+            users = await self._users(connection, row.id)
+            ids = {name: user_id for name, (user_id, _) in users.items()}
+            state, in_play = await advance_arena(self.games, connection, row, settings, ids)
+            finished = state.is_finished(self.games.clock.now())
+            status = {"status": "finished"} if finished else {}
+            await store.update_tournament(connection, row.id, state=state.to_json(), **status)
+            links = await store.match_links(connection, row.id)
+        if finished:
+            log.info("arena %s finished", row.id)
+        for number, pairing in in_play:
+            link = links.get((number, 0))
+            if link is not None and link[1] == "open":
+                await self._begin(row, number, pairing, link[0], users)
+
+    async def _begin(
+        self,
+        row: store.TournamentRow,
+        number: int,
+        pairing: Pairing,
+        match_id: str,
+        users: dict[str, tuple[int, str]],
+    ) -> None:
+        """Start a stored pairing's match and tell its people."""
+        await self.games.begin_match(match_id)
+        self._tell_pairing(row, number, pairing, match_id, users)
+
+    def _event_of(self, row: store.TournamentRow) -> tuple[RoundHistory, Round | None]:
+        """A round-by-round event and its next round. Reading a record replays and
+        checks every round (0.4 s for a 256-player Swiss late on), so the event is
+        kept while running, keyed by how many rounds its record holds: a record with
+        as many rounds is the same event (the rounds are only ever appended)."""
+        assert row.state is not None
+        recorded = len(row.state["rounds"])
+        cached = self._events.get(row.id)
+        if cached is not None and cached[0] == recorded:
+            return cached[1], cached[2]
+        event = _load_event(row)
+        pending = event.next_round()
+        if row.status == "running":
+            self._events[row.id] = (recorded, event, pending)
+        return event, pending
+
+    @staticmethod
+    async def _users(connection: Any, tournament_id: str) -> dict[str, tuple[int, str]]:
+        """The registered players' ids and kinds (human, guest, bot), by name."""
+        players = await store.players_of(connection, tournament_id)
+        return {name: (user_id, kind) for user_id, name, kind in players}
+
+    @staticmethod
+    async def _account(
+        connection: Any, users: dict[str, tuple[int, str]], name: str | None
+    ) -> User:
+        """A registered player's account."""
+        user = await repo.user_by_id(connection, users[str(name)][0])
+        assert user is not None
+        return user
+
+    async def _open_side_event(
+        self, connection: Any, row: store.TournamentRow, event: RoundHistory
+    ) -> str | None:
+        """After a knock-out's first round, open the next side event it asked for (a
+        running knock-out of its first-round losers, its own tournament record linked
+        from this one's settings); returns its id, or None."""
+        kinds = list(row.settings.get("side_events", []))
+        if not isinstance(event, Knockout) or len(event.rounds) != 1 or not kinds:
+            return None
+        kind = kinds[0]
+        try:
+            side = SIDE_EVENTS[kind](event, secrets.randbits(31))
+        except ValueError as error:
+            log.info("tournament %s has no %s: %s", row.id, kind, error)
+            return None
+        side_id = _new_id()
+        now = self.games.clock.now()
+        main_name = str(row.settings.get("main_name", row.name))
+        await store.create_tournament(
+            connection,
+            id=side_id,
+            name=f"{main_name[:60]}: {kind.replace('-', ' ')}",
+            format="knockout",
+            organiser=row.organiser,
+            created_at=now,
+            starts_at=None,
+            status="running",
+            settings={
+                **row.settings,
+                "side_events": kinds[1:],
+                "consolation": False,
+                "last_chance": "last-chance" in kinds[1:],
+                "side_event": kind,
+                "parent": row.id,
+                "main_name": main_name,
+            },
+            state=side.to_json(),
         )
+        ids = {name: user_id for user_id, name, _ in await store.players_of(connection, row.id)}
+        for entrant in side.entrants:
+            await store.add_player(connection, side_id, ids[entrant.name], now)
+        children = [*row.settings.get("side_event_ids", []), side_id]
+        await store.update_tournament(
+            connection, row.id, settings={**row.settings, "side_event_ids": children}
+        )
+        log.info("tournament %s: %s %s opened", row.id, kind, side_id)
+        return side_id
+
+    def _match_settings(
+        self, row: store.TournamentRow, event: RoundHistory | None, pending: Round | None
+    ) -> MatchSettings:
+        """The settings of a round's matches: a knock-out lengthens its semi-finals
+        and final, a double elimination its final; other rounds (and an arena's
+        matches) are played to the early length."""
+        schedule = _event_settings(row.settings)
+        round_settings = RoundSettings(schedule.early_length, schedule.clock)
+        if isinstance(event, Knockout) and pending is not None:
+            round_settings = schedule.for_round(pending.number, event.total_rounds)
+        elif isinstance(event, DoubleElimination) and pending and len(pending.pairings) == 1:
+            round_settings = RoundSettings(schedule.final_length, schedule.clock)
         clock = round_settings.clock
         return MatchSettings(
             length=round_settings.match_length,
@@ -485,14 +715,14 @@ class TournamentService:
         number: int,
         pairing: Pairing,
         match_id: str,
-        users: dict[str, User | None],
+        users: dict[str, tuple[int, str]],
     ) -> None:
         for name in pairing.players:
             user = users.get(str(name))
-            if user is None or user.kind == "bot":
+            if user is None or user[1] == "bot":
                 continue
             self.games.tell_user(
-                user.id,
+                user[0],
                 {
                     "type": "tournament_pairing",
                     "tournament": row.id,
@@ -534,31 +764,19 @@ class TournamentService:
 
     async def view(self, tournament_id: str) -> dict[str, Any]:
         """One tournament: settings, players, rounds (each pairing with its match and
-        winner), standings and the round in play."""
+        winner) or an arena's games, standings, the round in play, its side events."""
         async with self.games.db.transaction() as connection:
             row = await self._row_in(connection, tournament_id)
             players = await store.players_of(connection, tournament_id)
             links = await store.match_links(connection, tournament_id)
             organiser = await repo.user_by_id(connection, row.organiser)
-        rounds: list[dict[str, Any]] = []
-        standings: list[dict[str, Any]] = []
-        if row.state is not None:
-            event = _load_event(row.state)
-            shown = list(event.rounds)
-            pending = event.next_round() if row.status == "running" else None
-            if pending is not None:
-                shown.append(pending)
-            for played in shown:
-                pairings = []
-                for index, pairing in enumerate(played.pairings):
-                    link = links.get((played.number, index))
-                    shown_pairing = pairing
-                    if link is not None and pairing.winner is None and link[1] == "finished":
-                        shown_pairing = pairing.won_by(str(pairing.players[link[2] or 0]))
-                    match_id = None if link is None else link[0]
-                    pairings.append({**shown_pairing.to_json(), "match": match_id})
-                rounds.append({"number": played.number, "pairings": pairings})
-            standings = [standing.to_json() for standing in event.standings()]
+            side_events = await self._side_events(connection, row)
+        progress: dict[str, Any] = {"rounds": [], "standings": []}
+        if row.state is not None and row.format == "arena":
+            progress = _arena_progress(ArenaState.from_json(row.state), links)
+        elif row.state is not None:
+            progress = _rounds_progress(row, *self._event_of(row), links)
+        rounds = progress["rounds"]
         return {
             "id": row.id,
             "name": row.name,
@@ -568,10 +786,31 @@ class TournamentService:
             "starts_at": row.starts_at,
             "settings": row.settings,
             "players": [{"name": name, "bot": kind == "bot"} for _, name, kind in players],
-            "rounds": rounds,
-            "standings": standings,
+            **progress,
             "round_in_play": rounds[-1]["number"] if row.status == "running" and rounds else None,
+            "parent": row.settings.get("parent"),
+            "side_events": side_events,
         }
+
+    @staticmethod
+    async def _side_events(connection: Any, row: store.TournamentRow) -> list[dict[str, Any]]:
+        """The side events opened from this tournament and from them, in order."""
+        found = []
+        waiting = list(row.settings.get("side_event_ids", []))
+        while waiting:
+            side = await store.tournament_row(connection, waiting.pop(0))
+            if side is None:
+                continue
+            found.append(
+                {
+                    "id": side.id,
+                    "name": side.name,
+                    "kind": side.settings.get("side_event"),
+                    "status": side.status,
+                }
+            )
+            waiting.extend(side.settings.get("side_event_ids", []))
+        return found
 
     async def _room_snapshot(self, room: str) -> dict[str, Any]:
         return {
