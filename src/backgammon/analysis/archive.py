@@ -29,7 +29,7 @@ the luck of all rolls ÷ the rolls.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -382,59 +382,92 @@ def player_archive(
     return PlayerArchive(name, ordered, kinds, scores, missed)
 
 
-def _by_kind(
-    matches: Sequence[ArchiveMatch], top: int
-) -> tuple[tuple[KindLine, ...], tuple[KindLine, ...], dict[str, tuple[MissedPosition, ...]]]:
-    totals: dict[tuple[str, str], list[float]] = {}  # decisions, errors, loss
-    positions: dict[tuple[str, str, str, str], list[Any]] = {}
+_Item = tuple[ArchiveMatch, Decision, str, str]
+"""One counted decision of the player: its match, itself, its kind, its score label."""
+
+
+def _player_decisions(matches: Sequence[ArchiveMatch]) -> Iterator[_Item]:
+    """The player's counted decisions over ``matches``, with their kind and score."""
     for match in matches:
         analysis = match.analysis
         games = {game.number: game for game in analysis.games}
         for decision in analysis.decisions:
-            if decision.player != match.side or not decision.counted:
-                continue
-            kind = decision_kind(decision, analysis)
-            group = score_label(games[decision.game], analysis.length, match.side)
-            error = decision.mark is not None
-            for key in ((kind, ""), (kind, group)) if kind == "cube" else ((kind, ""),):
-                line = totals.setdefault(key, [0, 0, 0.0])
-                line[0] += 1
-                line[1] += error
-                line[2] += decision.equity_loss
-            situation = (
-                f"{decision.roll[0]}-{decision.roll[1]}"
-                if isinstance(decision, CheckerAnalysis)
-                else f"{decision.cube}:{decision.cube_owner == decision.doubler}:"
-                f"{decision.player == decision.doubler}"
-            )
-            key4 = (kind, group if kind == "cube" else "", decision.position_id, situation)
-            entry = positions.setdefault(key4, [0, 0, 0.0, None, None])
-            entry[0] += 1
-            if error:
-                entry[1] += 1
-                entry[2] += decision.equity_loss
-                if entry[4] is None or decision.equity_loss > entry[4].equity_loss:
-                    entry[3], entry[4] = match.label, decision
-    kinds = tuple(
-        KindLine(kind, "", int(line[0]), int(line[1]), line[2])
-        for kind in KINDS
-        for line in [totals.get((kind, ""), [0, 0, 0.0])]
-    )
-    scores = tuple(
-        KindLine("cube", group, int(line[0]), int(line[1]), line[2])
-        for (kind, group), line in sorted(totals.items(), key=lambda item: _score_order(item[0][1]))
-        if kind == "cube" and group
-    )
+            if decision.player == match.side and decision.counted:
+                kind = decision_kind(decision, analysis)
+                score = score_label(games[decision.game], analysis.length, match.side)
+                yield match, decision, kind, score
+
+
+@dataclass(slots=True)
+class _Tally:
+    """What is added up of a group of decisions while an archive is built: all their
+    loss, and that of the marked ones (the errors) with the worst of them."""
+
+    decisions: int = 0
+    equity_loss: float = 0.0
+    errors: int = 0
+    error_loss: float = 0.0
+    worst: Decision | None = None
+    match: str = ""
+
+    def add(self, decision: Decision, label: str) -> None:
+        self.decisions += 1
+        self.equity_loss += decision.equity_loss
+        if decision.mark is None:
+            return
+        self.errors += 1
+        self.error_loss += decision.equity_loss
+        if self.worst is None or decision.equity_loss > self.worst.equity_loss:
+            self.worst, self.match = decision, label
+
+
+def _by_kind(
+    matches: Sequence[ArchiveMatch], top: int
+) -> tuple[tuple[KindLine, ...], tuple[KindLine, ...], dict[str, tuple[MissedPosition, ...]]]:
+    """The kind lines, the cube lines by score, and the positions missed most often."""
+    kinds = {kind: _Tally() for kind in KINDS}
+    scores: dict[str, _Tally] = {}
+    positions: dict[tuple[str, str, str, str], _Tally] = {}
+    for match, decision, kind, score in _player_decisions(matches):
+        kinds[kind].add(decision, match.label)
+        if kind == "cube":
+            scores.setdefault(score, _Tally()).add(decision, match.label)
+        situation = (
+            f"{decision.roll[0]}-{decision.roll[1]}"
+            if isinstance(decision, CheckerAnalysis)
+            else f"{decision.cube}:{decision.cube_owner == decision.doubler}:"
+            f"{decision.player == decision.doubler}"
+        )
+        group = score if kind == "cube" else ""
+        key = (kind, group, decision.position_id, situation)
+        positions.setdefault(key, _Tally()).add(decision, match.label)
     missed: dict[str, tuple[MissedPosition, ...]] = {}
     for kind in KINDS:
         found = [
-            MissedPosition(kind, group, position_id, faced, misses, loss, label, worst)
-            for (k, group, position_id, _), (faced, misses, loss, label, worst) in positions.items()
-            if k == kind and misses
+            MissedPosition(
+                kind,
+                group,
+                position_id,
+                tally.decisions,
+                tally.errors,
+                tally.error_loss,
+                tally.match,
+                tally.worst,
+            )
+            for (of_kind, group, position_id, _), tally in positions.items()
+            if of_kind == kind and tally.worst is not None
         ]
         found.sort(key=lambda item: (-item.missed, -item.equity_loss))
         missed[kind] = tuple(found[:top])
-    return kinds, scores, missed
+    return (
+        tuple(_line(kind, "", kinds[kind]) for kind in KINDS),
+        tuple(_line("cube", score, scores[score]) for score in sorted(scores, key=_score_order)),
+        missed,
+    )
+
+
+def _line(kind: str, group: str, tally: _Tally) -> KindLine:
+    return KindLine(kind, group, tally.decisions, tally.errors, tally.equity_loss)
 
 
 def _score_order(label: str) -> tuple[int, int, str]:
