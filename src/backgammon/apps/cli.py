@@ -1393,11 +1393,15 @@ def _analyze_all(
 
 @app.command()
 def archive(
-    player: Annotated[str, typer.Argument(help="The player's name, as the match files give it.")],
+    player: Annotated[
+        str,
+        typer.Argument(metavar="PLAYER", help="The player's name, as the match files give it."),
+    ],
     paths: Annotated[
         list[str],
         typer.Argument(
-            help="Match files (.mat, .sgf, .xg, .ogxm), folders of them, .ogxms streams."
+            metavar="FILES_OR_FOLDERS",
+            help="Match files (.mat, .sgf, .xg, .ogxm), folders of them, .ogxms streams.",
         ),
     ],
     ply: Annotated[int, typer.Option(help="Lookahead of the analysis (0 = the network).")] = 0,
