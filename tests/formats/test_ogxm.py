@@ -65,11 +65,14 @@ def test_our_files_round_trip_through_ogxm(path: Path, tmp_path: Path) -> None:
 def test_ogxm_to_sgf_to_ogxm_keeps_the_file(tmp_path: Path) -> None:
     record = read_match(FILES[2])
     record.info.metadata["event"] = "Club night"
+    record.info.metadata["date"] = "2025-06-01"
     first = write_ogxm(record)
     sgf = tmp_path / "match.sgf"
     write_match(read_match_bytes(first, path="m.ogxm"), sgf)
     assert write_ogxm(read_match(sgf)) == first
     assert ogxm.binary_to_json(first)["event"] == "Club night"
+    assert ogxm.binary_to_json(first)["started_at"] == 1748736000000  # 2025-06-01 00:00 UTC
+    assert read_match(sgf).info.metadata["date"] == "2025-06-01"
 
 
 @pytest.mark.parametrize("seed", range(10))

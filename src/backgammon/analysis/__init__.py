@@ -9,6 +9,9 @@ an HTML report.
 :mod:`~backgammon.analysis.annotate` replays and judges every decision,
 :mod:`~backgammon.analysis.summary` computes the statistics and the JSON form, and
 :mod:`~backgammon.analysis.report` writes the HTML report.
+:mod:`~backgammon.analysis.archive` summarises one player over many matches
+(``backgammon archive``), :mod:`~backgammon.analysis.archive_report` draws that as a
+page.
 """
 
 from backgammon.analysis.annotate import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from rich.progress import Progress
     from rich.table import Table
 
-    from backgammon.analysis import MatchAnalysis
+    from backgammon.analysis import AnalysisSettings, MatchAnalysis
+    from backgammon.analysis.archive import PlayerArchive
     from backgammon.engine.cubeful import CubeContext
     from backgammon.engine.evaluator import Engine
 
@@ -1302,12 +1303,10 @@ def _analyze_many(path: str, ply: int, cubeful: bool, processes: int, weights: s
     with a progress bar over the matches, then one table per match and per player (a
     file that cannot be read is named and skipped)."""
     from rich.console import Console
-    from rich.progress import MofNCompleteColumn, Progress, TimeRemainingColumn
     from rich.table import Table
 
-    from backgammon.analysis import AnalysisSettings, analyze_match
+    from backgammon.analysis import AnalysisSettings
     from backgammon.analysis.batch import batch_summary, read_matches
-    from backgammon.engine import Engine
 
     try:
         settings = AnalysisSettings(ply=ply, cubeful=cubeful)
@@ -1316,43 +1315,12 @@ def _analyze_many(path: str, ply: int, cubeful: bool, processes: int, weights: s
     except (BackgammonError, ValueError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
-    console = Console(stderr=True)
-    analyses: list[tuple[str, MatchAnalysis]] = []
-    engines: dict[str, Engine] = {}
-    with Progress(
-        *Progress.get_default_columns()[:-1],
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("analysing matches", total=len(matches))
-        for label, record in matches:
-            bar.update(task, description=label)
-            if isinstance(record, BackgammonError):
-                bar.console.print(f"skipped {label}: {record}")
-            else:
-                try:
-                    variant = record.info.variant
-                    if weights is not None and variant.name not in engines:
-                        engines[variant.name] = Engine(weights, variant=variant)
-                    engine = engines.get(variant.name)
-                    analyses.append(
-                        (
-                            label,
-                            analyze_match(
-                                record, engine, settings=settings, processes=processes, store=False
-                            ),
-                        )
-                    )
-                except (BackgammonError, ValueError) as error:
-                    bar.console.print(f"skipped {label}: {error}")
-            bar.advance(task)
-    if not analyses:
+    analysed = _analyze_all(matches, settings, processes, weights)
+    if not analysed:
         typer.echo(f"error: {path}: no match could be analysed", err=True)
         raise typer.Exit(2)
-    lines, players = batch_summary(analyses)
-    table = Table(title=f"{path}: {len(analyses)} matches at {ply}-ply")
+    lines, players = batch_summary([(label, analysis) for label, _, analysis in analysed])
+    table = Table(title=f"{path}: {len(analysed)} matches at {ply}-ply")
     for column in ("Match", "Player", "Decisions", "Error rate (mEMG)", "Luck per roll"):
         table.add_column(column, justify="left" if column in ("Match", "Player") else "right")
     for line in lines:
@@ -1373,6 +1341,178 @@ def _analyze_many(path: str, ply: int, cubeful: bool, processes: int, weights: s
             f"{total.luck_rate:+.4f}",
         )
     Console(width=200).print(table)
+
+
+def _analyze_all(
+    matches: Sequence[tuple[str, MatchRecord | BackgammonError]],
+    settings: AnalysisSettings,
+    processes: int,
+    weights: str | None,
+) -> list[tuple[str, MatchRecord, MatchAnalysis]]:
+    """Analyse each labelled match in turn under a progress bar over the matches (on
+    stderr); a match that cannot be read or analysed is named ("skipped LABEL: why")
+    and left out."""
+    from rich.console import Console
+    from rich.progress import MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from backgammon.analysis import analyze_match
+    from backgammon.engine import Engine
+
+    analysed: list[tuple[str, MatchRecord, MatchAnalysis]] = []
+    engines: dict[str, Engine] = {}
+    with Progress(
+        *Progress.get_default_columns()[:-1],
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("analysing matches", total=len(matches))
+        for label, record in matches:
+            bar.update(task, description=label)
+            if isinstance(record, BackgammonError):
+                bar.console.print(f"skipped {label}: {record}")
+            else:
+                try:
+                    variant = record.info.variant
+                    if weights is not None and variant.name not in engines:
+                        engines[variant.name] = Engine(weights, variant=variant)
+                    analysis = analyze_match(
+                        record,
+                        engines.get(variant.name),
+                        settings=settings,
+                        processes=processes,
+                        store=False,
+                    )
+                    analysed.append((label, record, analysis))
+                except (BackgammonError, ValueError) as error:
+                    bar.console.print(f"skipped {label}: {error}")
+            bar.advance(task)
+    return analysed
+
+
+@app.command()
+def archive(
+    player: Annotated[
+        str,
+        typer.Argument(metavar="PLAYER", help="The player's name, as the match files give it."),
+    ],
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="FILES_OR_FOLDERS",
+            help="Match files (.mat, .sgf, .xg, .ogxm), folders of them, .ogxms streams.",
+        ),
+    ],
+    ply: Annotated[int, typer.Option(help="Lookahead of the analysis (0 = the network).")] = 0,
+    json_output: Annotated[
+        str | None, typer.Option("--json", help="Write the archive as JSON to this file.")
+    ] = None,
+    html_output: Annotated[
+        str | None,
+        typer.Option("--html", help="Write the archive as an HTML page with plots to this file."),
+    ] = None,
+    top: Annotated[
+        int, typer.Option(help="Positions kept per kind among those missed most often.")
+    ] = 10,
+    processes: Annotated[
+        int,
+        typer.Option(help="Worker processes, each analysing one game at a time (0: one per core)."),
+    ] = 0,
+    weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
+    cubeful: Annotated[
+        bool,
+        typer.Option(
+            "--cubeful/--cubeless",
+            help="Value checker plays and luck by cubeful or cubeless equity at the score.",
+        ),
+    ] = True,
+) -> None:
+    """A player's archive: their matches from many files analysed, with their error
+    rate and luck match by match (in date order where known), by kind of position
+    (bear-off, containment, race, contact, cube by match score), and the positions
+    they miss most often."""
+    from backgammon.analysis import AnalysisSettings
+    from backgammon.analysis.archive import (
+        archive_to_json,
+        player_archive,
+        read_archive,
+        select_player,
+    )
+    from backgammon.analysis.archive_report import write_archive_html
+
+    if processes < 0:
+        raise typer.BadParameter(f"--processes needs a count >= 0, got {processes}")
+    if top < 1:
+        raise typer.BadParameter(f"--top needs a count >= 1, got {top}")
+    try:
+        settings = AnalysisSettings(ply=ply, cubeful=cubeful)
+        matches, skipped = read_archive(paths)
+        mine = select_player(player, matches)
+    except (BackgammonError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    for label, problem in skipped:
+        typer.echo(f"skipped {label}: {problem}", err=True)
+    _say_while_compiling(ply)
+    analysed = _analyze_all(mine, settings, processes or os.cpu_count() or 1, weights)
+    if not analysed:
+        typer.echo(f"error: no match of {player!r} could be analysed", err=True)
+        raise typer.Exit(2)
+    result = player_archive(player, analysed, top=top)
+    try:
+        if json_output is not None:
+            data = archive_to_json(result)
+            data["skipped"] = [{"label": label, "error": str(why)} for label, why in skipped]
+            Path(json_output).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        if html_output is not None:
+            write_archive_html(result, html_output)
+    except OSError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    _print_archive(result, ply)
+
+
+def _print_archive(result: PlayerArchive, ply: int) -> None:
+    """The archive's tables: its matches with the totals, and its kinds."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{result.player}: {len(result.matches)} matches at {ply}-ply")
+    for column in ("Match", "Date", "Opponent", "Result", "Decisions", "Error rate", "Luck"):
+        table.add_column(
+            column, justify="right" if column in ("Decisions", "Error rate", "Luck") else "left"
+        )
+    for match in result.matches:
+        table.add_row(
+            match.label,
+            match.date or "-",
+            match.opponent,
+            {True: "won", False: "lost", None: "-"}[match.won],
+            str(match.summary.decisions),
+            f"{match.summary.error_rate:.1f}",
+            f"{match.summary.luck_rate:+.4f}",
+        )
+    table.add_section()
+    won, lost = result.record
+    table.add_row(
+        "all",
+        "",
+        "",
+        f"{won}-{lost}",
+        str(result.decisions),
+        f"{result.error_rate:.1f}",
+        f"{result.luck_rate:+.4f}",
+    )
+    kinds = Table(title="By kind (mEMG per decision)")
+    for column in ("Kind", "Decisions", "Errors", "Error rate"):
+        kinds.add_column(column, justify="left" if column == "Kind" else "right")
+    for line in (*result.kinds, *result.cube_scores):
+        name = f"cube at {line.group}" if line.group else line.kind
+        kinds.add_row(name, str(line.decisions), str(line.errors), f"{line.error_rate:.1f}")
+    console = Console(width=200)
+    console.print(table)
+    console.print(kinds)
 
 
 def _register_server_commands() -> None:

@@ -11,6 +11,8 @@ The projection, as the codec reads and writes it (learnt from the codec itself; 
 format's specification is HedgeHog's ``OGXM_FORMAT_SPEC.md``):
 
 - ``player_white``/``player_black``: our player 0 and player 1; ``color`` 0 and 1.
+- ``started_at`` (milliseconds since 1970, UTC): the match's ``date`` metadata
+  (``YYYY-MM-DD``, written as 00:00 UTC that day; read as its UTC date).
 - Boards count 1..24 from White's home: White's point ``p`` is ``p``, Black's is
   ``25 - p``; White's bar is 25 and Black's 0.
 - A game is a list of plies. ``action_id`` 0..20 is a checker play with the roll at
@@ -22,6 +24,7 @@ format's specification is HedgeHog's ``OGXM_FORMAT_SPEC.md``):
 
 from __future__ import annotations
 
+import datetime
 import io
 from dataclasses import dataclass, field
 from typing import Any
@@ -195,7 +198,32 @@ def ogxm_document(record: MatchRecord, analysis: OgxmAnalysis | None = None) -> 
     for key in _METADATA:
         if info.metadata.get(key):
             document[key] = info.metadata[key]
+    started = _started_at(info.metadata.get("date", ""))
+    if started is not None:
+        document["started_at"] = started
     return document
+
+
+def _started_at(date: str) -> int | None:
+    """A ``YYYY-MM-DD`` date as OGXM's ``started_at``: milliseconds since 1970 at
+    00:00 UTC that day (``None`` for any other text)."""
+    try:
+        day = datetime.date.fromisoformat(date.strip())
+    except ValueError:
+        return None
+    moment = datetime.datetime(day.year, day.month, day.day, tzinfo=datetime.UTC)
+    return int(moment.timestamp()) * 1000
+
+
+def _date_of(started_at: object) -> str | None:
+    """OGXM's ``started_at`` (milliseconds since 1970) as its UTC date ``YYYY-MM-DD``."""
+    if isinstance(started_at, bool) or not isinstance(started_at, int):
+        return None
+    try:
+        moment = datetime.datetime.fromtimestamp(started_at / 1000, tz=datetime.UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+    return moment.date().isoformat()
 
 
 def _pips(steps: Steps, roll: Roll) -> list[dict[str, int]]:
@@ -357,6 +385,9 @@ def _match_info(document: dict[str, Any]) -> MatchInfo:
         str(document.get("player_black", "Black")),
     )
     metadata = {key: str(document[key]) for key in _METADATA if document.get(key)}
+    date = _date_of(document.get("started_at"))
+    if date is not None:
+        metadata["date"] = date
     return MatchInfo(length, players, rules, variant, metadata)
 
 
