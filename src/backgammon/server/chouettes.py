@@ -368,12 +368,17 @@ class ChouetteService:
         committed, then published to the table's room.
 
         Raises:
-            ServiceError: ``not_found``; ``not_a_player`` for anyone not seated
-                (a spectator); ``over`` for a table not playing; ``stale`` if the
-                session moved past ``expect``; ``not_your_turn`` for a seat with
-                nothing to decide now; ``illegal`` for an action the rules refuse
-                now; ``bad_action`` for a play without its move.
+            ServiceError: ``login_required`` for an anonymous viewer; ``not_found``;
+                ``not_a_player`` for anyone not seated (a spectator); ``over`` for
+                a table not playing; ``stale`` if the session moved past
+                ``expect``; ``not_your_turn`` for a seat with nothing to decide
+                now; ``illegal`` for an action the rules refuse now;
+                ``bad_action`` for a play without its move.
         """
+        if user.kind == "anonymous":
+            raise ServiceError(
+                "login_required", "log in to act: watching without an account is read-only", 401
+            )
         table_id = table_id[:32]
         row = await self._row(table_id)
         seat = next(

@@ -122,7 +122,9 @@ function showSession(session) {
   $("#chouette-holder").textContent = session.holder === session.captain ? "" : `(${session.holder} plays the checkers)`;
   $("#chouette-queue").textContent = session.queue.join(" → ") || "nobody";
   $("#chouette-turn").textContent = turnWords(session);
-  $("#chouette-board").innerHTML = boardMarkup(positionModel(session.board, session.dice));
+  const model = positionModel(session.board, session.dice);
+  model.diceSide = session.on_roll === session.box ? "bottom" : "top";
+  $("#chouette-board").innerHTML = boardMarkup(model);
   $("#chouette-dice").textContent = session.dice
     ? `${session.on_roll} rolled ${session.dice.join("-")}.`
     : session.on_roll === null ? `Game ${session.game}: the opening throw.` : `${session.on_roll} is on roll.`;
