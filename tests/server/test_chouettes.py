@@ -163,6 +163,21 @@ def test_four_seats_with_a_bot_play_three_games_rotating(server_factory: Any) ->
         final = await cy.request("GET", f"/api/chouettes/{table_id}")
         assert final["session"]["scores"] == chouette.scores
         assert sum(final["session"]["scores"].values()) == 0
+        # Cyd leaves: a bot plays Cyd's seat, and the others play a fourth game.
+        left = await cy.request("POST", f"/api/chouettes/{table_id}/leave")
+        assert left["status"] == "playing"
+        assert [seat["left"] for seat in left["seats"]] == [False, False, True, False]
+        refused = await _act(cy, table_id, None, kind="roll")
+        assert refused["code"] == "not_a_player"
+        await asyncio.wait_for(
+            asyncio.gather(
+                *(
+                    _play(client, table_id, name, {*bots, "cyd"}, 4)
+                    for client, name in ((ann, "ann"), (bob, "bob"))
+                )
+            ),
+            timeout=120,
+        )
         for client in (ann, bob, cy):
             await client.close()
 
@@ -292,8 +307,13 @@ def test_wrong_seats_spectators_and_bad_messages_change_nothing(server_factory: 
         answer = await _act(anonymous, table_id, None, kind="roll")
         assert answer["code"] == "login_required"
         assert await dan.request("GET", f"/api/chouettes/{table_id}") == start
-        # The box throws; out of turn now: the box again, and a member's play.
-        assert (await _act(ann, table_id, 0, kind="roll"))["type"] == "ack"
+        # The box and the captain throw at once: one throw counts, the other is stale.
+        answers = await asyncio.gather(
+            _act(ann, table_id, 0, kind="roll"), _act(bob, table_id, 0, kind="roll")
+        )
+        assert sorted(answer["type"] for answer in answers) == ["ack", "error"]
+        assert [a["code"] for a in answers if a["type"] == "error"] == ["stale"]
+        # Out of turn now: the mover throwing again, the other side's play.
         table = await ann.request("GET", f"/api/chouettes/{table_id}")
         while table["session"]["on_roll"] is None:  # a tied opening throw: again
             assert (await _act(ann, table_id, table["seq"], kind="roll"))["type"] == "ack"
