@@ -1,6 +1,7 @@
 """Chouette tables on a real server: three people and a bot at a 4-seat table with
 individual cubes play 3 games over real WebSockets (the lineup rotating after each),
-the session survives a SIGKILL, and every wrong action is refused with no change."""
+the session survives a SIGKILL, and every wrong action is refused with no change (on SQLite and, where
+``BACKGAMMON_TEST_POSTGRESQL`` is set, PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,6 @@ from backgammon.server.client import ClientError, ServerClient
 
 PASSWORD = "a long enough password"
 BOTS = ("--no-warm-up", "--bot-processes", "0")
-
-
-@pytest.fixture
-def backend() -> str:
-    """These tests run on SQLite (the table's log is stored as a match's is)."""
-    return "sqlite"
 
 
 async def _people(url: str, *names: str) -> list[ServerClient]:
