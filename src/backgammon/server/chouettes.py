@@ -44,7 +44,7 @@ from backgammon.rules.game import OpeningRoll
 from backgammon.rules.play import parse_play
 from backgammon.server import chouette_store as store
 from backgammon.server import repository as repo
-from backgammon.server.chouette_bots import ChouetteQuestion, answer
+from backgammon.server.chouette_bots import ChouetteQuestion, answer, bot_levels, next_bot_action
 from backgammon.server.chouette_codec import action_from_json, action_to_json, session_view
 from backgammon.server.protocol import ChouetteActionBody
 from backgammon.server.repository import User
@@ -470,11 +470,11 @@ class ChouetteService:
                 if row.status != "playing":
                     return
                 chouette = await self._session(connection, row)
-            bots = _bot_levels(row.seats, self.games.settings.bots)
+            bots = bot_levels(row.seats, self.games.settings.bots)
             if not bots:
                 return
             seq = len(chouette.history)
-            decision = await self._bot_decision(chouette, bots)
+            decision = await next_bot_action(chouette, bots, self._think)
             if decision is None:
                 return
             player, body, pause = decision
@@ -489,59 +489,7 @@ class ChouetteService:
         except Exception:
             log.exception("chouette %s: a bot failed", table_id)
 
-    async def _bot_decision(
-        self, chouette: Chouette, bots: dict[str, str]
-    ) -> tuple[str, ChouetteActionBody, bool] | None:
-        """The bots' next action (who, what, whether to pause before it), or None."""
-        for offer in chouette.pending:
-            answerer = chouette.box if offer.doubler != chouette.box else offer.member
-            if answerer in bots:
-                take = await self._ask(chouette, bots[answerer], "take", offer.member)
-                body = (
-                    ChouetteActionBody(kind="take", member=offer.member)
-                    if take == "yes"
-                    else ChouetteActionBody(kind="drop", member=offer.member)
-                )
-                return answerer, body, False
-        if chouette.pending:
-            return None
-        if chouette.dice is not None:
-            mover = chouette.on_roll
-            if mover not in bots:
-                return None
-            move = await self._ask(chouette, bots[mover], "play", None)
-            return mover, ChouetteActionBody(kind="play", move=move), False
-        for action in chouette.legal_actions():
-            if isinstance(action, CubeDouble) and action.player in bots:
-                level = bots[action.player]
-                if await self._ask(chouette, level, "double", action.member) == "yes":
-                    body = ChouetteActionBody(kind="double", member=action.member)
-                    return action.player, body, False
-        roller = chouette.roller()
-        if roller is None or roller not in bots:
-            return None
-        people_may_double = any(
-            isinstance(action, CubeDouble) and action.player not in bots
-            for action in chouette.legal_actions()
-        )
-        return roller, ChouetteActionBody(kind="roll"), people_may_double
-
-    async def _ask(self, chouette: Chouette, level: str, kind: str, member: str | None) -> str:
-        on_roll = chouette.on_roll
-        turn = 0 if on_roll in (None, chouette.box) else 1
-        cube_of = chouette.members_in[0] if member is TEAM else member
-        cube = chouette.cubes[cube_of] if cube_of is not None else None
-        dice = chouette.dice
-        question: ChouetteQuestion = (
-            level,
-            "play" if kind == "play" else ("double" if kind == "double" else "take"),
-            chouette.position.slots_text,
-            turn,
-            1 if cube is None else cube.value,
-            None if cube is None else cube.owner,
-            None if dice is None else (dice.first, dice.second),
-            secrets.randbits(31),
-        )
+    async def _think(self, question: ChouetteQuestion) -> str:
         return await self.games.pool.think(answer, question)
 
     # -- views -----------------------------------------------------------------------
@@ -628,19 +576,6 @@ def _seat(user: User) -> dict[str, Any]:
 
 def _people_in(seats: list[dict[str, Any]]) -> bool:
     return any(not seat["bot"] and not seat["left"] for seat in seats)
-
-
-def _bot_levels(seats: list[dict[str, Any]], levels: tuple[str, ...]) -> dict[str, str]:
-    """The seats the bots play, with their level: bots' seats, and the seats of
-    people who left (at the server's first level)."""
-    played: dict[str, str] = {}
-    for seat in seats:
-        if seat["bot"] and levels:
-            level = seat.get("level")
-            played[seat["name"]] = level if level in levels else levels[0]
-        elif seat["left"] and levels:
-            played[seat["name"]] = levels[0]
-    return played
 
 
 def _action(chouette: Chouette, player: str, body: ChouetteActionBody) -> ChouetteAction:
