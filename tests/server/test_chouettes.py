@@ -1,7 +1,7 @@
 """Chouette tables on a real server: three people and a bot at a 4-seat table with
 individual cubes play 3 games over real WebSockets (the lineup rotating after each),
-the session survives a SIGKILL, and every wrong action is refused with no change (on SQLite and, where
-``BACKGAMMON_TEST_POSTGRESQL`` is set, PostgreSQL)."""
+the session survives a SIGKILL, and every wrong action is refused with no change (on
+SQLite and, where ``BACKGAMMON_TEST_POSTGRESQL`` is set, PostgreSQL)."""
 
 from __future__ import annotations
 

@@ -441,7 +441,7 @@ class ChouetteService:
 
     async def _session(self, connection: Any, row: store.TableRow) -> Chouette:
         """The table's session, replayed from its log unless this process holds it
-        up to date."""
+        up to date (it holds the sessions of playing tables only)."""
         cached = self._sessions.get(row.id)
         if cached is not None and len(cached.history) == await store.count_actions(
             connection, row.id
@@ -451,7 +451,8 @@ class ChouetteService:
         chouette = Chouette([seat["name"] for seat in row.seats], _rules(row.settings))
         for data in logged:
             chouette.push(action_from_json(chouette, data))
-        self._sessions[row.id] = chouette
+        if row.status == "playing":
+            self._sessions[row.id] = chouette
         return chouette
 
     # -- bots ------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 // Every text from the server is set as text, never as HTML.
 
 import { boardMarkup } from "./board.js";
-import { $, api, el, say, sayError } from "./common.js";
+import { $, SessionEndedError, api, el, say, sayError } from "./common.js";
 import { positionModel } from "./view.js";
 
 const LIST_REFRESH_MS = 3000;
@@ -44,7 +44,8 @@ async function openTable(event) {
     const created = await api("POST", "/api/chouettes", body);
     location.search = `?id=${encodeURIComponent(created.id)}`;
   } catch (error) {
-    sayError(error);
+    if (error instanceof SessionEndedError) say("Log in (or play as a guest) on the main page first.", true);
+    else sayError(error);
   }
 }
 
@@ -121,7 +122,8 @@ function showSession(session) {
   $("#chouette-captain").textContent = session.captain;
   $("#chouette-holder").textContent = session.holder === session.captain ? "" : `(${session.holder} plays the checkers)`;
   $("#chouette-queue").textContent = session.queue.join(" → ") || "nobody";
-  $("#chouette-turn").textContent = turnWords(session);
+  const mine = page.me !== null && session.deciders.includes(page.me);
+  $("#chouette-turn").textContent = turnWords(session) + (mine ? " Your decision." : "");
   const model = positionModel(session.board, session.dice);
   model.diceSide = session.on_roll === session.box ? "bottom" : "top";
   $("#chouette-board").innerHTML = boardMarkup(model);
@@ -132,7 +134,9 @@ function showSession(session) {
     ...session.cubes.map((cube) => el("li", { class: `chouette-cube owner-${cube.owner}`, text: cubeWords(cube, session.box) })),
   );
   $("#chouette-scores").replaceChildren(
-    ...Object.entries(session.scores).map(([name, points]) => el("li", { text: `${name}: ${points > 0 ? "+" : ""}${points}` })),
+    ...Object.entries(session.scores).map(([name, points]) =>
+      el("li", { text: `${name}: ${points > 0 ? "+" : ""}${points} (${session.money[name]})` }),
+    ),
   );
   const { buttons, plays } = myButtons(session);
   $("#chouette-buttons").replaceChildren(...buttons);
