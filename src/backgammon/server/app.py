@@ -3,8 +3,8 @@
 :func:`create_app` builds a FastAPI application from :class:`Settings`; nothing is
 read at import time. It only assembles: the service, its start and stop, the
 middleware, and the routers of :mod:`backgammon.server.routes`, one per resource
-(accounts, lobby, matches, users, administration, the position tool, analysis,
-rollouts, operations), the web app's page and files, and ``/ws``, the live
+(accounts, lobby, matches, tournaments, chouettes, users, administration, the
+position tool, analysis, rollouts, operations), the web app's page and files, and ``/ws``, the live
 connection. Every API route refuses a state-changing browser request from another
 site (:func:`~backgammon.server.routes.dependencies.same_site_only`).
 """
@@ -27,11 +27,13 @@ from starlette.staticfiles import StaticFiles
 from backgammon import __version__
 from backgammon.server.body_limit import BodySizeLimit
 from backgammon.server.bots import BotPool
+from backgammon.server.chouettes import ChouetteService
 from backgammon.server.database import Database
 from backgammon.server.routes import (
     accounts,
     admin,
     analysis,
+    chouettes,
     friends,
     lobby,
     matches,
@@ -62,6 +64,7 @@ API_ROUTERS = (
     friends.router,
     matches.router,
     tournaments.router,
+    chouettes.router,
     users.router,
     admin.router,
     position.router,
@@ -100,6 +103,7 @@ def create_app(
     )
     install(app, service)
     app.state.tournaments = TournamentService(service)
+    app.state.chouettes = ChouetteService(service)
     app.add_middleware(
         BodySizeLimit,
         default=MAX_BODY_BYTES,
@@ -131,6 +135,8 @@ async def _lifespan(
     await service.start(say)
     tournaments: TournamentService = app.state.tournaments
     await tournaments.resume()
+    chouette_tables: ChouetteService = app.state.chouettes
+    await chouette_tables.resume()
     build = None
     if settings.build_hypergammon:
         from backgammon.server.hypergammon_build import BackgroundBuild
@@ -160,6 +166,7 @@ async def _lifespan(
     if fibs is not None:
         await fibs.stop()
     await tournaments.close()
+    await chouette_tables.close()
     await service.stop()
     say("stopped")
 

@@ -167,6 +167,12 @@ class BotPool:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._bots, decide, request)
 
+    async def think(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """``fn(*args)`` computed in the bots' workers: a bot decision other than a
+        match's (``fn`` and its arguments must pickle, as for :meth:`run`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._bots, fn, *args)
+
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
         """``fn(*args)`` computed in the tools' workers, never the bots' (``fn`` and
         its arguments must pickle: a module-level function such as

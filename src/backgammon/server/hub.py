@@ -24,9 +24,9 @@ __all__ = ["ANONYMOUS", "VIEWER_MESSAGES", "Connection", "Hub", "Message"]
 ANONYMOUS = User(id=0, name="", kind="anonymous")
 """Who an anonymous viewer is: no account (no user has id 0), seated nowhere."""
 
-VIEWER_MESSAGES = frozenset({"welcome", "state", "presence", "error", "pong"})
-"""What an anonymous viewer is told: a match's state and who is connected, and the
-answers to its own messages (no chat, lobby or user's message)."""
+VIEWER_MESSAGES = frozenset({"welcome", "state", "presence", "chouette", "error", "pong"})
+"""What an anonymous viewer is told: a match's (or a chouette table's) state and who
+is connected, and the answers to its own messages (no chat, lobby or user's message)."""
 
 
 class Message(dict[str, Any]):

@@ -34,6 +34,8 @@ __all__ = [
     "ActionMessage",
     "AnalysisUpload",
     "ChatMessage",
+    "ChouetteActionBody",
+    "ChouetteActionMessage",
     "ClientMessage",
     "ClockSettings",
     "CreateMatch",
@@ -286,11 +288,35 @@ class ActionMessage(_Strict):
     ref: str | None = Field(default=None, max_length=40)
 
 
+class ChouetteActionBody(_Strict):
+    """One action at a chouette table: ``roll`` (the server throws the dice: the
+    opening throw or a roll), ``play`` (with ``move``, e.g. ``"13/7 8/7"``), or
+    ``double``, ``take``, ``drop`` of ``member``'s cube. Without ``member`` a team
+    member acts on their own cube (in the one-team-cube form: the team's cube); the
+    box names the member whose cube it doubles or answers."""
+
+    kind: Literal["roll", "play", "double", "take", "drop"]
+    move: str | None = Field(default=None, max_length=200)
+    member: str | None = Field(default=None, min_length=1, max_length=40)
+
+
+class ChouetteActionMessage(_Strict):
+    """Act at chouette table ``table`` (its room is ``chouette:ID``). ``expect`` and
+    ``ref`` as in :class:`ActionMessage`; the answer is an ``ack`` naming the table
+    and the action's ``seq``, or an ``error``."""
+
+    type: Literal["chouette"]
+    table: str = Field(max_length=16)
+    action: ChouetteActionBody
+    expect: int | None = Field(default=None, ge=0)
+    ref: str | None = Field(default=None, max_length=40)
+
+
 class SubscribeMessage(_Strict):
     """Receive a match's states (as player or spectator), or ``"lobby"``'s updates."""
 
     type: Literal["subscribe"]
-    match: str = Field(max_length=40, description="a match id, lobby, or tournament:ID")
+    match: str = Field(max_length=40, description="a match id, lobby, tournament:ID or chouette:ID")
 
 
 class UnsubscribeMessage(_Strict):
@@ -333,13 +359,19 @@ class PingMessage(_Strict):
 
 
 ClientMessage = Annotated[
-    ActionMessage | SubscribeMessage | UnsubscribeMessage | ChatMessage | TellMessage | PingMessage,
+    ActionMessage
+    | ChouetteActionMessage
+    | SubscribeMessage
+    | UnsubscribeMessage
+    | ChatMessage
+    | TellMessage
+    | PingMessage,
     Field(discriminator="type"),
 ]
 """Anything a client may send over the WebSocket."""
 
 _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-_TYPES = "action, chat, ping, subscribe, tell, unsubscribe"
+_TYPES = "action, chat, chouette, ping, subscribe, tell, unsubscribe"
 
 
 def parse_client_message(text: str | bytes) -> Any:

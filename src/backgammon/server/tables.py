@@ -26,6 +26,8 @@ from sqlalchemy import (
 
 __all__ = [
     "chat_messages",
+    "chouette_actions",
+    "chouette_tables",
     "dice_commitments",
     "friends",
     "login_addresses",
@@ -239,4 +241,30 @@ tournament_matches = Table(
     Column("pairing", Integer, primary_key=True),
     Column("match_id", String(16), ForeignKey("matches.id"), nullable=False),
     Index("ix_tournament_matches_match", "match_id", unique=True),
+)
+
+chouette_tables = Table(
+    "chouette_tables",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("owner", Integer, ForeignKey("users.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("status", String(16), nullable=False),  # open, playing, closed
+    # The rules and the number of seats as the API took them; the seats in order
+    # (the first session's lineup: the box first), each {"user_id", "name", "bot",
+    # "left"} (a person who left a session in play: a bot plays their seat).
+    Column("settings", JSON, nullable=False),
+    Column("seats", JSON, nullable=False),
+    Index("ix_chouette_tables_status", "status"),
+)
+
+chouette_actions = Table(
+    "chouette_actions",
+    metadata,
+    # Every accepted action of a table's session, numbered from 0 (the key makes two
+    # processes that race to append the same action fail instead of forking it).
+    Column("table_id", String(16), ForeignKey("chouette_tables.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("action", JSON, nullable=False),
 )

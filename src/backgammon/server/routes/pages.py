@@ -32,3 +32,12 @@ async def tournaments_page() -> FileResponse:
         media_type="text/html; charset=utf-8",
         headers={"cache-control": "no-cache"},
     )
+
+
+@router.get("/chouettes", include_in_schema=False)
+async def chouettes_page() -> FileResponse:
+    return FileResponse(
+        WEB / "chouettes.html",
+        media_type="text/html; charset=utf-8",
+        headers={"cache-control": "no-cache"},
+    )

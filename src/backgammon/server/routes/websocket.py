@@ -12,10 +12,12 @@ import logging
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from backgammon.server.chouettes import ChouetteService
 from backgammon.server.hub import ANONYMOUS, Connection
 from backgammon.server.protocol import (
     ActionMessage,
     ChatMessage,
+    ChouetteActionMessage,
     PingMessage,
     ProtocolError,
     SubscribeMessage,
@@ -24,6 +26,7 @@ from backgammon.server.protocol import (
     parse_client_message,
 )
 from backgammon.server.rate_limit import TokenBucket
+from backgammon.server.routes.chouettes import chouettes_of
 from backgammon.server.routes.dependencies import client_address, origin_allowed, session_token
 from backgammon.server.routes.state import service_of
 from backgammon.server.service import GameService, ServiceError
@@ -39,10 +42,12 @@ router = APIRouter()
 @router.websocket("/ws")
 async def websocket_endpoint(websocket: WebSocket) -> None:
     service = service_of(websocket)
-    await _serve_websocket(websocket, service, service.settings)
+    await _serve_websocket(websocket, service, service.settings, chouettes_of(websocket))
 
 
-async def _serve_websocket(websocket: WebSocket, service: GameService, settings: Settings) -> None:
+async def _serve_websocket(
+    websocket: WebSocket, service: GameService, settings: Settings, chouettes: ChouetteService
+) -> None:
     """One client's live connection: authenticate, then read messages and write
     what the service publishes, until either side closes."""
     if not origin_allowed(websocket, settings):
@@ -87,7 +92,7 @@ async def _serve_websocket(websocket: WebSocket, service: GameService, settings:
                     break
                 connection.send({**refusal, "message": "too many messages: slow down"})
                 continue
-            await _handle(data, connection, service)
+            await _handle(data, connection, service, chouettes)
     except WebSocketDisconnect:
         pass
     finally:
@@ -138,7 +143,9 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
                 pass
 
 
-async def _handle(data: str | bytes, connection: Connection, service: GameService) -> None:
+async def _handle(
+    data: str | bytes, connection: Connection, service: GameService, chouettes: ChouetteService
+) -> None:
     """Dispatch one client message; every failure answers an ``error``."""
     ref = None
     try:
@@ -147,6 +154,11 @@ async def _handle(data: str | bytes, connection: Connection, service: GameServic
         if isinstance(message, ActionMessage):
             seq = await service.act(connection.user, message.match, message.action, message.expect)
             connection.send({"type": "ack", "match": message.match, "seq": seq, "ref": ref})
+        elif isinstance(message, ChouetteActionMessage):
+            seq = await chouettes.act(
+                connection.user, message.table, message.action, message.expect
+            )
+            connection.send({"type": "ack", "chouette": message.table, "seq": seq, "ref": ref})
         elif isinstance(message, SubscribeMessage):
             await service.subscribe(connection, message.match)
         elif isinstance(message, UnsubscribeMessage):

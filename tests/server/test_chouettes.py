@@ -1,0 +1,340 @@
+"""Chouette tables on a real server: three people and a bot at a 4-seat table with
+individual cubes play 3 games over real WebSockets (the lineup rotating after each),
+the session survives a SIGKILL, and every wrong action is refused with no change (on
+SQLite and, where ``BACKGAMMON_TEST_POSTGRESQL`` is set, PostgreSQL)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from backgammon.formats.chouette import read_chouette
+from backgammon.rules.chouette import rotate
+from backgammon.server.client import ClientError, ServerClient
+
+PASSWORD = "a long enough password"
+BOTS = ("--no-warm-up", "--bot-processes", "0")
+
+
+async def _people(url: str, *names: str) -> list[ServerClient]:
+    clients = []
+    for name in names:
+        client = ServerClient(url)
+        await client.register(name, PASSWORD)
+        await client.connect()
+        clients.append(client)
+    return clients
+
+
+def _latest(client: ServerClient) -> tuple[int, dict[str, Any]]:
+    """The newest table state ``client`` was sent, and its index in the messages."""
+    for index in range(len(client.messages) - 1, -1, -1):
+        message = client.messages[index]
+        if message["type"] == "chouette":
+            table: dict[str, Any] = message["table"]
+            return index, table
+    raise AssertionError("no table state arrived")
+
+
+async def _act(client: ServerClient, table_id: str, expect: int | None, **action: Any) -> Any:
+    """Send a chouette action; returns its ``ack`` or ``error``."""
+    mark = len(client.messages)
+    ref = f"c{mark}-{id(action)}"
+    message: dict[str, Any] = {"type": "chouette", "table": table_id, "action": action, "ref": ref}
+    if expect is not None:
+        message["expect"] = expect
+    await client.send(message)
+    return await client.wait_for(lambda m: m.get("ref") == ref, since=mark)
+
+
+async def _watch(client: ServerClient, table_id: str) -> Any:
+    """Subscribe to a table's room; returns its first state (or an ``error``)."""
+    mark = len(client.messages)
+    await client.send({"type": "subscribe", "match": f"chouette:{table_id}"})
+    return await client.wait_for(lambda m: m["type"] in ("chouette", "error"), since=mark)
+
+
+def _choose(session: dict[str, Any], me: str, bots: set[str]) -> dict[str, Any] | None:
+    """What a scripted person does: drop every double they must answer, play the
+    first legal play, double every person's cube they may (the box: the people's
+    cubes), and throw only when no person may double any more."""
+    mine = [action for action in session["legal"] if action["player"] == me]
+    for action in mine:
+        if action["kind"] == "drop":
+            return {"kind": "drop", "member": action["member"]}
+    for action in mine:
+        if action["kind"] == "play":
+            return {"kind": "play", "move": action["move"]}
+    for action in mine:
+        if action["kind"] == "double" and action["member"] not in bots:
+            return {"kind": "double", "member": action["member"]}
+    people_doubles = [
+        action
+        for action in session["legal"]
+        if action["kind"] == "double"
+        and action["player"] not in bots
+        and action["member"] not in bots
+    ]
+    if session["roller"] == me and not people_doubles:
+        return {"kind": "roll"}
+    return None
+
+
+async def _play(client: ServerClient, table_id: str, me: str, bots: set[str], games: int) -> None:
+    """Act for ``me`` until the session has played ``games`` games. A refusal may
+    only be a race lost to another player (``stale``, or a throw that came second)."""
+    while True:
+        index, table = _latest(client)
+        session = table["session"]
+        if session is not None and session["games_played"] >= games:
+            return
+        choice = None if session is None else _choose(session, me, bots)
+        if choice is not None:
+            answer = await _act(client, table_id, table["seq"], **choice)
+            if answer["type"] == "error":
+                assert answer["code"] in ("stale", "not_your_turn", "illegal"), answer
+        await client.wait_for(lambda m: m["type"] == "chouette", timeout=60, since=index + 1)
+
+
+async def _table(owner: ServerClient, others: list[ServerClient], bot: bool) -> str:
+    created = await owner.request("POST", "/api/chouettes", {"name": "Club night", "seats": 4})
+    table_id: str = created["id"]
+    for client in (owner, *others):
+        await _watch(client, table_id)
+    for client in others:
+        await client.request("POST", f"/api/chouettes/{table_id}/sit")
+    if bot:
+        await owner.request("POST", f"/api/chouettes/{table_id}/bots", {"level": "beginner"})
+    return table_id
+
+
+def _lineups(record: str) -> list[tuple[str, ...]]:
+    chouette = read_chouette(record)
+    return [result.lineup for result in chouette.results]
+
+
+def test_four_seats_with_a_bot_play_three_games_rotating(server_factory: Any) -> None:
+    server = server_factory(*BOTS)
+
+    async def main() -> None:
+        ann, bob, cy = await _people(server.url, "ann", "bob", "cyd")
+        table_id = await _table(ann, [bob, cy], bot=True)
+        view = await ann.request("GET", f"/api/chouettes/{table_id}")
+        assert view["status"] == "playing"  # full: it started by itself
+        assert [seat["name"] for seat in view["seats"]] == ["ann", "bob", "cyd", "bot_beginner_1"]
+        session = view["session"]
+        assert (session["box"], session["captain"], session["queue"]) == (
+            "ann",
+            "bob",
+            ["cyd", "bot_beginner_1"],
+        )
+        assert [cube["member"] for cube in session["cubes"]] == ["bob", "cyd", "bot_beginner_1"]
+        bots = {"bot_beginner_1"}
+        await asyncio.wait_for(
+            asyncio.gather(
+                *(
+                    _play(client, table_id, name, bots, 3)
+                    for client, name in ((ann, "ann"), (bob, "bob"), (cy, "cyd"))
+                )
+            ),
+            timeout=240,
+        )
+        record = await ann.request("GET", f"/api/chouettes/{table_id}/record")
+        chouette = read_chouette(record)
+        results = chouette.results
+        assert len(results) >= 3
+        lineup = results[0].lineup
+        assert lineup == ("ann", "bob", "cyd", "bot_beginner_1")
+        for result in results[:3]:
+            assert result.lineup == lineup
+            following = rotate(lineup, result.captain_won)
+            assert following != lineup  # a rotation after each game
+            lineup = following
+            assert sum(result.points().values()) == 0
+            # every person's cube was doubled and dropped, or played out
+            assert {cube.member for cube in result.cubes} == set(result.lineup[1:])
+        final = await cy.request("GET", f"/api/chouettes/{table_id}")
+        assert final["session"]["scores"] == chouette.scores
+        assert sum(final["session"]["scores"].values()) == 0
+        # Cyd leaves: a bot plays Cyd's seat, and the others play a fourth game.
+        left = await cy.request("POST", f"/api/chouettes/{table_id}/leave")
+        assert left["status"] == "playing"
+        assert [seat["left"] for seat in left["seats"]] == [False, False, True, False]
+        refused = await _act(cy, table_id, None, kind="roll")
+        assert refused["code"] == "not_a_player"
+        await asyncio.wait_for(
+            asyncio.gather(
+                *(
+                    _play(client, table_id, name, {*bots, "cyd"}, 4)
+                    for client, name in ((ann, "ann"), (bob, "bob"))
+                )
+            ),
+            timeout=120,
+        )
+        for client in (ann, bob, cy):
+            await client.close()
+
+    asyncio.run(main())
+
+
+def test_the_session_continues_after_a_sigkill(server_factory: Any) -> None:
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def main() -> tuple[str, dict[str, Any]]:
+        ann, bob, cy = await _people(server.url, "ann", "bob", "cyd")
+        table_id = await _table(ann, [bob, cy], bot=False)
+        await ann.request("POST", f"/api/chouettes/{table_id}/start")
+        await asyncio.wait_for(
+            asyncio.gather(
+                *(
+                    _play(client, table_id, name, set(), 1)
+                    for client, name in ((ann, "ann"), (bob, "bob"), (cy, "cyd"))
+                )
+            ),
+            timeout=60,
+        )
+        before = await ann.request("GET", f"/api/chouettes/{table_id}")
+        for client in (ann, bob, cy):
+            await client.close()
+        return table_id, before
+
+    table_id, before = asyncio.run(main())
+    assert before["session"]["games_played"] == 1
+    server.kill()
+    server.start()
+
+    async def after() -> None:
+        ann = ServerClient(server.url)
+        await ann.login("ann", PASSWORD)
+        await ann.connect()
+        bob = ServerClient(server.url)
+        await bob.login("bob", PASSWORD)
+        await bob.connect()
+        cy = ServerClient(server.url)
+        await cy.login("cyd", PASSWORD)
+        await cy.connect()
+        snapshot = await ann.request("GET", f"/api/chouettes/{table_id}")
+        assert snapshot == before
+        for client in (ann, bob, cy):
+            await _watch(client, table_id)
+        await asyncio.wait_for(
+            asyncio.gather(
+                *(
+                    _play(client, table_id, name, set(), 2)
+                    for client, name in ((ann, "ann"), (bob, "bob"), (cy, "cyd"))
+                )
+            ),
+            timeout=60,
+        )
+        record = await ann.request("GET", f"/api/chouettes/{table_id}/record")
+        lineups = _lineups(record)
+        assert len(lineups) >= 2
+        assert lineups[0] == ("ann", "bob", "cyd")
+        for client in (ann, bob, cy):
+            await client.close()
+
+    asyncio.run(after())
+
+
+def test_wrong_seats_spectators_and_bad_messages_change_nothing(server_factory: Any) -> None:
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def main() -> None:
+        ann, bob, cy, dan = await _people(server.url, "ann", "bob", "cyd", "dan")
+        table_id = await _table(ann, [bob], bot=False)
+        # Before the start: nobody acts; the rules of the seats.
+        refused = await _act(bob, table_id, None, kind="roll")
+        assert refused["code"] == "over"
+        with pytest.raises(ClientError) as caught:
+            await bob.request("POST", f"/api/chouettes/{table_id}/sit")
+        assert caught.value.status == 409 and "already" in caught.value.message
+        with pytest.raises(ClientError) as caught:
+            await ann.request("POST", f"/api/chouettes/{table_id}/start")
+        assert "at least 3 players" in caught.value.message
+        with pytest.raises(ClientError) as caught:
+            await bob.request("POST", f"/api/chouettes/{table_id}/start")
+        assert caught.value.status == 403
+        with pytest.raises(ClientError) as caught:
+            await ann.request("POST", "/api/chouettes", {"name": "Big", "seats": 9})
+        assert caught.value.status == 422
+        with pytest.raises(ClientError) as caught:
+            await ann.request("POST", f"/api/chouettes/{table_id}/bots", {"level": "beginner"})
+        assert "no bot" in caught.value.message
+        await cy.request("POST", f"/api/chouettes/{table_id}/sit")
+        await ann.request("POST", f"/api/chouettes/{table_id}/start")
+        with pytest.raises(ClientError) as caught:
+            await dan.request("POST", f"/api/chouettes/{table_id}/sit")
+        assert caught.value.status == 409
+        assert (await _watch(dan, table_id))["type"] == "chouette"  # a spectator
+        start = await dan.request("GET", f"/api/chouettes/{table_id}")
+        assert start["session"]["roller"] == "ann"
+        assert start["session"]["deciders"] == ["ann", "bob"]
+        # The wrong seat, a spectator, a stranger, bad actions and bad messages.
+        answers = [
+            (await _act(cy, table_id, None, kind="roll"), "not_your_turn", "cyd may not throw"),
+            (await _act(dan, table_id, None, kind="roll"), "not_a_player", "seated"),
+            (
+                await _act(ann, table_id, None, kind="double", member="bob"),
+                "illegal",
+                "not started",
+            ),
+            (await _act(bob, table_id, None, kind="take"), "illegal", "no double"),
+            (await _act(ann, table_id, None, kind="double"), "bad_action", "names the member"),
+            (await _act(ann, table_id, None, kind="play"), "bad_action", "needs its move"),
+            (await _act(ann, table_id, 5, kind="roll"), "stale", "meant for 5"),
+            (await _act(ann, "nosuchtable", None, kind="roll"), "not_found", "no chouette"),
+            (await _act(ann, table_id, None, kind="explode"), "bad_message", "kind"),
+            (
+                await _act(ann, table_id, None, kind="roll", member="x" * 41),
+                "bad_message",
+                "member",
+            ),
+        ]
+        for answer, code, words in answers:
+            assert answer["type"] == "error" and answer["code"] == code, answer
+            assert words in answer["message"], answer
+        anonymous = ServerClient(server.url)
+        await anonymous.connect()
+        watched = await _watch(anonymous, table_id)
+        assert watched["type"] == "chouette" and watched["table"]["seq"] == 0
+        answer = await _act(anonymous, table_id, None, kind="roll")
+        assert answer["code"] == "login_required"
+        assert await dan.request("GET", f"/api/chouettes/{table_id}") == start
+        # The box and the captain throw at once: one throw counts, the other is stale.
+        answers = await asyncio.gather(
+            _act(ann, table_id, 0, kind="roll"), _act(bob, table_id, 0, kind="roll")
+        )
+        assert sorted(answer["type"] for answer in answers) == ["ack", "error"]
+        assert [a["code"] for a in answers if a["type"] == "error"] == ["stale"]
+        # Out of turn now: the mover throwing again, the other side's play.
+        table = await ann.request("GET", f"/api/chouettes/{table_id}")
+        while table["session"]["on_roll"] is None:  # a tied opening throw: again
+            assert (await _act(ann, table_id, table["seq"], kind="roll"))["type"] == "ack"
+            table = await ann.request("GET", f"/api/chouettes/{table_id}")
+        mover = table["session"]["on_roll"]
+        other = "bob" if mover == "ann" else "ann"
+        clients = {"ann": ann, "bob": bob, "cyd": cy}
+        again = await _act(clients[mover], table_id, None, kind="roll")
+        assert again["code"] == "illegal" and "already rolled" in again["message"]
+        move = table["session"]["legal"][0]["move"]
+        wrong = await _act(clients[other], table_id, None, kind="play", move=move)
+        assert wrong["code"] == "not_your_turn" and f"{mover} is on roll" in wrong["message"]
+        bad = await _act(clients[mover], table_id, None, kind="play", move="24/1")
+        assert bad["code"] == "illegal"
+        assert await ann.request("GET", f"/api/chouettes/{table_id}") == table
+        # A person leaving a session in play, with no bots to take the seat, closes it.
+        await cy.request("POST", f"/api/chouettes/{table_id}/leave")
+        closed = await ann.request("GET", f"/api/chouettes/{table_id}")
+        assert closed["status"] == "closed"
+        # At most 3 open or playing tables per owner.
+        for number in range(3):
+            await dan.request("POST", "/api/chouettes", {"name": f"Table {number}"})
+        with pytest.raises(ClientError) as caught:
+            await dan.request("POST", "/api/chouettes", {"name": "One too many"})
+        assert caught.value.status == 409 and "at most 3" in caught.value.message
+        for client in (ann, bob, cy, dan, anonymous):
+            await client.close()
+
+    asyncio.run(main())
