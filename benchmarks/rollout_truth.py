@@ -6,7 +6,7 @@ score evaluators on it, as GNU Backgammon's contact.bm / race.bm are used:
     python benchmarks/rollout_truth.py build --self-play-games 40 --gnubg-games 40 \\
         --per-game 4 --trials 72 --truncate 7 --cpus 2 \\
         --out benchmarks/data/rollout_truth.json.gz [--ray local|auto|ray://HOST:PORT]
-    python benchmarks/rollout_truth.py score [--split heldout|train|all] [--no-gnubg]
+    python benchmarks/rollout_truth.py score [--plies 0 1 2] [--no-gnubg] [--report F]
 
 * **Decisions.** Positions with a roll from two kinds of game: self-play of our
   0-ply engine (one play in ten chosen at random, so that the games vary) and games
@@ -23,7 +23,8 @@ score evaluators on it, as GNU Backgammon's contact.bm / race.bm are used:
 * **Score.** For each decision an evaluator picks a play; its loss is the best
   candidate's rolled-out equity minus that of its pick. A pick outside the
   candidates is charged the largest candidate loss (a lower bound) and counted.
-  The figure is the mean loss ×1000 with its standard error over decisions; the
+  The figure is the mean loss ×1000 with its standard error over decisions, on the
+  held-out decisions and on all; the
   rollouts' own noise is reported beside it (the mean standard error of the
   candidates' equities).
 
@@ -34,6 +35,7 @@ as a yardstick only; nothing it evaluates goes into the data.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import hashlib
 import json
@@ -230,63 +232,73 @@ def loss_of(decision: dict[str, Any], chosen: str) -> tuple[float, bool]:
     return best - min(equities.values()), False
 
 
-def score_one(decisions: list[dict[str, Any]], choose: Chooser) -> dict[str, float]:
+def losses_of(decisions: list[dict[str, Any]], choose: Chooser) -> list[tuple[float, bool]]:
+    """Each decision's loss for ``choose`` and whether its pick was a candidate."""
+    return [
+        loss_of(decision, choose(Position.from_position_id(decision["position_id"]), dice))
+        for decision in decisions
+        for dice in [tuple(decision["dice"])]
+    ]
+
+
+def summary_of(losses: list[tuple[float, bool]]) -> dict[str, float]:
     """Mean loss ×1000, its standard error, and the picks outside the candidates."""
-    losses = []
-    outside = 0
-    began = time.perf_counter()
-    for decision in decisions:
-        position = Position.from_position_id(decision["position_id"])
-        loss, listed = loss_of(decision, choose(position, tuple(decision["dice"])))
-        losses.append(loss)
-        outside += not listed
-    n = len(losses)
-    mean = sum(losses) / n
-    spread = math.sqrt(sum((x - mean) ** 2 for x in losses) / (n - 1)) if n > 1 else 0.0
+    values = [loss for loss, _ in losses]
+    n = len(values)
+    mean = sum(values) / n
+    spread = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1)) if n > 1 else 0.0
     return {
+        "decisions": n,
         "error": 1000 * mean,
         "standard_error": 1000 * spread / math.sqrt(n),
-        "outside": outside,
-        "seconds": time.perf_counter() - began,
+        "outside": sum(not listed for _, listed in losses),
     }
 
 
 def score(args: argparse.Namespace) -> None:
-    """Score our 0/1/2-ply and GNU Backgammon's 0/2-ply on the chosen split."""
+    """Score our plies and GNU Backgammon's 0/2-ply on the held-out and all decisions."""
     with gzip.open(args.data, "rt", encoding="utf-8") as handle:
         body = json.load(handle)
-    decisions = [
-        decision
-        for decision in body["decisions"]
-        if args.split == "all" or decision["split"] == args.split
-    ]
+    decisions = body["decisions"]
+    heldout = [d["split"] == "heldout" for d in decisions]
     noise = [entry["standard_error"] for d in decisions for entry in d["candidates"]]
     print(
-        f"{len(decisions)} decisions ({args.split}); rollouts {body['settings']}; "
+        f"{len(decisions)} decisions ({sum(heldout)} held out); rollouts {body['settings']}; "
         f"mean candidate standard error {1000 * sum(noise) / len(noise):.1f} (×1000)"
     )
+    choosers: list[tuple[str, Callable[[], Chooser]]] = []
     engine = Engine(args.weights)
-    report = {}
     for ply in args.plies:
-        report[f"ours {ply}-ply"] = score_one(decisions, our_chooser(engine, ply))
-        print_line(f"ours {ply}-ply", report[f"ours {ply}-ply"])
-    if not args.no_gnubg:
-        with gnubg_service(Path(args.gnubg_scripts)) as service:
+        choosers.append((f"ours {ply}-ply", lambda ply=ply: our_chooser(engine, ply)))
+    report = {}
+    with contextlib.ExitStack() as stack:
+        if not args.no_gnubg:
+            service = stack.enter_context(gnubg_service(Path(args.gnubg_scripts)))
             for plies in (0, 2):
-                name = f"gnubg {plies}-ply"
-                report[name] = score_one(decisions, gnubg_chooser(service, plies))
-                print_line(name, report[name])
+                choosers.append(
+                    (f"gnubg {plies}-ply", lambda plies=plies: gnubg_chooser(service, plies))
+                )
+        for name, make in choosers:
+            began = time.perf_counter()
+            losses = losses_of(decisions, make())
+            report[name] = {
+                "heldout": summary_of([x for x, kept in zip(losses, heldout, strict=True) if kept]),
+                "all": summary_of(losses),
+                "seconds": time.perf_counter() - began,
+            }
+            print_line(name, report[name])
     if args.report:
         Path(args.report).write_text(json.dumps(report, indent=2))
 
 
-def print_line(name: str, figures: dict[str, float]) -> None:
-    """One evaluator's score."""
-    print(
-        f"{name:<14} {figures['error']:6.1f} ± {figures['standard_error']:.1f}  "
-        f"(outside the candidates: {figures['outside']}; {figures['seconds']:.0f} s)",
-        flush=True,
-    )
+def print_line(name: str, figures: dict[str, Any]) -> None:
+    """One evaluator's score, held out and all."""
+    parts = [
+        f"{split} {figures[split]['error']:5.1f} ± {figures[split]['standard_error']:.1f} "
+        f"({figures[split]['outside']} outside)"
+        for split in ("heldout", "all")
+    ]
+    print(f"{name:<12} " + "; ".join(parts) + f"; {figures['seconds']:.0f} s", flush=True)
 
 
 def main() -> None:
@@ -307,7 +319,6 @@ def main() -> None:
     make.add_argument("--out", default=str(DATA))
     rate = commands.add_parser("score", help="score evaluators on the data")
     rate.add_argument("--data", default=str(DATA))
-    rate.add_argument("--split", choices=("heldout", "train", "all"), default="heldout")
     rate.add_argument("--plies", type=int, nargs="*", default=[0, 1, 2])
     rate.add_argument("--weights", default=None)
     rate.add_argument("--no-gnubg", action="store_true")
