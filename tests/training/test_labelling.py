@@ -74,11 +74,11 @@ def test_label_command_writes_every_label_in_file_order(tmp_path: Path) -> None:
 
 
 def test_a_killed_run_resumes_without_losing_or_repeating_a_shard(tmp_path: Path) -> None:
-    source = positions_file(tmp_path, 10)
+    source = positions_file(tmp_path, 8)
     out = tmp_path / "labels"
     command = [
         *(sys.executable, "-m", "backgammon", "label", str(source), "--out", str(out)),
-        *("--trials", "72", "--truncate", "6", "--shard-size", "1"),
+        *("--trials", "36", "--truncate", "4", "--shard-size", "1"),
     ]
     environment = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     first = subprocess.Popen(
@@ -93,16 +93,16 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_shard(tmp_path: Path
     first.send_signal(signal.SIGKILL)
     first.wait()
     before = {path.name: path.stat().st_mtime_ns for path in shards.glob("shard-*.json")}
-    assert 2 <= len(before) < 10, "the run was to be killed mid-way"
+    assert 2 <= len(before) < 8, "the run was to be killed mid-way"
     assert not (out / "labels.jsonl").exists()
     resumed = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     assert f"({len(before)} already done)" in resumed.stdout
     after = {path.name: path.stat().st_mtime_ns for path in shards.glob("shard-*.json")}
-    assert sorted(after) == [f"shard-{n:05d}.json" for n in range(10)]
+    assert sorted(after) == [f"shard-{n:05d}.json" for n in range(8)]
     assert all(after[name] == stamp for name, stamp in before.items()), "a shard was redone"
     labels = read_labels(out)
-    assert [label["position_id"] for label in labels] == [p.position_id for p in positions(10)]
+    assert [label["position_id"] for label in labels] == [p.position_id for p in positions(8)]
 
 
 @pytest.mark.parametrize(
