@@ -995,6 +995,13 @@ def rollout(
     stop_error: Annotated[
         float | None, typer.Option(help="Stop once the standard error is below this.")
     ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            help="Run the trials on Ray: 'local' (a local cluster of --processes CPUs), "
+            "'auto' or 'ray://HOST:PORT' (needs the cluster extra)."
+        ),
+    ] = None,
     cubeful: Annotated[
         bool,
         typer.Option(
@@ -1013,6 +1020,7 @@ def rollout(
     from backgammon.engine import Engine
     from backgammon.engine.rollout import RolloutSettings, cubeful_rollout
     from backgammon.engine.rollout import rollout as run_rollout
+    from backgammon.engine.workers import open_runner
 
     board = _engine_position(position)
     _say_while_compiling(0)
@@ -1025,12 +1033,13 @@ def rollout(
             processes=processes,
             stop_error=stop_error,
         )
-    except ValueError as error:
+        runner = open_runner(ray, processes)
+    except (ValueError, BackgammonError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
     if cubeful:
         context = _xgid_cube(position)
-        with Progress(transient=True, disable=json_output) as bar:
+        with runner, Progress(transient=True, disable=json_output) as bar:
             task = bar.add_task("cubeful rollout", total=trials)
             rolled = cubeful_rollout(
                 engine.evaluate_boards,
@@ -1038,6 +1047,7 @@ def rollout(
                 context,
                 settings,
                 lambda done, total: bar.update(task, completed=done),
+                runner,
             )
         summary = {
             "position_id": board.position_id,
@@ -1059,13 +1069,14 @@ def rollout(
             typer.echo(f"Double, pass  {rolled.double_pass:+.4f}")
             typer.echo(f"Proper cube action: {rolled.decision.action.value}")
         return
-    with Progress(transient=True, disable=json_output) as bar:
+    with runner, Progress(transient=True, disable=json_output) as bar:
         task = bar.add_task("rollout", total=trials)
         result = run_rollout(
             engine.evaluate_boards,
             board,
             settings,
             lambda done, total: bar.update(task, completed=done),
+            runner,
         )
     if json_output:
         typer.echo(
@@ -1083,6 +1094,72 @@ def rollout(
         return
     typer.echo(f"{result.trials} trials: {_probabilities_line(result.probabilities)}")
     typer.echo(f"equity {result.equity:+.4f} ± {result.standard_error:.4f} (standard error)")
+
+
+@app.command()
+def label(
+    positions_file: Annotated[
+        Path, typer.Argument(help="Positions, one a line (Position ID, XGID or slots text).")
+    ],
+    out: Annotated[Path, typer.Option(help="The labels' folder (resumed if it exists).")],
+    trials: Annotated[int, typer.Option(help="Trials per position.")] = 1296,
+    truncate: Annotated[
+        int | None, typer.Option(help="Stop each trial after P plies (0-ply estimate).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Dice seed (the same dice for every position).")] = 1,
+    shard_size: Annotated[int, typer.Option(help="Positions per shard.")] = 16,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            help="Run on Ray: 'local' (a local cluster of --cpus CPUs), 'auto' or "
+            "'ray://HOST:PORT' (needs the cluster extra); local processes without it."
+        ),
+    ] = None,
+    cpus: Annotated[
+        int, typer.Option(help="Local processes, or the local Ray cluster's CPUs.")
+    ] = 1,
+    weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
+) -> None:
+    """Rollout labels of many positions (truncation, variance reduction) in resumable
+    shards under --out, on local processes or a Ray cluster; ends with the trials per
+    second per core."""
+    from rich.progress import Progress
+
+    from backgammon.engine import Engine
+    from backgammon.engine.rollout import RolloutSettings
+    from backgammon.engine.workers import open_runner
+    from backgammon.training.labelling import label_positions, read_positions
+
+    try:
+        positions = read_positions(positions_file)
+        settings = RolloutSettings(trials=trials, seed=seed, truncation=truncate)
+        engine = Engine(weights)
+        runner = open_runner(ray, cpus)
+    except (OSError, ValueError, BackgammonError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    _say_while_compiling(0)
+    try:
+        with runner, Progress() as bar:
+            task = bar.add_task("labelling", total=len(positions))
+            summary = label_positions(
+                engine.evaluate_boards,
+                positions,
+                out,
+                settings,
+                runner,
+                shard_size,
+                lambda done, total: bar.update(task, completed=done),
+            )
+    except (OSError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(
+        f"{summary.positions} positions in {summary.shards} shards "
+        f"({summary.skipped_shards} already done); {summary.trials:,} trials in "
+        f"{summary.seconds:.1f} s on {summary.cores} cores: "
+        f"{summary.trials_per_second_per_core:,.1f} trials/s/core; labels in {out / 'labels.jsonl'}"
+    )
 
 
 @app.command()

@@ -28,7 +28,8 @@ Trials are seeded and reproducible:
   Jacoby counted; a match: match winning chances). The luck of each roll is measured
   cubefully (the roller's 0-ply cubeful value after the best play of the roll came,
   against the mean over the 21 rolls) and subtracted. "Double, pass" is exact.
-* **All cores.** Trials are split over processes (``processes``); the evaluator must be
+* **All cores.** Trials are split over processes (``processes``), or over any
+  :class:`~backgammon.engine.workers.TaskRunner` (a Ray cluster); the evaluator must be
   picklable (a module-level function or an engine object). A ``progress`` callback
   receives ``(trials done, trials planned)``.
 """
@@ -40,7 +41,6 @@ import itertools
 import math
 import random
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,6 +61,7 @@ from backgammon.engine.search import (
     rank_children,
     weighted_rolls,
 )
+from backgammon.engine.workers import LocalProcesses, TaskRunner
 from backgammon.rules.movegen import BOARD_SLOTS
 from backgammon.rules.position import Position
 
@@ -246,38 +247,35 @@ def _run_trials(
     settings: RolloutSettings,
     progress: Callable[[int, int], None] | None,
     error: Callable[[npt.NDArray[np.float64]], float],
+    runner: TaskRunner | None = None,
 ) -> npt.NDArray[np.float64]:
-    """Run the trials ``work(range)`` in batches over ``settings.processes`` workers,
-    reporting ``progress``, until all are done or (with ``stop_error``, after
-    ``min_trials``) the ``error`` of the rows so far is below it; all the rows."""
+    """Run the trials ``work(range)`` in batches on ``runner`` (default:
+    ``settings.processes`` local processes), reporting ``progress``, until all are
+    done or (with ``stop_error``, after ``min_trials``) the ``error`` of the rows so far
+    is below it; all the rows, in trial order."""
+    if runner is None:
+        with LocalProcesses(settings.processes) as local:
+            return _run_trials(work, settings, progress, error, local)
+    cores = runner.cores
     batch = 36 if settings.stop_error is not None else max(36, settings.trials // 20)
     rows: list[npt.NDArray[np.float64]] = []
     done = 0
-    pool = ProcessPoolExecutor(max_workers=settings.processes) if settings.processes > 1 else None
-    try:
-        while done < settings.trials:
-            stop = min(settings.trials, done + batch * settings.processes)
-            if pool is None:
-                rows.append(work(range(done, stop)))
-            else:
-                bounds = np.linspace(done, stop, settings.processes + 1).astype(int)
-                jobs = [
-                    pool.submit(work, range(a, b)) for a, b in itertools.pairwise(bounds) if b > a
-                ]
-                rows.extend(job.result() for job in jobs)
-            done = stop
-            if progress is not None:
-                progress(done, settings.trials)
-            target = settings.stop_error
-            if (
-                target is not None
-                and done >= settings.min_trials
-                and error(np.concatenate(rows)) < target
-            ):
-                break
-    finally:
-        if pool is not None:
-            pool.shutdown()
+    while done < settings.trials:
+        stop = min(settings.trials, done + batch * cores)
+        bounds = np.linspace(done, stop, cores + 1).astype(int)
+        shares = [range(a, b) for a, b in itertools.pairwise(bounds) if b > a]
+        finished = dict(runner.map_unordered(work, shares))
+        rows.extend(finished[index] for index in range(len(shares)))
+        done = stop
+        if progress is not None:
+            progress(done, settings.trials)
+        target = settings.stop_error
+        if (
+            target is not None
+            and done >= settings.min_trials
+            and error(np.concatenate(rows)) < target
+        ):
+            break
     return np.concatenate(rows)
 
 
@@ -286,15 +284,19 @@ def rollout(
     position: Position,
     settings: RolloutSettings | None = None,
     progress: Callable[[int, int], None] | None = None,
+    runner: TaskRunner | None = None,
 ) -> RolloutResult:
-    """Roll out ``position`` (its side on roll, before rolling).
+    """Roll out ``position`` (its side on roll, before rolling), on ``runner``
+    (:mod:`backgammon.engine.workers`; default: ``settings.processes`` local processes).
 
     Raises:
         ValueError: for bad settings.
     """
     settings = RolloutSettings() if settings is None else settings
     work = functools.partial(rollout_trials, evaluator, position.to_array(), settings=settings)
-    rows = _run_trials(work, settings, progress, lambda table: _summary(table).standard_error)
+    rows = _run_trials(
+        work, settings, progress, lambda table: _summary(table).standard_error, runner
+    )
     return _summary(rows)
 
 
@@ -456,12 +458,14 @@ def cubeful_rollout(
     context: CubeContext | None = None,
     settings: RolloutSettings | None = None,
     progress: Callable[[int, int], None] | None = None,
+    runner: TaskRunner | None = None,
 ) -> CubefulRolloutResult:
     """Roll out the cube decision of ``position``'s side on roll (before it rolls) in
     ``context`` (default: money, cube 1 centred): "no double" and "double, take" on
     the same dice, the cube played by the 0-ply cubeful model (see the module doc).
     Where the side on roll may not double, only its cubeful equity. ``stop_error``
-    applies to the larger of the two standard errors (in root units).
+    applies to the larger of the two standard errors (in root units). ``runner``: as
+    in :func:`rollout`.
 
     Raises:
         ValueError: for bad settings.
@@ -475,4 +479,4 @@ def cubeful_rollout(
     def error(table: npt.NDArray[np.float64]) -> float:
         return float(np.nanmax(table.std(axis=0, ddof=1) / math.sqrt(table.shape[0])))
 
-    return _cubeful_summary(_run_trials(work, settings, progress, error), context)
+    return _cubeful_summary(_run_trials(work, settings, progress, error, runner), context)

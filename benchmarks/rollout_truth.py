@@ -1,0 +1,331 @@
+"""Rollout-truth benchmark: checker-play error against our own rollouts (×1000).
+
+Build the data (decisions from varied games, every candidate play rolled out), then
+score evaluators on it, as GNU Backgammon's contact.bm / race.bm are used:
+
+    python benchmarks/rollout_truth.py build --self-play-games 40 --gnubg-games 40 \\
+        --per-game 4 --trials 72 --truncate 7 --cpus 2 \\
+        --out benchmarks/data/rollout_truth.json.gz [--ray local|auto|ray://HOST:PORT]
+    python benchmarks/rollout_truth.py score [--plies 0 1 2] [--no-gnubg] [--report F]
+
+* **Decisions.** Positions with a roll from two kinds of game: self-play of our
+  0-ply engine (one play in ten chosen at random, so that the games vary) and games
+  of our 0-ply engine against GNU Backgammon 0-ply as the opponent (its plays only).
+  ``--per-game`` turns of each game with at least two plays are drawn at random.
+* **Candidates.** The plays within 0.10 equity of our 0-ply's best (at most 5), and
+  our 1-ply and 2-ply choices. GNU Backgammon never chooses them.
+* **Truth.** Every candidate's result (the opponent on roll) is rolled out by
+  :mod:`backgammon.training.labelling` (the ``backgammon label`` runner: variance
+  reduction, quasi-random dice, truncation to our 0-ply, the same dice for every
+  candidate); the mover's equity is minus the opponent's.
+* **Split.** Half the decisions (by a hash of position and roll) are ``heldout``:
+  never to be trained on. The rest (``train``) may be labels.
+* **Score.** For each decision an evaluator picks a play; its loss is the best
+  candidate's rolled-out equity minus that of its pick. A pick outside the
+  candidates is charged the largest candidate loss (a lower bound) and counted.
+  The figure is the mean loss ×1000 with its standard error over decisions, on the
+  held-out decisions and on all; the
+  rollouts' own noise is reported beside it (the mean standard error of the
+  candidates' equities).
+
+GNU Backgammon (0-ply and 2-ply, cubeless, through ``../shared/gnubg``) is scored
+as a yardstick only; nothing it evaluates goes into the data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gzip
+import hashlib
+import json
+import math
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from backgammon import Position
+from backgammon.engine import Engine
+from backgammon.engine.rollout import RolloutSettings
+from backgammon.engine.workers import open_runner
+from backgammon.rules.play import Play
+from backgammon.training.labelling import label_positions, read_labels
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data" / "rollout_truth.json.gz"
+GNUBG_SCRIPTS = HERE.parent.parent / "shared" / "gnubg"
+MARGIN = 0.10
+MOST_CANDIDATES = 5
+
+Chooser = Callable[[Position, tuple[int, int]], str]
+
+
+@contextmanager
+def gnubg_service(scripts: Path) -> Iterator[Any]:
+    """GNU Backgammon's service (``scripts``/gnubg_client.py), with its Position ID
+    reader."""
+    sys.path.insert(0, str(scripts))
+    from gnubg_client import GnubgService  # type: ignore[import-not-found]
+
+    with GnubgService() as service:
+        yield service
+
+
+def gnubg_chooser(service: Any, plies: int) -> Chooser:
+    """GNU Backgammon's cubeless choice at ``plies``, as the result's Position ID."""
+    from bgcommon import board_from_position_id  # type: ignore[import-not-found]
+
+    def choose(position: Position, dice: tuple[int, int]) -> str:
+        board = board_from_position_id(position.position_id)
+        return str(service.best(board, dice, plies=plies)["id"])
+
+    return choose
+
+
+def our_chooser(engine: Engine, ply: int) -> Chooser:
+    """Our cubeless choice at ``ply``, as the result's Position ID."""
+
+    def choose(position: Position, dice: tuple[int, int]) -> str:
+        return engine.best_play(position, dice, ply).position.position_id
+
+    return choose
+
+
+def play_game(
+    movers: tuple[Chooser, Chooser], rng: random.Random, explore: float
+) -> list[tuple[Position, tuple[int, int]]]:
+    """One cubeless game, ``movers[0]`` first; its turns with at least two plays."""
+    position = Position.initial()
+    turns = []
+    side = 0
+    for turn in range(1000):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        while turn == 0 and dice[0] == dice[1]:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = list(position.legal_plays(dice))
+        if len(plays) >= 2:
+            turns.append((position, dice))
+        if not plays:
+            after = Play.no_move(position).position
+        elif rng.random() < explore:
+            after = rng.choice(plays).position
+        else:
+            chosen = movers[side](position, dice)
+            after = next(play.position for play in plays if play.position.position_id == chosen)
+        if after.is_game_over():
+            break
+        position = after.flip()
+        side = 1 - side
+    return turns
+
+
+def draw_decisions(args: argparse.Namespace, engine: Engine) -> list[dict[str, Any]]:
+    """Positions with a roll from self-play and from games against GNU Backgammon."""
+    rng = random.Random(args.seed)
+    ours = our_chooser(engine, 0)
+    decisions: list[dict[str, Any]] = []
+
+    def keep(turns: list[tuple[Position, tuple[int, int]]], source: str) -> None:
+        for position, dice in rng.sample(turns, min(args.per_game, len(turns))):
+            decisions.append({"position_id": position.position_id, "dice": list(dice)})
+            decisions[-1]["source"] = source
+
+    for _ in range(args.self_play_games):
+        keep(play_game((ours, ours), rng, 0.1), "self-play")
+    if args.gnubg_games:
+        with gnubg_service(Path(args.gnubg_scripts)) as service:
+            theirs = gnubg_chooser(service, 0)
+            for game in range(args.gnubg_games):
+                movers = (ours, theirs) if game % 2 == 0 else (theirs, ours)
+                keep(play_game(movers, rng, 0.0), "against-gnubg")
+    return decisions
+
+
+def candidates(engine: Engine, position: Position, dice: tuple[int, int]) -> list[str]:
+    """The candidate plays' results: within MARGIN of our 0-ply best (at most
+    MOST_CANDIDATES), and our 1-ply and 2-ply choices."""
+    ranked = engine.rank_plays(position, dice, 0)
+    best = ranked[0].equity
+    chosen = [
+        entry.play.position.position_id
+        for entry in ranked[:MOST_CANDIDATES]
+        if entry.equity >= best - MARGIN
+    ]
+    for ply in (1, 2):
+        deeper = engine.best_play(position, dice, ply).position.position_id
+        if deeper not in chosen:
+            chosen.append(deeper)
+    return chosen
+
+
+def split_of(position_id: str, dice: list[int]) -> str:
+    """``heldout`` or ``train``, by a hash of the decision."""
+    digest = hashlib.sha256(f"{position_id} {dice[0]}{dice[1]}".encode()).digest()
+    return "heldout" if digest[0] % 2 == 0 else "train"
+
+
+def build(args: argparse.Namespace) -> None:
+    """Draw the decisions, roll out their candidates, write the data."""
+    engine = Engine()
+    began = time.perf_counter()
+    decisions = draw_decisions(args, engine)
+    for decision in decisions:
+        position = Position.from_position_id(decision["position_id"])
+        decision["candidates"] = candidates(engine, position, tuple(decision["dice"]))
+        decision["split"] = split_of(decision["position_id"], decision["dice"])
+    print(f"{len(decisions)} decisions drawn in {time.perf_counter() - began:.0f} s", flush=True)
+    results = sorted({result for decision in decisions for result in decision["candidates"]})
+    settings = RolloutSettings(trials=args.trials, seed=args.seed, truncation=args.truncate)
+    work = Path(args.work or tempfile.mkdtemp(prefix="rollout-truth-"))
+    opponent_on_roll = [Position.from_position_id(result).flip() for result in results]
+    with open_runner(args.ray, args.cpus) as runner:
+        summary = label_positions(
+            engine.evaluate_boards,
+            opponent_on_roll,
+            work,
+            settings,
+            runner,
+            shard_size=8,
+            progress=lambda done, total: print(f"\r{done}/{total} rolled out", end="", flush=True),
+        )
+    print(f"\n{summary.trials:,} trials, {summary.trials_per_second_per_core:.1f} trials/s/core")
+    labels = read_labels(work)
+    truth = {result: label for result, label in zip(results, labels, strict=True)}
+    for decision in decisions:
+        decision["candidates"] = [
+            {
+                "result_id": result,
+                "equity": -truth[result]["equity"],
+                "standard_error": truth[result]["standard_error"],
+            }
+            for result in decision["candidates"]
+        ]
+    body = {
+        "settings": {
+            "trials": args.trials,
+            "truncation": args.truncate,
+            "seed": args.seed,
+            "variance_reduction": True,
+            "rollout_player": f"our 0-ply, {engine.networks!r}",
+            "margin": MARGIN,
+            "most_candidates": MOST_CANDIDATES,
+        },
+        "decisions": decisions,
+    }
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(args.out, "wt", encoding="utf-8") as handle:
+        json.dump(body, handle, separators=(",", ":"))
+    print(f"wrote {args.out} in {time.perf_counter() - began:.0f} s")
+
+
+def loss_of(decision: dict[str, Any], chosen: str) -> tuple[float, bool]:
+    """The pick's loss against the best candidate, and whether it was a candidate."""
+    equities = {entry["result_id"]: entry["equity"] for entry in decision["candidates"]}
+    best = max(equities.values())
+    if chosen in equities:
+        return best - equities[chosen], True
+    return best - min(equities.values()), False
+
+
+def losses_of(decisions: list[dict[str, Any]], choose: Chooser) -> list[tuple[float, bool]]:
+    """Each decision's loss for ``choose`` and whether its pick was a candidate."""
+    return [
+        loss_of(decision, choose(Position.from_position_id(decision["position_id"]), dice))
+        for decision in decisions
+        for dice in [tuple(decision["dice"])]
+    ]
+
+
+def summary_of(losses: list[tuple[float, bool]]) -> dict[str, float]:
+    """Mean loss ×1000, its standard error, and the picks outside the candidates."""
+    values = [loss for loss, _ in losses]
+    n = len(values)
+    mean = sum(values) / n
+    spread = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1)) if n > 1 else 0.0
+    return {
+        "decisions": n,
+        "error": 1000 * mean,
+        "standard_error": 1000 * spread / math.sqrt(n),
+        "outside": sum(not listed for _, listed in losses),
+    }
+
+
+def score(args: argparse.Namespace) -> None:
+    """Score our plies and GNU Backgammon's 0/2-ply on the held-out and all decisions."""
+    with gzip.open(args.data, "rt", encoding="utf-8") as handle:
+        body = json.load(handle)
+    decisions = body["decisions"]
+    heldout = [d["split"] == "heldout" for d in decisions]
+    noise = [entry["standard_error"] for d in decisions for entry in d["candidates"]]
+    print(
+        f"{len(decisions)} decisions ({sum(heldout)} held out); rollouts {body['settings']}; "
+        f"mean candidate standard error {1000 * sum(noise) / len(noise):.1f} (×1000)"
+    )
+    choosers: list[tuple[str, Callable[[], Chooser]]] = []
+    engine = Engine(args.weights)
+    for ply in args.plies:
+        choosers.append((f"ours {ply}-ply", lambda ply=ply: our_chooser(engine, ply)))
+    report = {}
+    with contextlib.ExitStack() as stack:
+        if not args.no_gnubg:
+            service = stack.enter_context(gnubg_service(Path(args.gnubg_scripts)))
+            for plies in (0, 2):
+                choosers.append(
+                    (f"gnubg {plies}-ply", lambda plies=plies: gnubg_chooser(service, plies))
+                )
+        for name, make in choosers:
+            began = time.perf_counter()
+            losses = losses_of(decisions, make())
+            report[name] = {
+                "heldout": summary_of([x for x, kept in zip(losses, heldout, strict=True) if kept]),
+                "all": summary_of(losses),
+                "seconds": time.perf_counter() - began,
+            }
+            print_line(name, report[name])
+    if args.report:
+        Path(args.report).write_text(json.dumps(report, indent=2))
+
+
+def print_line(name: str, figures: dict[str, Any]) -> None:
+    """One evaluator's score, held out and all."""
+    parts = [
+        f"{split} {figures[split]['error']:5.1f} ± {figures[split]['standard_error']:.1f} "
+        f"({figures[split]['outside']} outside)"
+        for split in ("heldout", "all")
+    ]
+    print(f"{name:<12} " + "; ".join(parts) + f"; {figures['seconds']:.0f} s", flush=True)
+
+
+def main() -> None:
+    """Build or score."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--gnubg-scripts", default=str(GNUBG_SCRIPTS))
+    commands = parser.add_subparsers(dest="command", required=True)
+    make = commands.add_parser("build", help="draw decisions and roll out their candidates")
+    make.add_argument("--self-play-games", type=int, default=40)
+    make.add_argument("--gnubg-games", type=int, default=40)
+    make.add_argument("--per-game", type=int, default=4)
+    make.add_argument("--trials", type=int, default=72)
+    make.add_argument("--truncate", type=int, default=7)
+    make.add_argument("--seed", type=int, default=1)
+    make.add_argument("--cpus", type=int, default=1)
+    make.add_argument("--ray", default=None)
+    make.add_argument("--work", default=None, help="the labelling folder (resumable)")
+    make.add_argument("--out", default=str(DATA))
+    rate = commands.add_parser("score", help="score evaluators on the data")
+    rate.add_argument("--data", default=str(DATA))
+    rate.add_argument("--plies", type=int, nargs="*", default=[0, 1, 2])
+    rate.add_argument("--weights", default=None)
+    rate.add_argument("--no-gnubg", action="store_true")
+    rate.add_argument("--report", default=None, help="write the figures as JSON here")
+    args = parser.parse_args()
+    build(args) if args.command == "build" else score(args)
+
+
+if __name__ == "__main__":
+    main()
