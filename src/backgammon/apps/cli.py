@@ -6,7 +6,7 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypeAlias
 
 import typer
 
@@ -52,6 +52,20 @@ def _position_from_text(text: str, checkers: int | None = None) -> Position:
     if stripped.upper().startswith("XGID=") or ":" in stripped:
         return Position.from_xgid(stripped, checkers)
     return Position.from_position_id(stripped, checkers)
+
+
+AnalysisProcesses: TypeAlias = Annotated[
+    int,
+    typer.Option(help="Worker processes, each analysing one game at a time (0: one per core)."),
+]
+AnalysisCubeful: TypeAlias = Annotated[
+    bool,
+    typer.Option(
+        "--cubeful/--cubeless",
+        help="Value checker plays and luck by cubeful equity (as GNU Backgammon does) "
+        "or cubeless equity at the score.",
+    ),
+]
 
 
 @app.command()
@@ -1245,19 +1259,9 @@ def analyze(
         str | None,
         typer.Option("--ogxm", help="Write the match with the analysis to this .ogxm file."),
     ] = None,
-    processes: Annotated[
-        int,
-        typer.Option(help="Worker processes, each analysing one game at a time (0: one per core)."),
-    ] = 0,
+    processes: AnalysisProcesses = 0,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
-    cubeful: Annotated[
-        bool,
-        typer.Option(
-            "--cubeful/--cubeless",
-            help="Value checker plays and luck by cubeful equity (as GNU Backgammon does) "
-            "or cubeless equity at the score.",
-        ),
-    ] = True,
+    cubeful: AnalysisCubeful = True,
     errors: Annotated[
         int, typer.Option(help="List this many of the largest errors (0: none).")
     ] = 10,
@@ -1492,18 +1496,9 @@ def archive(
     top: Annotated[
         int, typer.Option(help="Positions kept per kind among those missed most often.")
     ] = 10,
-    processes: Annotated[
-        int,
-        typer.Option(help="Worker processes, each analysing one game at a time (0: one per core)."),
-    ] = 0,
+    processes: AnalysisProcesses = 0,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
-    cubeful: Annotated[
-        bool,
-        typer.Option(
-            "--cubeful/--cubeless",
-            help="Value checker plays and luck by cubeful or cubeless equity at the score.",
-        ),
-    ] = True,
+    cubeful: AnalysisCubeful = True,
 ) -> None:
     """A player's archive: their matches from many files analysed, with their error
     rate and luck match by match (in date order where known), by kind of position

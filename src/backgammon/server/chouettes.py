@@ -205,19 +205,8 @@ class ChouetteService:
             known = ", ".join(self.games.settings.bots) or "none"
             raise ServiceError("bad_request", f"level: no bot {level!r} (bots: {known})", 422)
         seated = {seat["name"] for seat in row.seats}
-        number = 1
-        while f"bot_{level}_{number}" in seated:
-            number += 1
-        name = f"bot_{level}_{number}"
         async with self.games.db.transaction() as connection:
-            found = await repo.user_by_name(connection, name)
-            bot = (
-                found[0]
-                if found is not None
-                else await repo.create_user(
-                    connection, name, None, "bot", self.games.clock.now(), bot_level=level
-                )
-            )
+            bot = await repo.numbered_bot(connection, level, seated, self.games.clock.now())
         await self._seat_at(table_id, bot)
         return await self.view(table_id)
 

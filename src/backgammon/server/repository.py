@@ -170,6 +170,21 @@ async def user_by_name(connection: AsyncConnection, name: str) -> tuple[User, st
     return None if row is None else (_user(row), row.password_hash)
 
 
+async def numbered_bot(
+    connection: AsyncConnection, level: str, taken: set[str], now: float
+) -> User:
+    """The bot account ``bot_LEVEL_N`` with the smallest N whose name is not in
+    ``taken`` (the seats or entries it joins), created on first use."""
+    number = 1
+    while f"bot_{level}_{number}" in taken:
+        number += 1
+    name = f"bot_{level}_{number}"
+    found = await user_by_name(connection, name)
+    if found is not None:
+        return found[0]
+    return await create_user(connection, name, None, "bot", now, bot_level=level)
+
+
 async def user_by_id(connection: AsyncConnection, user_id: int) -> User | None:
     """The user with ``user_id``, or None."""
     row = (await connection.execute(select(*_USER_COLUMNS).where(users.c.id == user_id))).first()

@@ -383,18 +383,7 @@ class TournamentService:
             raise ServiceError("bad_request", f"level: no bot {level!r} (bots: {known})", 422)
         async with self.games.db.transaction() as connection:
             entered = {name for _, name, _ in await store.players_of(connection, tournament_id)}
-            number = 1
-            while f"bot_{level}_{number}" in entered:
-                number += 1
-            name = f"bot_{level}_{number}"
-            found = await repo.user_by_name(connection, name)
-            bot = (
-                found[0]
-                if found is not None
-                else await repo.create_user(
-                    connection, name, None, "bot", self.games.clock.now(), bot_level=level
-                )
-            )
+            bot = await repo.numbered_bot(connection, level, entered, self.games.clock.now())
         await self._add(tournament_id, bot)
         return await self.view(tournament_id)
 
