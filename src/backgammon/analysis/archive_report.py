@@ -207,7 +207,8 @@ def _totals_table(archive: PlayerArchive) -> str:
         ("Rating", rating(mean)),
         ("Checker play error rate", f"{archive.checker_error_rate:.1f}"),
         ("Cube error rate", f"{archive.cube_error_rate:.1f}"),
-        ("Luck per roll", f"{archive.luck_rate:+.4f} ({luck_rating(archive.luck_rate)})"),
+        ("Luck per roll", f"{archive.luck_rate:+.4f}"),
+        ("Luck rating (GNU Backgammon's words)", luck_rating(archive.luck_rate)),
     ]
     body = "".join(
         f'<tr><td class="text">{label}</td><td>{html.escape(value)}</td></tr>'
