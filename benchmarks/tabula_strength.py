@@ -1,7 +1,7 @@
 """Tabula: the engine's network against the heuristic player, in parallel processes.
 
     python benchmarks/tabula_strength.py --games 2000 --seed 1000000 [--weights FILE]
-        [--processes 2] [--opponent heuristic|pipcount|random]
+        [--processes 2] [--opponent heuristic|heuristic-same-way|pipcount|random]
 
 Cubeless tabula games through ``Game`` (three dice a throw, single games: a win is
 one point), 0-ply, duplicate dice with seats swapped
@@ -28,6 +28,8 @@ from backgammon.variants.tabula import TABULA
 
 
 def _opponent(name: str) -> Player:
+    if name == "heuristic-same-way":
+        return HeuristicPlayer(follow_direction=True)
     if name == "pipcount":
         return PipCountPlayer()
     if name == "random":
@@ -70,7 +72,12 @@ def main() -> None:
     parser.add_argument("--weights", default=None, help="weights file (default: shipped)")
     parser.add_argument("--processes", type=int, default=2, help="worker processes")
     parser.add_argument(
-        "--opponent", choices=("heuristic", "pipcount", "random"), default="heuristic"
+        "--opponent",
+        choices=("heuristic", "heuristic-same-way", "pipcount", "random"),
+        default="heuristic",
+        help="heuristic: the generic heuristic player (the yardstick of docs/variants.md, "
+        "reading the board as the standard one); heuristic-same-way: the same reading "
+        "threats the way tabula's checkers move; pipcount: the pip-count racer",
     )
     args = parser.parse_args()
     began = time.perf_counter()

@@ -327,3 +327,29 @@ def test_random_games_each_end_with_a_winner() -> None:
         assert outcome.winner in (0, 1)
         wins[outcome.winner] += 1
     assert min(wins) > 70
+
+
+def test_the_heuristic_can_read_threats_the_way_tabula_moves() -> None:
+    """Both sides move the same way: an opposing checker above our blot threatens it,
+    one below does not (the two positions differ otherwise only by 60 of the
+    opponent's pips, 6.0 in the score; the shot costs 1.7). The generic reading (the
+    yardstick's) reads the board as the standard one."""
+    from backgammon.engine.baseline import HeuristicPlayer, heuristic_score
+
+    def side(**points: int) -> list[int]:
+        slots = [0] * 26
+        for point, count in points.items():
+            slots[int(point.removeprefix("p"))] = count
+        return slots
+
+    mine = side(p2=14, p10=1)
+    above = Position.from_slots(mine, side(p12=15))
+    below = Position.from_slots(mine, side(p8=15))
+    difference = heuristic_score(above, same_direction=True) - heuristic_score(
+        below, same_direction=True
+    )
+    assert difference == pytest.approx(6.0 - 1.7)
+    assert heuristic_score(above) != heuristic_score(above, same_direction=True)
+    # The player reads the variant's board only when asked to.
+    assert not HeuristicPlayer().follow_direction
+    assert HeuristicPlayer(follow_direction=True).follow_direction

@@ -105,8 +105,16 @@ def heuristic_score(result: Position, same_direction: bool = False) -> float:
 
 
 class HeuristicPlayer:
-    """Picks the play with the best :func:`heuristic_score` (read on the variant's
-    board: which way the opponent moves); ties go to the first."""
+    """Picks the play with the best :func:`heuristic_score`; ties go to the first.
+
+    By default it reads every board as the standard one (the opponent moving the
+    other way round: the yardstick of docs/variants.md); with ``follow_direction``
+    it reads a board where both sides move the same way (Russian backgammon, tabula)
+    as it is, an opposing checker threatening the blots below it.
+    """
+
+    def __init__(self, follow_direction: bool = False) -> None:
+        self.follow_direction = follow_direction
 
     def choose(
         self,
@@ -120,7 +128,7 @@ class HeuristicPlayer:
         plays = position.legal_plays(Roll.coerce(roll, dice), variant)
         if not plays:
             return Play.no_move(position)
-        same_direction = variant is not None and variant.same_direction
+        same_direction = self.follow_direction and variant is not None and variant.same_direction
         return max(plays, key=lambda play: heuristic_score(play.position, same_direction))
 
 
