@@ -1,30 +1,38 @@
 """Tabula: the engine's network against the heuristic player, in parallel processes.
 
     python benchmarks/tabula_strength.py --games 2000 --seed 1000000 [--weights FILE]
-        [--processes 2] [--opponent heuristic|heuristic-same-way|pipcount|random]
+        [--processes 2] [--opponent heuristic|heuristic-same-way|pipcount|random ...]
+        [--ship]
 
 Cubeless tabula games through ``Game`` (three dice a throw, single games: a win is
 one point), 0-ply, duplicate dice with seats swapped
 (:func:`backgammon.engine.strength.duplicate_match`: deal ``i`` uses
 ``SeededDice(seed + i)`` twice), the deals split between ``--processes`` workers.
 Prints the points per game of the network (``--weights``, else the network shipped
-for tabula) against the opponent with its standard error over deals; a network
-ships (``src/backgammon/engine/data/tabula.weights.npz``) when it beats the
-heuristic player by more than two standard errors.
+for tabula) against each opponent with its standard error over deals. A network
+ships when it beats the first opponent named (the heuristic player by default) by
+more than two standard errors: ``--ship`` then writes ``--weights`` into the package
+as ``src/backgammon/engine/data/tabula.weights.npz`` with the figures in its
+metadata (``Engine(variant=tabula)`` and the server's bots then play with it).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from backgammon.engine.baseline import HeuristicPlayer, PipCountPlayer, Player, RandomPlayer
-from backgammon.engine.evaluator import Engine
+from backgammon.engine.evaluator import Engine, variant_weights_name
+from backgammon.engine.network import Networks
 from backgammon.engine.players import EnginePlayer
 from backgammon.engine.strength import play_game
 from backgammon.variants.tabula import TABULA
+
+DATA = Path(__file__).resolve().parents[1] / "src" / "backgammon" / "engine" / "data"
 
 
 def _opponent(name: str) -> Player:
@@ -64,6 +72,18 @@ def measure(
     return average, math.sqrt(variance / len(means))
 
 
+def ship(weights: str, figures: dict[str, object]) -> Path:
+    """Write ``weights`` into the package as tabula's networks, stamped with
+    ``figures``; return the path."""
+    networks = Networks.load(weights)
+    metadata = dataclasses.replace(
+        networks.metadata, variant=TABULA.name, trained=True, strength=figures
+    )
+    target = DATA / variant_weights_name(TABULA)
+    networks.replace(metadata=metadata).save(target)
+    return target
+
+
 def main() -> None:
     """Measure and print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -73,21 +93,51 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, help="worker processes")
     parser.add_argument(
         "--opponent",
+        action="append",
         choices=("heuristic", "heuristic-same-way", "pipcount", "random"),
-        default="heuristic",
-        help="heuristic: the generic heuristic player (the yardstick of docs/variants.md, "
-        "reading the board as the standard one); heuristic-same-way: the same reading "
-        "threats the way tabula's checkers move; pipcount: the pip-count racer",
+        help="heuristic (the default): the generic heuristic player (the yardstick of "
+        "docs/variants.md, reading the board as the standard one); heuristic-same-way: the "
+        "same, reading threats the way tabula's checkers move; pipcount: the pip-count "
+        "racer. Repeat for several; the first decides --ship",
+    )
+    parser.add_argument(
+        "--ship", action="store_true", help="write --weights into the package if it wins"
     )
     args = parser.parse_args()
-    began = time.perf_counter()
-    ppg, error = measure(args.weights, args.games, args.seed, args.processes, args.opponent)
-    verdict = "ahead by more than two standard errors" if ppg > 2 * error else "not clearly ahead"
-    print(
-        f"tabula: network {args.weights or 'shipped'} vs {args.opponent}: "
-        f"{ppg:+.3f} ± {error:.3f} points per game ({args.games} games, seed {args.seed}, "
-        f"{time.perf_counter() - began:.0f} s): {verdict}"
-    )
+    opponents = args.opponent or ["heuristic"]
+    if args.ship and args.weights is None:
+        parser.error("--ship needs --weights")
+    figures: dict[str, object] = {}
+    for opponent in opponents:
+        began = time.perf_counter()
+        ppg, error = measure(args.weights, args.games, args.seed, args.processes, opponent)
+        figures[f"vs_{opponent}"] = {
+            "ppg": round(ppg, 4),
+            "se": round(error, 4),
+            "games": args.games,
+        }
+        verdict = (
+            "ahead by more than two standard errors" if ppg > 2 * error else "not clearly ahead"
+        )
+        print(
+            f"tabula: network {args.weights or 'shipped'} vs {opponent}: "
+            f"{ppg:+.3f} ± {error:.3f} points per game ({args.games} games, seed {args.seed}, "
+            f"{time.perf_counter() - began:.0f} s): {verdict}",
+            flush=True,
+        )
+    first = figures[f"vs_{opponents[0]}"]
+    assert isinstance(first, dict)
+    if args.ship and first["ppg"] > 2 * first["se"]:
+        figures["settings"] = (
+            f"cubeless single games, 0-ply, duplicate dice, seats swapped, seed {args.seed}"
+        )
+        figures["command"] = (
+            f"python benchmarks/tabula_strength.py --weights FILE --games {args.games} "
+            f"--seed {args.seed} " + " ".join(f"--opponent {name}" for name in opponents)
+        )
+        print(f"shipped: written to {ship(args.weights, figures)}")
+    elif args.ship:
+        print(f"not shipped: not clearly ahead of {opponents[0]}")
 
 
 if __name__ == "__main__":
