@@ -208,7 +208,9 @@ def test_the_compiled_throw_kernel_gives_the_plays_of_the_rules() -> None:
             continue
         plays = game.legal_plays()
         board = game.position.to_array().copy()
-        packed = variant_throw_plays(board, *game.dice.dice, code)
+        throw = game.dice
+        assert throw.third is not None
+        packed = variant_throw_plays(board, throw.first, throw.second, throw.third, code)
         kernel = {bytes(row[:BOARD_SLOTS]) for row in packed}
         assert kernel == {bytes(play.position.to_array()) for play in plays}
         checked += 1
