@@ -70,6 +70,28 @@ def start_bot_match(page: Any, url: str) -> str:
     return match_id
 
 
+def start_variant_bot_match(page: Any, url: str, variant: str) -> str:
+    """Open the app, play as a guest, start a 1-point match of ``variant`` against
+    the beginner bot (through the page's own session) and show it; returns its id."""
+    page.goto(url + "/", wait_until="load")
+    page.get_by_role("button", name="Play as guest").click()
+    page.wait_for_selector("#bots button")
+    match_id: str = page.evaluate(
+        """async (variant) => {
+          const answer = await fetch('/api/matches', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ settings: { variant, length: 1 }, opponent: 'bot:beginner' }),
+          });
+          return (await answer.json()).id;
+        }""",
+        variant,
+    )
+    page.evaluate(f"location.hash = '#/match/{match_id}'")
+    page.wait_for_selector("#board .place", state="attached")
+    return match_id
+
+
 def visible(page: Any, selector: str) -> bool:
     return bool(page.locator(selector).is_visible())
 

@@ -193,7 +193,7 @@ def illegal_moves(live: LiveMatch, rng: random.Random) -> list[str]:
     game = live.game
     assert game is not None and game.dice is not None
     found: list[str] = []
-    roll = Roll(rng.randint(1, 6), rng.randint(1, 6))
+    roll = Roll(*(rng.randint(1, 6) for _ in range(game.variant.dice)))
     for play in legal_plays(game.position, roll, game.variant)[:3]:
         text = play.notation()
         try:
@@ -352,7 +352,7 @@ def check_finished(live: LiveMatch, now: float) -> None:
 
 # -- 1. random matches of every variant, replayed ------------------------------------------
 
-VARIANT_NAMES = [variant.name for variant in all_variants() if variant.dice == 2]
+VARIANT_NAMES = [variant.name for variant in all_variants()]
 
 CONFIGS = {
     "match-1": {"length": 1, "clock": LOOSE_CLOCK},
@@ -1088,7 +1088,7 @@ def test_a_timed_out_player_has_no_reserve_left() -> None:
 
 @pytest.mark.parametrize(
     "variant",
-    [variant.name for variant in all_variants() if not variant.backgammons and variant.dice == 2],
+    [variant.name for variant in all_variants() if not variant.backgammons],
 )
 def test_a_backgammon_resignation_counts_no_more_than_the_variant_allows(variant: str) -> None:
     live = started(settings(variant=variant, length=0))

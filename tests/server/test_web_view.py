@@ -60,8 +60,6 @@ def _starts() -> list[dict[str, Any]]:
     ``Variant.opponent_point``), each {place: count}."""
     starts = []
     for variant in variants.all_variants():
-        if variant.dice != 2:
-            continue  # the server plays two-dice games only
         settings = MatchSettings(variant=variant.name, length=3, clock=None)
         live = LiveMatch("m1", settings, ("alice", "bob"), bytes(32))
         live.start(0.0)
@@ -83,7 +81,7 @@ def test_view_logic_under_node(tmp_path: Path) -> None:
         *_states_to_move("hypergammon", 3, 60),
     ]
     for number, variant in enumerate(variants.names()):
-        if variant not in ("standard", "nackgammon", "hypergammon", "tabula"):
+        if variant not in ("standard", "nackgammon", "hypergammon"):
             states += _states_to_move(variant, 10 + number, 40)
     fixture = tmp_path / "states.json"
     fixture.write_text(json.dumps(states))
@@ -103,7 +101,7 @@ def test_the_pages_variant_boards_match_the_registry() -> None:
         "const names = JSON.parse(process.argv[2]);"
         "console.log(JSON.stringify(Object.fromEntries(names.map((n) => [n, V.variantBoard(n)]))));"
     )
-    names = [variant.name for variant in variants.all_variants() if variant.dice == 2]
+    names = [variant.name for variant in variants.all_variants()]
     finished = subprocess.run(
         [NODE, "--input-type=module", "-e", script, (WEB / "view.js").as_uri(), json.dumps(names)],
         capture_output=True,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -21,9 +22,10 @@ from backgammon import (
     SeededDice,
     variants,
 )
-from backgammon.errors import EngineError, IllegalPlayError, InvalidNotationError
+from backgammon.errors import IllegalPlayError, InvalidNotationError
+from backgammon.rules.movegen import BOARD_SLOTS
 from backgammon.rules.play import legal_plays, parse_play
-from backgammon.rules.variant_movegen import movement_code
+from backgammon.rules.variant_movegen import KIND, THREE_DICE, movement_code, variant_throw_plays
 
 TABULA = variants.find("tabula")
 
@@ -174,16 +176,62 @@ def test_a_game_rolls_three_dice_after_the_opening() -> None:
         standard.push(Roll(6, 1, 2))
 
 
-def test_the_engine_and_the_compiled_loops_refuse_three_dice() -> None:
+def test_the_engine_plays_tabula_at_0_ply_and_refuses_lookahead() -> None:
     from backgammon.engine import Engine
     from backgammon.server.protocol import MatchSettings
 
-    with pytest.raises(EngineError, match="tabula throws 3 dice and has no network"):
-        Engine(variant=TABULA)
-    with pytest.raises(ValueError, match="two-dice games only"):
-        movement_code(TABULA)
-    with pytest.raises(ValueError, match="the server plays two-dice games only"):
-        MatchSettings(variant="tabula", length=1, clock=None)
+    engine = Engine(variant=TABULA)
+    start = Position.initial(TABULA)
+    throw = Roll(6, 5, 2)
+    best = engine.best_play(start, throw)
+    assert best in start.legal_plays(throw, TABULA)
+    assert engine.best_play(start, (6, 5, 2)) == best
+    ranked = engine.rank_plays(start, "6-5-2")
+    assert ranked[0].play == best and len(ranked) == len(start.legal_plays(throw, TABULA))
+    with pytest.raises(NotImplementedError, match="three dice"):
+        engine.best_play(start, throw, ply=1)
+    assert MatchSettings(variant="tabula", length=1, clock=None).variant == "tabula"
+
+
+def test_the_compiled_throw_kernel_gives_the_plays_of_the_rules() -> None:
+    """variant_throw_plays (what self-play training calls) against legal_plays, over
+    the positions of random games: the same resulting positions for every throw."""
+    code = movement_code(TABULA)
+    assert code[KIND] == THREE_DICE
+    rng = random.Random(4)
+    game = Game(TABULA)
+    dice = SeededDice(4)
+    checked = 0
+    while checked < 60 and not game.is_over():
+        if game.dice is None:
+            game.roll_dice(dice)
+            continue
+        plays = game.legal_plays()
+        board = game.position.to_array().copy()
+        throw = game.dice
+        assert throw.third is not None
+        packed = variant_throw_plays(board, throw.first, throw.second, throw.third, code)
+        kernel = {bytes(row[:BOARD_SLOTS]) for row in packed}
+        assert kernel == {bytes(play.position.to_array()) for play in plays}
+        checked += 1
+        game.push(plays[rng.randrange(len(plays))] if plays else Play.no_move(game.position))
+    assert checked == 60
+
+
+def test_a_tiny_tabula_network_trains_and_plays_whole_games(tmp_path: Path) -> None:
+    from backgammon.engine import Engine
+    from backgammon.engine.players import EnginePlayer
+    from backgammon.engine.strength import play_game
+    from backgammon.training import Trainer, TrainingSettings
+
+    trainer = Trainer(TrainingSettings(hidden=4, alpha=0.1, seed=2, variant="tabula"))
+    results = trainer.train(2)
+    # Single games: a winner (0 or 1) and one point each, never stopped.
+    assert set(results[:, 1]) == {1} and (results[:, 2] > 0).all()
+    trainer.save(tmp_path)
+    player = EnginePlayer(Engine(tmp_path / "networks.npz", variant=TABULA))
+    # Game.push validates every play: a game to the end means only legal plays.
+    assert play_game(player, player, seed=1, variant=TABULA) in (-1, 1)
 
 
 def test_the_terminal_game_refuses_tabula_and_selfplay_plays_it() -> None:
@@ -281,3 +329,29 @@ def test_random_games_each_end_with_a_winner() -> None:
         assert outcome.winner in (0, 1)
         wins[outcome.winner] += 1
     assert min(wins) > 70
+
+
+def test_the_heuristic_can_read_threats_the_way_tabula_moves() -> None:
+    """Both sides move the same way: an opposing checker above our blot threatens it,
+    one below does not (the two positions differ otherwise only by 60 of the
+    opponent's pips, 6.0 in the score; the shot costs 1.7). The generic reading (the
+    yardstick's) reads the board as the standard one."""
+    from backgammon.engine.baseline import HeuristicPlayer, heuristic_score
+
+    def side(**points: int) -> list[int]:
+        slots = [0] * 26
+        for point, count in points.items():
+            slots[int(point.removeprefix("p"))] = count
+        return slots
+
+    mine = side(p2=14, p10=1)
+    above = Position.from_slots(mine, side(p12=15))
+    below = Position.from_slots(mine, side(p8=15))
+    difference = heuristic_score(above, same_direction=True) - heuristic_score(
+        below, same_direction=True
+    )
+    assert difference == pytest.approx(6.0 - 1.7)
+    assert heuristic_score(above) != heuristic_score(above, same_direction=True)
+    # The player reads the variant's board only when asked to.
+    assert not HeuristicPlayer().follow_direction
+    assert HeuristicPlayer(follow_direction=True).follow_direction

@@ -66,27 +66,37 @@ class RandomPlayer:
 _POINT_VALUE = (0, 1.0, 1.5, 2.0, 3.0, 3.5, 4.0, 3.5, 1.5, 1.0, 0.5, 0.5, 0.5)
 
 
-def heuristic_score(result: Position) -> float:
+def heuristic_score(result: Position, same_direction: bool = False) -> float:
     """A hand-made score of a position just after the mover played (higher is better
-    for the mover): pips, hits, made points, exposed blots and checkers off."""
+    for the mover): pips, hits, made points, exposed blots and checkers off.
+    ``same_direction``: both sides move the same way round (Russian backgammon,
+    tabula), so an opposing checker threatens our blots below it, not above it."""
     player, opponent = result.player, result.opponent
     my_pips, their_pips = result.pip_counts()
     score = (their_pips - my_pips) * 0.1 + player[0] * 1.5
-    if result.is_race():
+    if not same_direction and result.is_race():
         return score + sum(player[point] * point * point for point in range(1, 7)) * -0.01
     score += opponent[25] * 4.0
     for point in range(1, 13):
         if player[point] >= 2:
             score += _POINT_VALUE[point]
-    # The opponent's point i is our point 25 - i; it moves toward our 24-point, so it
-    # threatens our blots above it. Checkers on its bar enter on our points 1..6.
-    attackers = [25 - i for i in range(1, 25) if opponent[i]]
-    if opponent[25]:
-        attackers.append(0)
+    if same_direction:
+        # The opponent's point i is our point i; it moves toward our 1-point, as we
+        # do, so it threatens our blots below it; its bar (25) too.
+        attackers = [i for i in range(1, 26) if opponent[i]]
+        sign = -1
+    else:
+        # The opponent's point i is our point 25 - i; it moves toward our 24-point,
+        # so it threatens our blots above it. Checkers on its bar enter on our
+        # points 1..6.
+        attackers = [25 - i for i in range(1, 25) if opponent[i]]
+        if opponent[25]:
+            attackers.append(0)
+        sign = 1
     for point in range(1, 25):
         if player[point] != 1:
             continue
-        shots = sum(1 for attacker in attackers if 0 < point - attacker <= 12)
+        shots = sum(1 for attacker in attackers if 0 < sign * (point - attacker) <= 12)
         if shots:
             score -= 1.0 + (2.0 if point <= 6 else 0.5) + 0.2 * min(shots, 6)
     if player[25]:
@@ -95,7 +105,16 @@ def heuristic_score(result: Position) -> float:
 
 
 class HeuristicPlayer:
-    """Picks the play with the best :func:`heuristic_score`; ties go to the first."""
+    """Picks the play with the best :func:`heuristic_score`; ties go to the first.
+
+    By default it reads every board as the standard one (the opponent moving the
+    other way round: the yardstick of docs/variants.md); with ``follow_direction``
+    it reads a board where both sides move the same way (Russian backgammon, tabula)
+    as it is, an opposing checker threatening the blots below it.
+    """
+
+    def __init__(self, follow_direction: bool = False) -> None:
+        self.follow_direction = follow_direction
 
     def choose(
         self,
@@ -105,10 +124,12 @@ class HeuristicPlayer:
         continues: Callable[[Play], bool] | None = None,
     ) -> Play:
         """The best play by the heuristic (the no-move play when nothing can move)."""
-        plays = position.legal_plays(Roll.coerce(roll), variant)
+        dice = 2 if variant is None else variant.dice
+        plays = position.legal_plays(Roll.coerce(roll, dice), variant)
         if not plays:
             return Play.no_move(position)
-        return max(plays, key=lambda play: heuristic_score(play.position))
+        same_direction = self.follow_direction and variant is not None and variant.same_direction
+        return max(plays, key=lambda play: heuristic_score(play.position, same_direction))
 
 
 def _race_margin(position: Position) -> float:

@@ -824,11 +824,13 @@ def mother_rule_results(
 def lookahead_supported(variant: Variant) -> bool:
     """Whether the engine's lookahead (``ply`` > 0) follows ``variant``'s rules: a
     turn that ends after one play, and a game that ends by bearing off or by the
-    mother rule. Not followed yet: turns that go on after a play (acey-deucey's and
-    Russian backgammon's extra rolls and chosen or complementary doubles), the
-    first-hit game and atomic's bomb."""
+    mother rule, thrown with two dice. Not followed yet: turns that go on after a play
+    (acey-deucey's and Russian backgammon's extra rolls and chosen or complementary
+    doubles), the first-hit game, atomic's bomb and tabula's three dice (its 56
+    throws; tabula is played at 0-ply)."""
     return not (
-        variant.first_hit
+        variant.dice != 2
+        or variant.first_hit
         or variant.atomic
         or variant.acey_deucey
         or variant.doubles_roll_again
@@ -908,14 +910,8 @@ class Engine:
         replaces it, ``None`` uses the networks. :attr:`source` says which.
 
         Raises:
-            EngineError: if a weights file cannot be read or is not one, or for a
-                variant that does not throw two dice (tabula: no network yet).
+            EngineError: if a weights file cannot be read or is not one.
         """
-        if variant.dice != 2:
-            raise EngineError(
-                f"the engine evaluates two-dice games; {variant.name} throws "
-                f"{variant.dice} dice and has no network yet"
-            )
         if weights is None:
             networks = networks_for(variant)
         elif isinstance(weights, Networks):
@@ -1173,7 +1169,8 @@ class Engine:
         if ply > 0 and not lookahead_supported(self._variant):
             raise NotImplementedError(
                 f"lookahead search does not follow {self._variant.name}'s turns yet "
-                "(a turn that goes on after a play, a game ended by a hit or a bomb); "
+                "(a turn that goes on after a play, a game ended by a hit or a bomb, "
+                "a throw of three dice); "
                 "its positions are evaluated at 0-ply only"
             )
 
@@ -1191,7 +1188,7 @@ class Engine:
         when it keeps only one, that one is searched only if ``search_single``. A play
         after which the mover plays on (``continues``) is valued as the mover on roll,
         its probabilities then turned round to the opponent's view."""
-        plays = position.legal_plays(Roll.coerce(roll), self._variant)
+        plays = position.legal_plays(Roll.coerce(roll, self._variant.dice), self._variant)
         if not plays:
             return plays, np.empty((0, OUTPUTS)), np.zeros(0, dtype=np.int64)
         results = _boards([play.position for play in plays])

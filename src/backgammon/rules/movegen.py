@@ -25,8 +25,11 @@ from numba import njit
 __all__ = [
     "BOARD_SLOTS",
     "COUNT_COLUMN",
+    "ENTER_ANYTIME_OPTION",
+    "EXACT_BEAROFF_OPTION",
     "MAX_STEPS",
     "PACKED_WIDTH",
+    "SAME_DIRECTION_OPTION",
     "STEP_FIELDS",
     "apply_steps",
     "count_plays_batch",
@@ -50,6 +53,12 @@ _CAUCASIAN = 1 << 8
 _ENTER_ANYTIME = 1 << 9
 _SAME_DIRECTION = 1 << 10
 _EXACT_BEAROFF = 1 << 11
+ENTER_ANYTIME_OPTION = _ENTER_ANYTIME
+"""The bit of :func:`movement_options` set when checkers may move with others waiting."""
+SAME_DIRECTION_OPTION = _SAME_DIRECTION
+"""The bit of :func:`movement_options` set when both sides move the same way round."""
+EXACT_BEAROFF_OPTION = _EXACT_BEAROFF
+"""The bit of :func:`movement_options` set when bearing off needs the exact number."""
 
 Board = npt.NDArray[np.uint8]
 

@@ -20,7 +20,9 @@ with nothing but SHA-256 and HMAC. The construction, exactly:
    digest's bytes in order. A byte of 252 or more is skipped (252 = 6 × 42, so every face
    keeps exactly 42 of the accepted values and is equally likely); an accepted byte ``b`` is
    the die ``b % 6 + 1``. The first accepted byte is the first die, the second accepted byte
-   the second die. If a digest runs out first, the next counter's digest continues (dice
+   the second die; a throw of three dice (tabula) takes the third accepted byte as its third
+   die (so its first two dice are the two-dice throw of the same index). If a digest runs
+   out first, the next counter's digest continues (dice
    already accepted are kept). In practice counter 0 always suffices.
 4. After the match the server reveals ``seed.hex()``. Anyone can check that it hashes to the
    commitment and that it gives every recorded throw (:func:`verify_throws`).
@@ -46,7 +48,7 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from backgammon.rules.dice import Roll
 
@@ -58,6 +60,7 @@ __all__ = [
     "check_nonce",
     "commitment",
     "derive_throw",
+    "derive_throw_of",
     "new_seed",
     "verify_record",
     "verify_throws",
@@ -134,14 +137,20 @@ def _digest(seed: bytes, nonce0: str, nonce1: str, index: int, counter: int) -> 
 
 def _throw(seed: bytes, nonce0: str, nonce1: str, index: int) -> tuple[int, int]:
     """:func:`derive_throw` on arguments already checked."""
+    first, second = _dice(seed, nonce0, nonce1, index, 2)
+    return first, second
+
+
+def _dice(seed: bytes, nonce0: str, nonce1: str, index: int, count: int) -> tuple[int, ...]:
+    """The first ``count`` dice (2 or 3) of throw ``index``, on arguments already checked."""
     dice: list[int] = []
     counter = 0
     while True:
         for byte in _digest(seed, nonce0, nonce1, index, counter):
             if byte < _REJECT_FROM:
                 dice.append(byte % 6 + 1)
-                if len(dice) == 2:
-                    return dice[0], dice[1]
+                if len(dice) == count:
+                    return tuple(dice)
         counter += 1
 
 
@@ -154,6 +163,21 @@ def derive_throw(seed: bytes, nonces: tuple[str, str], index: int) -> tuple[int,
     """
     nonce0, nonce1 = _check_nonces(nonces)
     return _throw(_check_seed(seed), nonce0, nonce1, _check_index(index))
+
+
+def derive_throw_of(
+    seed: bytes, nonces: tuple[str, str], index: int, dice: int = 2
+) -> tuple[int, ...]:
+    """The ``dice`` dice (2, or 3 for tabula) of throw number ``index``: for two dice
+    :func:`derive_throw`; for three its two dice and the third accepted byte's die.
+
+    Raises:
+        ValueError: as :func:`derive_throw`, or if ``dice`` is not 2 or 3.
+    """
+    if dice not in (2, 3):
+        raise ValueError(f"a throw has 2 or 3 dice, got {dice!r}")
+    nonce0, nonce1 = _check_nonces(nonces)
+    return _dice(_check_seed(seed), nonce0, nonce1, _check_index(index), dice)
 
 
 class FairDice:
@@ -222,8 +246,8 @@ class DiceFailure:
     """
 
     index: int
-    expected: tuple[int, int]
-    recorded: tuple[int, int]
+    expected: tuple[int, ...]
+    recorded: tuple[int, ...]
     reason: str = ""
 
     def __str__(self) -> str:
@@ -238,7 +262,7 @@ def verify_throws(
     seed_hex: str,
     commitment_hex: str,
     nonces: tuple[str, str],
-    throws: Sequence[tuple[int, int]],
+    throws: Sequence[tuple[int, ...]],
 ) -> DiceFailure | None:
     """Check a finished match's dice: that the revealed seed matches the commitment
     published at the start, and that it gives every recorded throw, in order from index 0.
@@ -263,8 +287,8 @@ def verify_throws(
             ),
         )
     for index, throw in enumerate(throws):
-        expected = _throw(seed, nonce0, nonce1, index)
-        recorded = cast("tuple[int, int]", tuple(throw))  # a record may hold lists
+        recorded = tuple(throw)  # a record may hold lists
+        expected = _dice(seed, nonce0, nonce1, index, 3 if len(recorded) == 3 else 2)
         if recorded != expected:
             return DiceFailure(
                 index=index,
@@ -299,14 +323,16 @@ def verify_record(record: Mapping[str, Any]) -> DiceFailure | None:
     nonces = record.get("nonces")
     if not isinstance(nonces, list | tuple) or len(nonces) != 2:
         raise ValueError(f"nonces: two strings expected, got {nonces!r}")
-    throws: list[tuple[int, int]] = []
+    throws: list[tuple[int, ...]] = []
     for position, throw in enumerate(record.get("throws", [])):
         try:
             index, dice = throw["index"], throw["dice"]
-            pair = (int(dice[0]), int(dice[1]))
+            if len(dice) not in (2, 3):
+                raise ValueError
+            pair = tuple(int(die) for die in dice)
         except (KeyError, TypeError, IndexError, ValueError):
             raise ValueError(
-                f"throw {position}: expected index and two dice, got {throw!r}"
+                f"throw {position}: expected index and two or three dice, got {throw!r}"
             ) from None
         if index != position:
             return DiceFailure(

@@ -43,7 +43,7 @@ from backgammon.rules.dice import Roll
 from backgammon.rules.game import Action, ChooseDouble, Explode, Game, OpeningRoll, WinKind
 from backgammon.rules.match import Match
 from backgammon.rules.play import Play, parse_play
-from backgammon.server.fair_dice import commitment, derive_throw
+from backgammon.server.fair_dice import commitment, derive_throw_of
 from backgammon.server.protocol import ActionBody, MatchSettings
 from backgammon.variants import find
 
@@ -313,7 +313,7 @@ class LiveMatch:
         if kind == "roll":
             if game.dice is not None:
                 raise ActionRefusedError("illegal", f"the dice ({game.dice}) are already rolled")
-            dice = derive_throw(self._seed, self.nonces, self.throws)
+            dice = derive_throw_of(self._seed, self.nonces, self.throws, game.variant.dice)
             entry.update(dice=list(dice), index=self.throws)
             return Roll(*dice)
         if kind == "play":
@@ -349,7 +349,8 @@ class LiveMatch:
             dice = tuple(entry["dice"])
             if entry["index"] != self.throws:
                 raise ValueError(f"throw {entry['index']} logged where {self.throws} was due")
-            if dice != derive_throw(self._seed, self.nonces, self.throws):
+            count = 2 if kind == "opening" else game.variant.dice
+            if dice != derive_throw_of(self._seed, self.nonces, self.throws, count):
                 raise ValueError(f"throw {self.throws} does not follow from the seed")
             return OpeningRoll(*dice) if kind == "opening" else Roll(*dice)
         if kind == "play":
@@ -444,13 +445,13 @@ class LiveMatch:
                     break  # a money session waits for next_game or leave
                 entry = {"kind": "new_game", "by": None, "at": now}
             elif game.turn is None:
-                dice = derive_throw(self._seed, self.nonces, self.throws)
+                dice = derive_throw_of(self._seed, self.nonces, self.throws, 2)
                 entry = {"kind": "opening", "by": None, "at": now}
                 entry.update(dice=list(dice), index=self.throws)
                 action = OpeningRoll(*dice)
             elif game.pending is None or game.pending.kind == "beaver":
                 if game.dice is None and not self._has_choice_before_rolling(game):
-                    dice = derive_throw(self._seed, self.nonces, self.throws)
+                    dice = derive_throw_of(self._seed, self.nonces, self.throws, game.variant.dice)
                     entry = {"kind": "roll", "by": None, "at": now, "player": game.turn}
                     entry.update(dice=list(dice), index=self.throws)
                     action = Roll(*dice)
@@ -501,7 +502,7 @@ class LiveMatch:
                 "score": list(game.context.score),
                 "crawford": game.context.crawford,
                 "turn": game.turn,
-                "dice": None if game.dice is None else [game.dice.first, game.dice.second],
+                "dice": None if game.dice is None else list(game.dice.dice),
                 "cube": {"value": game.cube.value, "owner": game.cube.owner},
                 "pending": None
                 if pending is None

@@ -103,10 +103,6 @@ class MatchSettings(_Strict):
             variant = variants.find(name)
         except KeyError as error:
             raise ValueError(str(error.args[0])) from None
-        if variant.dice != 2:
-            raise ValueError(
-                f"{variant.name} throws {variant.dice} dice; the server plays two-dice games only"
-            )
         return variant.name
 
 

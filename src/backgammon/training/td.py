@@ -59,10 +59,13 @@ from backgammon.rules.fastgame import random_die
 from backgammon.rules.movegen import BOARD_SLOTS, COUNT_COLUMN, generate_plays_packed
 from backgammon.rules.variant import STANDARD, Variant
 from backgammon.rules.variant_movegen import (
+    KIND,
     MOVEMENT_FIELDS,
     PINNING,
+    THREE_DICE,
     movement_code,
     variant_plays,
+    variant_throw_plays,
 )
 
 __all__ = [
@@ -357,6 +360,7 @@ def variant_greedy_child(
     board: npt.NDArray[np.uint8],
     die1: int,
     die2: int,
+    die3: int,
     checkers: int,
     rules: npt.NDArray[np.int64],
     w1s: tuple[Params, Params, Params],
@@ -372,8 +376,9 @@ def variant_greedy_child(
     best_out: Params,
 ) -> None:
     """:func:`greedy_child` under a variant's rules (see :func:`variant_rules`): its
-    movement, its game endings and scoring."""
-    packed = variant_plays(board, die1, die2, rules)
+    movement, its game endings and scoring. ``die3`` is the third die of a
+    three-dice variant's throw (tabula), ignored by the others."""
+    packed = variant_throw_plays(board, die1, die2, die3, rules)
     rows = packed.shape[0]
     plain = np.empty(BOARD_SLOTS, dtype=np.uint8)
     best_value = -1e9
@@ -838,6 +843,7 @@ def train_variant_games(
     best_child = np.empty(BOARD_SLOTS, dtype=np.uint8)
     plain = np.empty(BOARD_SLOTS, dtype=np.uint8)
     reroll = rules[_OPENING_REROLL] != 0
+    three_dice = rules[KIND] == THREE_DICE
     for game in range(games):
         rate = alpha / (1.0 + (games_before + game) / alpha_decay)
         if lam > 0.0:
@@ -852,6 +858,7 @@ def train_variant_games(
         while die1 == die2 and not reroll:
             die1 = random_die(state)
             die2 = random_die(state)
+        die3 = random_die(state) if three_dice else 0
         first = True
         plies = 0
         mover_is_first = True
@@ -859,6 +866,8 @@ def train_variant_games(
             if not first:
                 die1 = random_die(state)
                 die2 = random_die(state)
+                if three_dice:
+                    die3 = random_die(state)
             first = False
             plies += 1
             again = False
@@ -887,6 +896,7 @@ def train_variant_games(
                     board,
                     die1,
                     die2,
+                    die3,
                     checkers,
                     rules,
                     w1s,

@@ -144,6 +144,18 @@ PUMP_BATCH = 64
 brings each session hundreds of notices at once)."""
 
 
+def _unshowable(settings: dict[str, Any]) -> str | None:
+    """Why a FIBS client cannot show a match with these ``settings`` (its board line
+    holds two dice: tabula throws three), or None when it can."""
+    variant = find(settings["variant"])
+    if variant.dice == 2:
+        return None
+    return (
+        f"{variant.name} throws {variant.dice} dice, which a FIBS board cannot show; "
+        "play or watch it on the web"
+    )
+
+
 class LineTooLongError(Exception):
     """A line over the listener's limit (it was discarded)."""
 
@@ -572,6 +584,11 @@ class FibsSession:
             return
         with self._starting_match():
             match_id = await self.service.invitation_from(user, rest.split()[0])
+            summary = (await self.service.state(match_id))["open"]
+            refusal = _unshowable(summary["settings"])
+            if refusal is not None:
+                await self.error(f"You can't join this match here: {refusal}.")
+                return
             await self.service.join_match(user, match_id)
             await self._start_playing(match_id)
 
@@ -596,6 +613,10 @@ class FibsSession:
         state = await self.service.state(match_id)
         seat = self.service.seat_in(match_id, self.user)
         if seat is None or "game" not in state:
+            return
+        refusal = _unshowable(state["settings"])
+        if refusal is not None:
+            await self.line(f"** Your match {match_id} is not played here: {refusal}.")
             return
         self.playing = match_id
         self._told_turn = -1
@@ -810,6 +831,10 @@ class FibsSession:
         state = await self.service.state(match_id)
         if name not in state["players"]:
             return
+        refusal = _unshowable(state["settings"])
+        if refusal is not None:
+            await self.line(f"** {name}'s match is not shown here: {refusal}.")
+            return
         self.watching = match_id
         self.watched_seat = state["players"].index(name)
         self._states[match_id] = state
@@ -834,6 +859,10 @@ class FibsSession:
             return
         target, match = found
         state = await self.service.state(match["id"])
+        refusal = _unshowable(state["settings"])
+        if refusal is not None:
+            await self.error(f"{target.name}'s match is not shown here: {refusal}.")
+            return
         seat = state["players"].index(target.name)
         await self.line(board_line(state, seat, target.name))
 
@@ -1186,6 +1215,11 @@ class FibsSession:
         if sender in self.blinded:
             return
         what = "an unlimited match" if not length else f"a {length} point match"
+        refusal = _unshowable(message["settings"])
+        if refusal is not None:
+            await self.line(f"{sender} wants to play {what} of {message['settings']['variant']}.")
+            await self.line(f"** It can't be played here: {refusal}.")
+            return
         await self.line(f"{sender} wants to play {what} with you.")
         await self.line(f"Type 'join {sender}' to accept.")
 

@@ -66,6 +66,7 @@ export const VARIANT_BOARDS = Object.freeze({
   "plakoto-prison": PLAKOTO,
   russian: Object.freeze({ ...STANDARD_BOARD, topology: "same-way" }),
   tavla: Object.freeze({ ...STANDARD_BOARD, cube: false }),
+  tabula: Object.freeze({ ...STANDARD_BOARD, topology: "same-way", cube: false }),
 });
 
 /** The board facts of the variant called `name` (standard's for any other name). */
@@ -116,11 +117,20 @@ export function bottomSeat(seat) {
   return seat === 1 ? 1 : 0;
 }
 
-/** The dice of a roll as single-die moves: [a, b], or [d, d, d, d] for doubles. */
+/**
+ * The dice of a roll as single-die moves: [a, b], or [d, d, d, d] for doubles; a
+ * throw of three dice (tabula) as it is, each die once (equal dice are not doubled).
+ */
 export function diceList(dice) {
   if (!dice) return [];
+  if (dice.length === 3) return dice.slice();
   const [a, b] = dice;
   return a === b ? [a, a, a, a] : [a, b];
+}
+
+/** A throw as text: "6-5", or "6-5-2" for three dice. */
+export function rollText(dice) {
+  return dice.join("-");
 }
 
 /**
@@ -543,12 +553,15 @@ export function cyclePlace(places, current, step) {
   return places[(at + step + places.length) % places.length];
 }
 
-/** The dice to draw: [{value, used}], in the order rolled (four for doubles). */
+/**
+ * The dice to draw: [{value, used}], in the order rolled (four for doubles; three
+ * for a throw of three dice, tabula).
+ */
 export function diceView(state, plan, chosen) {
   const dice = state.game && state.game.dice;
   if (!dice) return [];
   const all = diceList(dice).map((value) => ({ value, used: false }));
-  if (!plan) return dice[0] === dice[1] ? all.slice(0, 2) : all;
+  if (!plan) return dice.length === 2 && dice[0] === dice[1] ? all.slice(0, 2) : all;
   for (const step of chosen) {
     const die = all.find((d) => !d.used && d.value === step.die);
     if (die) die.used = true;
@@ -838,7 +851,7 @@ export function describe(state, seat) {
       : `${you(pending.by)} offered to resign ${what}; waiting for ${names[waiting]}.`;
   }
   if (game.dice) {
-    const roll = `${game.dice[0]}-${game.dice[1]}`;
+    const roll = rollText(game.dice);
     return mine ? `Your move: ${roll}.` : `${names[waiting]} to move ${roll}.`;
   }
   if (mine) return game.can_double ? "Your turn: roll or double." : "Your turn: roll.";

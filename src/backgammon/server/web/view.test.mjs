@@ -80,6 +80,15 @@ test("dice: doubles move four times", () => {
   assert.deepEqual(V.diceList(null), []);
 });
 
+test("dice: a throw of three (tabula) moves each die once, equal ones too", () => {
+  assert.deepEqual(V.diceList([6, 5, 2]), [6, 5, 2]);
+  assert.deepEqual(V.diceList([4, 4, 1]), [4, 4, 1]);
+  assert.deepEqual(V.diceList([3, 3, 3]), [3, 3, 3]);
+  assert.equal(V.rollText([6, 5, 2]), "6-5-2");
+  const state = { game: { dice: [3, 3, 3] } };
+  assert.deepEqual(V.diceView(state, null, []).map((d) => d.value), [3, 3, 3]);
+});
+
 test("a step onto a lone opposing checker hits it", () => {
   const mine = board({ 13: 1 });
   const theirs = board({ 18: 1 }); // their 18 is our 7
