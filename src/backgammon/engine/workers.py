@@ -161,7 +161,9 @@ class RayCluster:
             raise ValueError(f"cpus must be >= 1, got {cpus}")
         import ray
 
-        self._ray = ray
+        # Ray's own annotations are partial (untyped calls): held as Any, so the
+        # check is the same with the cluster extra installed or not.
+        self._ray: Any = ray
         try:
             if address == "local":
                 ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
