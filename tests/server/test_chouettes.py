@@ -6,13 +6,21 @@ SQLite and, where ``BACKGAMMON_TEST_POSTGRESQL`` is set, PostgreSQL)."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from backgammon.formats.chouette import read_chouette
 from backgammon.rules.chouette import rotate
+from backgammon.server import repository
+from backgammon.server.chouettes import ChouetteService, CreateChouette
 from backgammon.server.client import ClientError, ServerClient
+from backgammon.server.protocol import ChouetteActionBody
+from backgammon.server.service import GameService, ServiceError
+
+from .test_service import _run
 
 PASSWORD = "a long enough password"
 BOTS = ("--no-warm-up", "--bot-processes", "0")
@@ -338,3 +346,86 @@ def test_wrong_seats_spectators_and_bad_messages_change_nothing(server_factory: 
             await client.close()
 
     asyncio.run(main())
+
+
+def test_a_ban_hands_the_seat_to_a_bot_and_the_others_play_on(server_factory: Any) -> None:
+    """A kick or ban during a session empties the person's seat as leaving does:
+    a bot plays it, and the two others finish a game."""
+    server = server_factory(*BOTS, "--admin", "root")
+    for name in ("root", "ann", "bob", "cyd", "dan"):
+        body = {"name": name, "password": PASSWORD}
+        assert httpx.post(f"{server.url}/api/register", json=body).status_code == 201
+    server.stop()  # root is an administrator from the next start
+    server.start()
+
+    async def main() -> None:
+        clients = []
+        for name in ("root", "ann", "bob", "cyd", "dan"):
+            client = ServerClient(server.url)
+            await client.login(name, PASSWORD)
+            await client.connect()
+            clients.append(client)
+        root, ann, bob, cyd, dan = clients
+        created = await ann.request("POST", "/api/chouettes", {"name": "Late", "seats": 3})
+        table_id = created["id"]
+        for client in (ann, bob):
+            await _watch(client, table_id)
+        for client in (bob, cyd):
+            await client.request("POST", f"/api/chouettes/{table_id}/sit")
+        # Dan sits at another, open table: the kick frees that seat.
+        other = await bob.request("POST", "/api/chouettes", {"name": "Open", "seats": 4})
+        await dan.request("POST", f"/api/chouettes/{other['id']}/sit")
+        await root.request("POST", "/api/admin/users/cyd/ban")
+        await root.request("POST", "/api/admin/users/dan/kick")
+        view = await ann.request("GET", f"/api/chouettes/{table_id}")
+        assert view["status"] == "playing"
+        assert [(seat["name"], seat["left"]) for seat in view["seats"]] == [
+            ("ann", False),
+            ("bob", False),
+            ("cyd", True),
+        ]
+        opened = await bob.request("GET", f"/api/chouettes/{other['id']}")
+        assert [seat["name"] for seat in opened["seats"]] == ["bob"]
+        await asyncio.wait_for(
+            asyncio.gather(
+                _play(ann, table_id, "ann", {"cyd"}, 1), _play(bob, table_id, "bob", {"cyd"}, 1)
+            ),
+            timeout=120,
+        )
+        for client in clients:
+            await client.close()
+
+    asyncio.run(main())
+
+
+def test_a_banned_users_actions_on_their_way_are_refused(tmp_path: Path) -> None:
+    """What a banned person sent before the ban closed their connection (or from a
+    process that has just heard of it) changes nothing at the table."""
+
+    async def body(service: GameService, _clock: object) -> None:
+        tables = ChouetteService(service, bot_pause=0)
+        admin, _ = await service.register("root", PASSWORD)
+        async with service.db.transaction() as db:
+            await repository.set_user_flags(db, admin.id, is_admin=True)
+        admin = await service.user_named("root")
+        ann, _ = await service.register("ann", PASSWORD)
+        bob, _ = await service.register("bob", PASSWORD)
+        cyd, _ = await service.register("cyd", PASSWORD)
+        table = await tables.create(ann, CreateChouette(name="Club", seats=3))
+        await tables.sit(bob, table["id"])
+        await tables.sit(cyd, table["id"])
+        await service.moderate(admin, "ann", "ban")
+        for attempt in (
+            tables.act(ann, table["id"], ChouetteActionBody(kind="roll")),
+            tables.start(ann, table["id"]),
+            tables.add_bot(ann, table["id"], "beginner"),
+            tables.create(ann, CreateChouette(name="Another")),
+        ):
+            with pytest.raises(ServiceError) as refused:
+                await attempt
+            assert refused.value.code == "forbidden" and "banned" in refused.value.message
+        after = await tables.view(table["id"])
+        assert after["seq"] == 0 and after["status"] == "closed"  # no bots: nobody plays ann's seat
+        await tables.close()
+
+    _run(tmp_path, body)

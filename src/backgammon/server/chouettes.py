@@ -20,6 +20,7 @@ import asyncio
 import logging
 import secrets
 import weakref
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -46,6 +47,7 @@ from backgammon.server import chouette_store as store
 from backgammon.server import repository as repo
 from backgammon.server.chouette_bots import ChouetteQuestion, answer, bot_levels, next_bot_action
 from backgammon.server.chouette_codec import action_from_json, action_to_json, session_view
+from backgammon.server.moderation import CLOSING
 from backgammon.server.protocol import ChouetteActionBody
 from backgammon.server.repository import User
 from backgammon.server.service import GameService, ServiceError
@@ -118,6 +120,7 @@ class ChouetteService:
         self._sessions: dict[str, Chouette] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         games.room_snapshots["chouette:"] = self._room_snapshot
+        games.moderation_hooks.append(self._on_moderation)
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -198,6 +201,7 @@ class ChouetteService:
             ServiceError: ``forbidden`` unless the owner; ``bad_request`` for an
                 unknown level; as :meth:`sit`.
         """
+        await self._check_active(user)
         row = await self._row(table_id)
         if row.owner != user.id:
             raise ServiceError("forbidden", "only the table's owner seats bots", 403)
@@ -256,10 +260,17 @@ class ChouetteService:
             ServiceError: ``forbidden`` for someone else's seat; ``not_found`` if
                 not seated; ``conflict`` for a closed table.
         """
+        await self._vacate(table_id, lambda row: self._leaver(row, user, name))
+        return await self.view(table_id)
+
+    async def _vacate(self, table_id: str, target_of: Callable[[store.TableRow], int]) -> None:
+        """Empty the seat of the user ``target_of`` picks (it raises to refuse):
+        before the start the seat is freed (the owner's frees the table); in a
+        session a bot plays it from then on, or the table closes."""
         async with self._lock(table_id):
             async with self.games.db.transaction() as connection:
                 row = await self._row_in(connection, table_id)
-                target = self._leaver(row, user, name)
+                target = target_of(row)
                 if row.status == "closed":
                     raise ServiceError("conflict", f"table {table_id} is closed", 409)
                 status, seats = row.status, list(row.seats)
@@ -277,7 +288,21 @@ class ChouetteService:
                 self._sessions.pop(table_id, None)
         await self._publish(table_id)
         self._wake_bots(table_id)
-        return await self.view(table_id)
+
+    async def _on_moderation(self, user_id: int, what: str) -> None:
+        """A kick or ban (committed) takes the user from every live table, as if
+        they had left: the others play on with a bot in the seat."""
+        if what not in CLOSING:
+            return
+        async with self.games.db.transaction() as connection:
+            live = await store.list_tables(connection, ("open", "playing"), limit=100_000)
+        for row in live:
+            if _seated(row, user_id):
+                try:
+                    await self._vacate(row.id, lambda now: _seat_of(now, user_id))
+                except ServiceError:
+                    continue  # left or closed meanwhile
+                log.info("chouette %s: user %d's seat emptied (%s)", row.id, user_id, what)
 
     @staticmethod
     def _leaver(row: store.TableRow, user: User, name: str | None) -> int:
@@ -287,7 +312,7 @@ class ChouetteService:
             if bot is None or row.owner != user.id or row.status != "open":
                 raise ServiceError("forbidden", "you may leave only your own seat", 403)
             return int(bot["user_id"])
-        if not any(seat["user_id"] == user.id and not seat["left"] for seat in row.seats):
+        if not _seated(row, user.id):
             raise ServiceError("not_found", f"{user.name} does not sit at this table", 404)
         return user.id
 
@@ -298,6 +323,7 @@ class ChouetteService:
             ServiceError: ``forbidden`` unless the owner; ``conflict`` if it is not
                 open or has fewer than 3 players.
         """
+        await self._check_active(user)
         async with self._lock(table_id), self.games.db.transaction() as connection:
             row = await self._row_in(connection, table_id)
             if row.owner != user.id:
@@ -336,12 +362,17 @@ class ChouetteService:
     async def _check_person(self, user: User) -> None:
         if user.kind not in ("human", "guest"):
             raise ServiceError("forbidden", "only people sit down at chouette tables", 403)
-        if (await self.games.standing(user)).banned:
-            raise ServiceError("forbidden", "your account is banned", 403)
+        await self._check_active(user)
         if user.name in RESERVED_NAMES:
             raise ServiceError(
                 "forbidden", f"the chouette's record reserves the name {user.name!r}", 403
             )
+
+    async def _check_active(self, user: User) -> None:
+        """Refuse anything from a banned user (as the matches do: the ban closes
+        their connections, this refuses what was already on its way)."""
+        if (await self.games.standing(user)).banned:
+            raise ServiceError("forbidden", f"{user.name} is banned", 403)
 
     @staticmethod
     async def _check_seated_limit(connection: Any, user: User) -> None:
@@ -379,6 +410,7 @@ class ChouetteService:
             raise ServiceError(
                 "login_required", "log in to act: watching without an account is read-only", 401
             )
+        await self._check_active(user)
         table_id = table_id[:32]
         row = await self._row(table_id)
         seat = next(
@@ -573,6 +605,18 @@ def _seat(user: User) -> dict[str, Any]:
         "level": user.bot_level if bot else None,
         "left": False,
     }
+
+
+def _seated(row: store.TableRow, user_id: int) -> bool:
+    """Whether the user sits at the table (and has not left)."""
+    return any(seat["user_id"] == user_id and not seat["left"] for seat in row.seats)
+
+
+def _seat_of(row: store.TableRow, user_id: int) -> int:
+    """``user_id`` if the user sits at the table; otherwise ``not_found``."""
+    if not _seated(row, user_id):
+        raise ServiceError("not_found", "the user does not sit at this table", 404)
+    return user_id
 
 
 def _people_in(seats: list[dict[str, Any]]) -> bool:
