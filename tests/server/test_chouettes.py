@@ -348,23 +348,37 @@ def test_wrong_seats_spectators_and_bad_messages_change_nothing(server_factory: 
     asyncio.run(main())
 
 
+NAMES = ("root", "ann", "bob", "cyd", "dan")
+
+
+def _with_admin(server: Any) -> Any:
+    """``server`` (started with ``--admin root``) with the accounts :data:`NAMES`,
+    restarted so that root is an administrator."""
+    for name in NAMES:
+        body = {"name": name, "password": PASSWORD}
+        assert httpx.post(f"{server.url}/api/register", json=body).status_code == 201
+    server.stop()
+    server.start()
+    return server
+
+
+async def _logged_in(url: str) -> list[ServerClient]:
+    clients = []
+    for name in NAMES:
+        client = ServerClient(url)
+        await client.login(name, PASSWORD)
+        await client.connect()
+        clients.append(client)
+    return clients
+
+
 def test_a_ban_hands_the_seat_to_a_bot_and_the_others_play_on(server_factory: Any) -> None:
     """A kick or ban during a session empties the person's seat as leaving does:
     a bot plays it, and the two others finish a game."""
-    server = server_factory(*BOTS, "--admin", "root")
-    for name in ("root", "ann", "bob", "cyd", "dan"):
-        body = {"name": name, "password": PASSWORD}
-        assert httpx.post(f"{server.url}/api/register", json=body).status_code == 201
-    server.stop()  # root is an administrator from the next start
-    server.start()
+    server = _with_admin(server_factory(*BOTS, "--admin", "root"))
 
     async def main() -> None:
-        clients = []
-        for name in ("root", "ann", "bob", "cyd", "dan"):
-            client = ServerClient(server.url)
-            await client.login(name, PASSWORD)
-            await client.connect()
-            clients.append(client)
+        clients = await _logged_in(server.url)
         root, ann, bob, cyd, dan = clients
         created = await ann.request("POST", "/api/chouettes", {"name": "Late", "seats": 3})
         table_id = created["id"]
@@ -429,3 +443,59 @@ def test_a_banned_users_actions_on_their_way_are_refused(tmp_path: Path) -> None
         await tables.close()
 
     _run(tmp_path, body)
+
+
+def test_players_and_spectators_chat_at_a_table(server_factory: Any) -> None:
+    """The table's room has a chat, checked and moderated as a match's is: the
+    players' words reach everyone there, a spectator's only the spectators."""
+    server = _with_admin(server_factory("--no-warm-up", "--no-bots", "--admin", "root"))
+
+    async def main() -> None:
+        clients = await _logged_in(server.url)
+        root, ann, bob, cyd, dan = clients
+        table_id = await _table(ann, [bob, cyd], bot=False)
+        await _watch(dan, table_id)
+        room = f"chouette:{table_id}"
+
+        async def say(client: ServerClient, text: str, to: str = room) -> dict[str, Any]:
+            mark = len(client.messages)
+            ref = f"t{mark}"
+            await client.send({"type": "chat", "room": to, "text": text, "ref": ref})
+            return await client.wait_for(
+                lambda m: m.get("ref") == ref or (m["type"] == "chat" and m["text"] == text),
+                since=mark,
+            )
+
+        heard = await say(ann, "good luck all")
+        assert (heard["room"], heard["from"], heard["audience"]) == (room, "ann", "all")
+        for client in (bob, cyd, dan):
+            line = await client.wait_for(lambda m: m["type"] == "chat" and m["from"] == "ann")
+            assert line["text"] == "good luck all"
+        marks = [len(client.messages) for client in (ann, bob, cyd)]
+        whisper = await say(dan, "the box is in trouble")
+        assert whisper["audience"] == "spectators"
+        # A player's line after the spectator's: the players never heard the spectator.
+        await say(bob, "thanks")
+        for client, mark in zip((ann, bob, cyd), marks, strict=True):
+            texts = [m["text"] for m in client.messages[mark:] if m["type"] == "chat"]
+            assert "the box is in trouble" not in texts
+        # The same checks as a match's chat: size, control characters, rooms, mute.
+        refused = [
+            (await say(ann, "x" * 501), "bad_request"),
+            (await say(ann, "bell\x07"), "bad_request"),
+            (await say(ann, "hello", "chouette:nosuchtable"), "not_found"),
+            (await say(ann, "hello", "chouette:" + "x" * 40), "bad_message"),
+        ]
+        await root.request("POST", "/api/admin/users/bob/mute")
+        await bob.wait_for(lambda m: m["type"] == "moderation")
+        refused.append((await say(bob, "hear me"), "forbidden"))
+        for answer, code in refused:
+            assert answer["type"] == "error" and answer["code"] == code, answer
+        anonymous = ServerClient(server.url)
+        await anonymous.connect()
+        await _watch(anonymous, table_id)
+        assert (await say(anonymous, "hi"))["code"] == "login_required"
+        for client in (*clients, anonymous):
+            await client.close()
+
+    asyncio.run(main())

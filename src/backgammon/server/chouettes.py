@@ -47,6 +47,7 @@ from backgammon.server import chouette_store as store
 from backgammon.server import repository as repo
 from backgammon.server.chouette_bots import ChouetteQuestion, answer, bot_levels, next_bot_action
 from backgammon.server.chouette_codec import action_from_json, action_to_json, session_view
+from backgammon.server.hub import Connection
 from backgammon.server.moderation import CLOSING
 from backgammon.server.protocol import ChouetteActionBody
 from backgammon.server.repository import User
@@ -486,6 +487,53 @@ class ChouetteService:
         if row.status == "playing":
             self._sessions[row.id] = chouette
         return chouette
+
+    # -- chat ------------------------------------------------------------------------
+
+    async def chat(self, user: User, room: str, text: str) -> None:
+        """Say ``text`` at the table of room ``chouette:ID``, as in a match: the
+        seated people's words reach everyone there, spectators' only the other
+        spectators. Kept (under ``ch:ID``: the chat's room column is 24 characters
+        wide), then told.
+
+        Raises:
+            ServiceError: as :meth:`GameService.chat` (``bad_request`` for a text
+                others may not receive, ``forbidden`` for a muted or banned user,
+                ``login_required`` for an anonymous viewer); ``not_found``.
+        """
+        await self.games._check_speaker(user, text)
+        table_id = room.removeprefix("chouette:")[:32]
+        row = await self._row(table_id)
+        players = [int(s["user_id"]) for s in row.seats if not s["bot"] and not s["left"]]
+        audience = "all" if user.id in players else "spectators"
+        only: Callable[[Connection], bool] | None = None
+        if audience == "spectators":
+
+            def only(connection: Connection) -> bool:
+                return connection.user.id not in players
+
+        now = self.games.clock.now()
+        async with self.games.db.transaction() as connection:
+            await repo.add_chat(connection, f"ch:{table_id}", audience, user.id, text, now)
+        room = f"chouette:{table_id}"
+        message = {
+            "type": "chat",
+            "room": room,
+            "from": user.name,
+            "text": text,
+            "audience": audience,
+            "at": now,
+        }
+        self.games.hub.publish(room, message, only)
+        self.games.bus.send(
+            {
+                "k": "room",
+                "room": room,
+                "message": message,
+                "spectators_only": audience == "spectators",
+                "players": players,
+            }
+        )
 
     # -- bots ------------------------------------------------------------------------
 

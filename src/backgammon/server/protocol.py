@@ -327,14 +327,15 @@ class UnsubscribeMessage(_Strict):
 
 
 class ChatMessage(_Strict):
-    """Say something in ``room`` (``"lobby"`` or a match id). In a match, players'
-    chat goes to everyone there, spectators' chat to spectators only. The service
+    """Say something in ``room`` (``"lobby"``, a match id or ``chouette:ID``). In a
+    match or at a chouette table, players' chat goes to everyone there, spectators'
+    chat to spectators only. The service
     checks ``text`` as it checks every user's text for every front end
     (:mod:`backgammon.server.user_text`: at most 500 characters, no control
     characters); a refusal is an ``error`` that echoes ``ref``."""
 
     type: Literal["chat"]
-    room: str = Field(max_length=16)
+    room: str = Field(max_length=41)
     text: str
     ref: str | None = Field(default=None, max_length=40)
 
