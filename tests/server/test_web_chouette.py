@@ -1,6 +1,6 @@
 """The chouette page in a real browser: three people and a bot at a table; two team
 members double their own cubes, the box takes one and drops the other, and every page
-shows the cubes, whose decision it is and the line (Debian's headless Chromium
+shows the cubes, whose decision it is and the line, and the table's chat (Debian's headless Chromium
 against a real ``backgammon serve``), on a phone as on a desktop."""
 
 from __future__ import annotations
@@ -118,6 +118,13 @@ def test_two_members_double_the_box_takes_one_and_drops_the_other(
         page.locator("#chouette-scores li", has_text="ann: -1").wait_for()
         page.locator("#chouette-cubes li", has_text="bot_beginner_1: 1, in the centre").wait_for()
     _turn(bob, "To decide: bob")  # Bob, the captain, throws for the team now
+    # The table's chat: a line reaches every page there, as text.
+    bob.locator("#chouette-chat-input").fill("<b>nice</b> take")
+    bob.locator("#chouette-chat-form button[type=submit]").click()
+    for page in (ann, bob, cyd):
+        line = page.locator("#chouette-chat li", has_text="nice")
+        line.wait_for()
+        assert line.text_content() == "bob : <b>nice</b> take"
     for page in (ann, bob, cyd):
         _no_sideways_scroll(page)
     # The lobby links to the chouette tables.

@@ -7,6 +7,7 @@
 
 import { boardMarkup } from "./board.js";
 import { $, SessionEndedError, api, el, say, sayError } from "./common.js";
+import { appendChatLine, roomChatLine } from "./social.js";
 import { positionModel } from "./view.js";
 
 const LIST_REFRESH_MS = 3000;
@@ -164,9 +165,12 @@ function onMessage(event) {
   if (message.type === "welcome") {
     page.me = message.user ? message.user.name : null;
     $("#who").textContent = page.me || "watching";
+    $("#chouette-chat-card").hidden = page.me === null; // no chat without an account
     page.socket.send(JSON.stringify({ type: "subscribe", match: `chouette:${tableId()}` }));
   } else if (message.type === "chouette") {
     showTable(message.table);
+  } else if (message.type === "chat" && message.room === `chouette:${tableId()}`) {
+    appendChatLine($("#chouette-chat"), roomChatLine(message));
   } else if (message.type === "error") {
     say(message.message, true);
   } else if (message.type === "ack") {
@@ -198,6 +202,14 @@ function wireButtons() {
   $("#chouette-bot").addEventListener("click", () => seatAction("bots", { level: "beginner" }));
   $("#chouette-start").addEventListener("click", () => seatAction("start"));
   $("#chouette-play").addEventListener("click", () => send("play", { move: $("#chouette-plays").value }));
+  $("#chouette-chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("#chouette-chat-input");
+    const text = input.value.trim();
+    if (!text || page.socket.readyState !== WebSocket.OPEN) return;
+    page.socket.send(JSON.stringify({ type: "chat", room: `chouette:${tableId()}`, text }));
+    input.value = "";
+  });
 }
 
 async function refreshList() {
