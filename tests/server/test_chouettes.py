@@ -499,3 +499,83 @@ def test_players_and_spectators_chat_at_a_table(server_factory: Any) -> None:
             await client.close()
 
     asyncio.run(main())
+
+
+async def _play_until(clients: dict[str, ServerClient], table_id: str, doubler: str) -> None:
+    """Throw and play (the first listed play) until ``doubler`` may double the
+    team's cube; nobody doubles meanwhile."""
+    viewer = next(iter(clients.values()))
+    for _ in range(200):
+        table = await viewer.request("GET", f"/api/chouettes/{table_id}")
+        session = table["session"]
+        legal = session["legal"]
+        if any(a["kind"] == "double" and a["player"] == doubler for a in legal):
+            return
+        play = next((a for a in legal if a["kind"] == "play"), None)
+        if play is not None:
+            answer = await _act(
+                clients[play["player"]], table_id, table["seq"], kind="play", move=play["move"]
+            )
+        else:
+            thrower = session["roller"] or session["deciders"][0]
+            answer = await _act(clients[thrower], table_id, table["seq"], kind="roll")
+        assert answer["type"] == "ack", answer
+    raise AssertionError(f"{doubler} never came to double")
+
+
+def test_the_team_cube_is_doubled_taken_dropped_and_redoubled(server_factory: Any) -> None:
+    """The one-team-cube form over real WebSockets: the box doubles the team's
+    single cube (two members take, one drops); the captain redoubles it for the
+    members still in, and the box drops them all at once."""
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def main() -> None:
+        people = await _people(server.url, "ann", "bob", "cyd", "dan")
+        clients = dict(zip(("ann", "bob", "cyd", "dan"), people, strict=True))
+        body = {"name": "Old school", "seats": 4, "team_cube": True}
+        table_id = (await clients["ann"].request("POST", "/api/chouettes", body))["id"]
+        for name in ("bob", "cyd", "dan"):
+            await clients[name].request("POST", f"/api/chouettes/{table_id}/sit")
+        view = await clients["ann"].request("GET", f"/api/chouettes/{table_id}")
+        assert view["session"]["team_cube"] is True
+        # One cube for the team: each member's stake on it is shown, doubled together.
+        assert [(c["member"], c["value"]) for c in view["session"]["cubes"]] == [
+            ("bob", 1),
+            ("cyd", 1),
+            ("dan", 1),
+        ]
+        await _play_until(clients, table_id, "ann")
+        # Only the team's cube: naming a member's cube is refused, and changes nothing.
+        before = await clients["ann"].request("GET", f"/api/chouettes/{table_id}")
+        refused = await _act(clients["ann"], table_id, None, kind="double", member="bob")
+        assert refused["code"] == "illegal" and "one cube" in refused["message"], refused
+        assert await clients["ann"].request("GET", f"/api/chouettes/{table_id}") == before
+        assert (await _act(clients["ann"], table_id, None, kind="double"))["type"] == "ack"
+        for name, kind in (("bob", "take"), ("cyd", "take"), ("dan", "drop")):
+            answer = await _act(clients[name], table_id, None, kind=kind)
+            assert answer["type"] == "ack", answer
+        taken = (await clients["ann"].request("GET", f"/api/chouettes/{table_id}"))["session"]
+        assert [(c["member"], c["value"], c["owner"], c["in"]) for c in taken["cubes"]] == [
+            ("bob", 2, "member", True),
+            ("cyd", 2, "member", True),
+            ("dan", 1, "centre", False),
+        ]
+        assert taken["scores"] == {"ann": 1, "bob": 0, "cyd": 0, "dan": -1}
+        # Cyd may not double for the team: only the captain does.
+        await _play_until(clients, table_id, "bob")
+        refused = await _act(clients["cyd"], table_id, None, kind="double")
+        assert refused["type"] == "error", refused
+        assert (await _act(clients["bob"], table_id, None, kind="double"))["type"] == "ack"
+        assert (await _act(clients["ann"], table_id, None, kind="drop"))["type"] == "ack"
+        final = (await clients["ann"].request("GET", f"/api/chouettes/{table_id}"))["session"]
+        assert final["games_played"] == 1
+        assert final["scores"] == {"ann": -3, "bob": 2, "cyd": 2, "dan": -1}
+        record = read_chouette(
+            await clients["ann"].request("GET", f"/api/chouettes/{table_id}/record")
+        )
+        assert record.rules.team_cube and record.scores == final["scores"]
+        assert final["lineup"] == list(rotate(("ann", "bob", "cyd", "dan"), True))
+        for client in people:
+            await client.close()
+
+    asyncio.run(main())

@@ -698,7 +698,11 @@ def _action(chouette: Chouette, player: str, body: ChouetteActionBody) -> Chouet
     member: str | None = body.member
     if member is None:
         if chouette.rules.team_cube:
-            member = TEAM
+            # The box's double of the team's cube waits for each member's own answer.
+            answers_own = body.kind != "double" and any(
+                offer.member == player for offer in chouette.pending
+            )
+            member = player if answers_own else TEAM
         elif player == chouette.box:
             raise ServiceError("bad_action", "the box names the member whose cube it is", 422)
         else:

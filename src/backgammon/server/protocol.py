@@ -292,8 +292,9 @@ class ChouetteActionBody(_Strict):
     """One action at a chouette table: ``roll`` (the server throws the dice: the
     opening throw or a roll), ``play`` (with ``move``, e.g. ``"13/7 8/7"``), or
     ``double``, ``take``, ``drop`` of ``member``'s cube. Without ``member`` a team
-    member acts on their own cube (in the one-team-cube form: the team's cube); the
-    box names the member whose cube it doubles or answers."""
+    member acts on their own cube (in the one-team-cube form: the team's cube, or
+    their own stake when the box doubled it); the box names the member whose cube it
+    doubles or answers."""
 
     kind: Literal["roll", "play", "double", "take", "drop"]
     move: str | None = Field(default=None, max_length=200)
