@@ -579,3 +579,49 @@ def test_the_team_cube_is_doubled_taken_dropped_and_redoubled(server_factory: An
             await client.close()
 
     asyncio.run(main())
+
+
+def test_the_list_room_hears_tables_opened_started_and_closed(server_factory: Any) -> None:
+    """The room ``chouettes`` (anyone may listen, without an account) has the list
+    now, then every table's line as it opens, fills, starts and closes."""
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def main() -> None:
+        ann, bob, cyd = await _people(server.url, "ann", "bob", "cyd")
+        listener = ServerClient(server.url)
+        await listener.connect()  # anonymous
+        await listener.send({"type": "subscribe", "match": "chouettes"})
+        snapshot = await listener.wait_for(lambda m: m["type"] in ("chouette_tables", "error"))
+        assert snapshot == {**snapshot, "type": "chouette_tables", "tables": []}
+
+        async def heard(status: str, players: list[str]) -> dict[str, Any]:
+            line = await listener.wait_for(
+                lambda m: (
+                    m["type"] == "chouette_table"
+                    and m["table"]["status"] == status
+                    and m["table"]["players"] == players
+                )
+            )
+            table: dict[str, Any] = line["table"]
+            return table
+
+        created = await ann.request("POST", "/api/chouettes", {"name": "<b>Club</b>", "seats": 4})
+        opened = await heard("open", ["ann"])
+        assert opened == {
+            "id": created["id"],
+            "name": "<b>Club</b>",
+            "status": "open",
+            "seats": 4,
+            "players": ["ann"],
+        }
+        for client in (bob, cyd):
+            await client.request("POST", f"/api/chouettes/{created['id']}/sit")
+        await heard("open", ["ann", "bob", "cyd"])
+        await ann.request("POST", f"/api/chouettes/{created['id']}/start")
+        await heard("playing", ["ann", "bob", "cyd"])
+        await ann.request("POST", f"/api/chouettes/{created['id']}/close")
+        await heard("closed", ["ann", "bob", "cyd"])
+        for client in (ann, bob, cyd, listener):
+            await client.close()
+
+    asyncio.run(main())

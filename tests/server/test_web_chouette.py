@@ -79,14 +79,17 @@ def test_two_members_double_the_box_takes_one_and_drops_the_other(
     ann, ann_problems = _person(browser, server.url, "ann", DESKTOP)
     bob, bob_problems = _person(browser, server.url, "bob", PHONE)
     cyd, cyd_problems = _person(browser, server.url, "cyd", PHONE)
-    # Ann opens a table from the list page; Bob and Cyd find it there and sit down.
+    # Ann opens a table from the list page; Bob and Cyd find it there and sit down
+    # (Bob's list was open before: the table appears on it by itself).
+    bob.goto(server.url + "/chouettes", wait_until="load")
+    bob.locator("#chouette-tables li", has_text="No table is open.").wait_for()
     ann.goto(server.url + "/chouettes", wait_until="load")
     ann.locator("#chouette-new input[name=name]").fill("<i>Friday</i> chouette")
     ann.locator("#chouette-new button[type=submit]").click()
     ann.wait_for_selector("#chouette:not([hidden])")
     assert ann.locator("#chouette-name").text_content() == "<i>Friday</i> chouette"
+    cyd.goto(server.url + "/chouettes", wait_until="load")
     for page in (bob, cyd):
-        page.goto(server.url + "/chouettes", wait_until="load")
         page.locator("#chouette-tables a", has_text="<i>Friday</i> chouette").click()
         page.locator("#chouette-sit").click()
     cyd.locator("#chouette-seats li", has_text="cyd").wait_for()

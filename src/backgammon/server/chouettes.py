@@ -74,6 +74,10 @@ MAX_SEATED_PER_USER = 5
 """The most open or playing tables one person may sit at."""
 
 
+LIST_ROOM = "chouettes"
+"""The room that hears every table opened, changed, started or closed."""
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -121,6 +125,7 @@ class ChouetteService:
         self._sessions: dict[str, Chouette] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         games.room_snapshots["chouette:"] = self._room_snapshot
+        games.room_snapshots[f"{LIST_ROOM}:"] = self._list_snapshot
         games.moderation_hooks.append(self._on_moderation)
 
     # -- lifecycle -------------------------------------------------------------------
@@ -180,6 +185,7 @@ class ChouetteService:
                 seats=[_seat(user)],
             )
         log.info("chouette %s opened by %s", table_id, user.name)
+        await self._publish(table_id)
         return await self.view(table_id)
 
     async def sit(self, user: User, table_id: str) -> dict[str, Any]:
@@ -590,16 +596,7 @@ class ChouetteService:
         """The open and playing tables, newest first."""
         async with self.games.db.transaction() as connection:
             rows = await store.list_tables(connection, ("open", "playing"))
-        return [
-            {
-                "id": row.id,
-                "name": row.name,
-                "status": row.status,
-                "seats": int(row.settings["seats"]),
-                "players": [seat["name"] for seat in row.seats],
-            }
-            for row in rows
-        ]
+        return [_summary(row.id, row.name, row.status, row.settings, row.seats) for row in rows]
 
     async def view(self, table_id: str) -> dict[str, Any]:
         """One table: its settings, seats, status and, once started, its session."""
@@ -638,10 +635,29 @@ class ChouetteService:
     async def _room_snapshot(self, room: str) -> dict[str, Any]:
         return {"type": "chouette", "table": await self.view(room.removeprefix("chouette:"))}
 
+    async def _list_snapshot(self, _room: str) -> dict[str, Any]:
+        return {"type": "chouette_tables", "tables": await self.listing()}
+
     async def _publish(self, table_id: str) -> None:
-        """Tell the table's room its state (after the commit)."""
+        """Tell the table's room its state, and the list's room the table's line
+        (after the commit)."""
         view = await self.view(table_id)
         self.games.publish(f"chouette:{table_id}", {"type": "chouette", "table": view})
+        line = _summary(view["id"], view["name"], view["status"], view["settings"], view["seats"])
+        self.games.publish(LIST_ROOM, {"type": "chouette_table", "table": line})
+
+
+def _summary(
+    table_id: str, name: str, status: str, settings: dict[str, Any], seats: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A table's line in the list (``status`` ``closed``: it leaves the list)."""
+    return {
+        "id": table_id,
+        "name": name,
+        "status": status,
+        "seats": int(settings["seats"]),
+        "players": [seat["name"] for seat in seats],
+    }
 
 
 def _seat(user: User) -> dict[str, Any]:
