@@ -20,6 +20,7 @@ from backgammon.server.client import ClientError, ServerClient
 from backgammon.server.protocol import ChouetteActionBody
 from backgammon.server.service import GameService, ServiceError
 
+from .test_moderation import _logged_in
 from .test_service import _run
 
 PASSWORD = "a long enough password"
@@ -362,14 +363,9 @@ def _with_admin(server: Any) -> Any:
     return server
 
 
-async def _logged_in(url: str) -> list[ServerClient]:
-    clients = []
-    for name in NAMES:
-        client = ServerClient(url)
-        await client.login(name, PASSWORD)
-        await client.connect()
-        clients.append(client)
-    return clients
+async def _everyone(url: str) -> list[ServerClient]:
+    """A connected client of each of :data:`NAMES`, logged in."""
+    return [await _logged_in(url, name) for name in NAMES]
 
 
 def test_a_ban_hands_the_seat_to_a_bot_and_the_others_play_on(server_factory: Any) -> None:
@@ -378,7 +374,7 @@ def test_a_ban_hands_the_seat_to_a_bot_and_the_others_play_on(server_factory: An
     server = _with_admin(server_factory(*BOTS, "--admin", "root"))
 
     async def main() -> None:
-        clients = await _logged_in(server.url)
+        clients = await _everyone(server.url)
         root, ann, bob, cyd, dan = clients
         created = await ann.request("POST", "/api/chouettes", {"name": "Late", "seats": 3})
         table_id = created["id"]
@@ -451,7 +447,7 @@ def test_players_and_spectators_chat_at_a_table(server_factory: Any) -> None:
     server = _with_admin(server_factory("--no-warm-up", "--no-bots", "--admin", "root"))
 
     async def main() -> None:
-        clients = await _logged_in(server.url)
+        clients = await _everyone(server.url)
         root, ann, bob, cyd, dan = clients
         table_id = await _table(ann, [bob, cyd], bot=False)
         await _watch(dan, table_id)
