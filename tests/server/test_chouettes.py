@@ -491,6 +491,16 @@ def test_players_and_spectators_chat_at_a_table(server_factory: Any) -> None:
         await anonymous.connect()
         await _watch(anonymous, table_id)
         assert (await say(anonymous, "hi"))["code"] == "login_required"
+        # A page that comes later reads the last lines: a player those to everyone,
+        # a spectator the spectators' too; no account, no chat.
+        path = f"/api/chouettes/{table_id}/chat"
+        to_all = ["good luck all", "thanks"]
+        assert [line["text"] for line in (await cyd.request("GET", path))["lines"]] == to_all
+        seen = [(line["name"], line["text"]) for line in (await dan.request("GET", path))["lines"]]
+        assert seen == [("ann", to_all[0]), ("dan", "the box is in trouble"), ("bob", to_all[1])]
+        with pytest.raises(ClientError) as caught:
+            await anonymous.request("GET", path)
+        assert caught.value.status == 401
         for client in (*clients, anonymous):
             await client.close()
 

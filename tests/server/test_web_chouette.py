@@ -128,6 +128,9 @@ def test_two_members_double_the_box_takes_one_and_drops_the_other(
         line = page.locator("#chouette-chat li", has_text="nice")
         line.wait_for()
         assert line.text_content() == "bob : <b>nice</b> take"
+    cyd.reload(wait_until="load")  # a page that comes later reads the last lines
+    cyd.locator("#chouette-chat li", has_text="nice").wait_for()
+    assert cyd.locator("#chouette-chat li").count() == 1
     for page in (ann, bob, cyd):
         _no_sideways_scroll(page)
     # The lobby links to the chouette tables.

@@ -541,6 +541,20 @@ class ChouetteService:
             }
         )
 
+    async def chat_history(self, user: User, table_id: str) -> list[dict[str, Any]]:
+        """The table's last chat lines that ``user`` may read, oldest first
+        (``name``, ``text``, ``audience``, ``at``): a seated person's, the lines
+        to everyone; a spectator's, the spectators' lines too.
+
+        Raises:
+            ServiceError: ``not_found``.
+        """
+        row = await self._row(table_id)
+        async with self.games.db.transaction() as connection:
+            lines = await repo.recent_chat(connection, f"ch:{row.id}")
+        seated = _seated(row, user.id)
+        return [line for line in lines if line["audience"] == "all" or not seated]
+
     # -- bots ------------------------------------------------------------------------
 
     def _wake_bots(self, table_id: str) -> None:

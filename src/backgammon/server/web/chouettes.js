@@ -168,6 +168,7 @@ function onMessage(event) {
     $("#chouette-chat-card").hidden = page.me === null; // no chat without an account
     const room = tableId() ? `chouette:${tableId()}` : "chouettes";
     page.socket.send(JSON.stringify({ type: "subscribe", match: room }));
+    if (tableId() && page.me !== null) loadChat();
   } else if (message.type === "chouette_tables") {
     page.tables = new Map(message.tables.map((t) => [t.id, t]));
     showList();
@@ -179,11 +180,31 @@ function onMessage(event) {
   } else if (message.type === "chouette") {
     showTable(message.table);
   } else if (message.type === "chat" && message.room === `chouette:${tableId()}`) {
-    appendChatLine($("#chouette-chat"), roomChatLine(message));
+    appendChatLine($("#chouette-chat"), chatItem(message));
   } else if (message.type === "error") {
     say(message.message, true);
   } else if (message.type === "ack") {
     say("");
+  }
+}
+
+function chatItem({ from, text, audience, at }) {
+  const item = roomChatLine({ from, text, audience });
+  item.dataset.key = `${at} ${from}`;
+  return item;
+}
+
+/** The table's last chat lines before the ones heard since subscribing (once each). */
+async function loadChat() {
+  try {
+    const { lines } = await api("GET", `/api/chouettes/${encodeURIComponent(tableId())}/chat`);
+    const list = $("#chouette-chat");
+    const heard = new Set([...list.children].map((item) => item.dataset.key));
+    const earlier = lines.map((line) => chatItem({ ...line, from: line.name }));
+    list.prepend(...earlier.filter((item) => !heard.has(item.dataset.key)));
+    list.scrollTop = list.scrollHeight;
+  } catch (error) {
+    sayError(error);
   }
 }
 
