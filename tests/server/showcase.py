@@ -5,7 +5,9 @@ width; ``python -m tests.server.screenshots`` photographs them for docs/web.md.
 The content is what stretches a layout: the two players' names are as long as the
 server allows, they have finished matches (a player page's table, a review's tables),
 one of them has an open match in the lobby, and a match is in progress, a game of
-which ends by a dropped double while its page is open (the game's summary).
+which ends by a dropped double while its page is open (the game's summary). At the
+chouette tables one is open and one plays: the two players and a bot (the table's
+chat heard while its page is open).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class Content:
     url: str
     finished: str  # the id of a finished 3-point match between ALICE and BOB
     playing: str  # the id of an untimed 7-point match in progress between them
+    chouette: str  # the id of a chouette table in play: ALICE, BOB and a bot
 
 
 async def _registered(url: str, name: str) -> ServerClient:
@@ -80,10 +83,36 @@ async def _fill(url: str) -> Content:
             await _played(alice, bob, 8, seed)
         playing = await _match(alice, bob, 7, rated=True, clock=None)
         await bob.create_match(length=5, rated=True)  # an open match in the lobby
-        return Content(url, finished, playing)
+        return Content(url, finished, playing, await _chouettes(alice, bob))
     finally:
         for client in (alice, bob):
             await client.close()
+
+
+async def _chouettes(alice: ServerClient, bob: ServerClient) -> str:
+    """An open table of BOB's, and a table of ALICE's where she, BOB and a bot play
+    (its id)."""
+    await bob.request("POST", "/api/chouettes", {"name": "Konstantin's Thursday table"})
+    table = await alice.request(
+        "POST", "/api/chouettes", {"name": "The long-named players' chouette", "seats": 3}
+    )
+    await bob.request("POST", f"/api/chouettes/{table['id']}/sit")
+    await alice.request("POST", f"/api/chouettes/{table['id']}/bots", {"level": "beginner"})
+    return str(table["id"])
+
+
+async def _chat(url: str, room: str, text: str) -> None:
+    """BOB says ``text`` in ``room``."""
+    bob = await _logged_in(url, BOB)
+    try:
+        await bob.send({"type": "subscribe", "match": room})
+        await bob.wait_for(lambda m: m["type"] == "chouette")
+        mark = len(bob.messages)
+        await bob.send({"type": "chat", "room": room, "text": text, "ref": "showcase"})
+        heard = await bob.wait_for(lambda m: m["type"] in ("chat", "error"), since=mark)
+        assert heard["type"] == "chat", heard
+    finally:
+        await bob.close()
 
 
 async def _logged_in(url: str, name: str) -> ServerClient:
@@ -220,6 +249,24 @@ def player_page(page: Any, content: Content) -> None:
     page.locator("#player-matches tbody tr").first.wait_for()
 
 
+def chouettes_page(page: Any, content: Content) -> None:
+    """The list of chouette tables (one open, one playing)."""
+    _log_in(page, content.url)
+    page.goto(content.url + "/chouettes", wait_until="load")
+    page.locator("#chouette-tables li a", has_text="Thursday").wait_for()
+
+
+def chouette_page(page: Any, content: Content) -> None:
+    """ALICE's chouette table in play, a line of the table's chat heard."""
+    _log_in(page, content.url)
+    page.goto(f"{content.url}/chouettes?id={content.chouette}", wait_until="load")
+    page.locator("#chouette-session:not([hidden])").wait_for()
+    page.locator("#chouette-chat-card:not([hidden])").wait_for()
+    room = f"chouette:{content.chouette}"
+    _in_a_thread(lambda: asyncio.run(_chat(content.url, room, "Good luck, box!")))
+    page.locator("#chouette-chat li").first.wait_for()
+
+
 PAGES: dict[str, Callable[[Any, Content], None]] = {
     "login": login_page,
     "lobby": lobby_page,
@@ -227,6 +274,8 @@ PAGES: dict[str, Callable[[Any, Content], None]] = {
     "review": review_page,
     "position": position_page,
     "player": player_page,
+    "chouettes": chouettes_page,
+    "chouette": chouette_page,
 }
 """Each page of the app (there is no admin page: moderation is an HTTP API), and how
 to open it with its content shown."""

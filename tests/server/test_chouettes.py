@@ -6,13 +6,22 @@ SQLite and, where ``BACKGAMMON_TEST_POSTGRESQL`` is set, PostgreSQL)."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from backgammon.formats.chouette import read_chouette
 from backgammon.rules.chouette import rotate
+from backgammon.server import repository
+from backgammon.server.chouettes import ChouetteService, CreateChouette
 from backgammon.server.client import ClientError, ServerClient
+from backgammon.server.protocol import ChouetteActionBody
+from backgammon.server.service import GameService, ServiceError
+
+from .test_moderation import _logged_in
+from .test_service import _run
 
 PASSWORD = "a long enough password"
 BOTS = ("--no-warm-up", "--bot-processes", "0")
@@ -335,6 +344,290 @@ def test_wrong_seats_spectators_and_bad_messages_change_nothing(server_factory: 
             await dan.request("POST", "/api/chouettes", {"name": "One too many"})
         assert caught.value.status == 409 and "at most 3" in caught.value.message
         for client in (ann, bob, cy, dan, anonymous):
+            await client.close()
+
+    asyncio.run(main())
+
+
+NAMES = ("root", "ann", "bob", "cyd", "dan")
+
+
+def _with_admin(server: Any) -> Any:
+    """``server`` (started with ``--admin root``) with the accounts :data:`NAMES`,
+    restarted so that root is an administrator."""
+    for name in NAMES:
+        body = {"name": name, "password": PASSWORD}
+        assert httpx.post(f"{server.url}/api/register", json=body).status_code == 201
+    server.stop()
+    server.start()
+    return server
+
+
+async def _everyone(url: str) -> list[ServerClient]:
+    """A connected client of each of :data:`NAMES`, logged in."""
+    return [await _logged_in(url, name) for name in NAMES]
+
+
+def test_a_ban_hands_the_seat_to_a_bot_and_the_others_play_on(server_factory: Any) -> None:
+    """A kick or ban during a session empties the person's seat as leaving does:
+    a bot plays it, and the two others finish a game."""
+    server = _with_admin(server_factory(*BOTS, "--admin", "root"))
+
+    async def main() -> None:
+        clients = await _everyone(server.url)
+        root, ann, bob, cyd, dan = clients
+        created = await ann.request("POST", "/api/chouettes", {"name": "Late", "seats": 3})
+        table_id = created["id"]
+        for client in (ann, bob):
+            await _watch(client, table_id)
+        for client in (bob, cyd):
+            await client.request("POST", f"/api/chouettes/{table_id}/sit")
+        # Dan sits at another, open table: the kick frees that seat.
+        other = await bob.request("POST", "/api/chouettes", {"name": "Open", "seats": 4})
+        await dan.request("POST", f"/api/chouettes/{other['id']}/sit")
+        await root.request("POST", "/api/admin/users/cyd/ban")
+        await root.request("POST", "/api/admin/users/dan/kick")
+        view = await ann.request("GET", f"/api/chouettes/{table_id}")
+        assert view["status"] == "playing"
+        assert [(seat["name"], seat["left"]) for seat in view["seats"]] == [
+            ("ann", False),
+            ("bob", False),
+            ("cyd", True),
+        ]
+        opened = await bob.request("GET", f"/api/chouettes/{other['id']}")
+        assert [seat["name"] for seat in opened["seats"]] == ["bob"]
+        await asyncio.wait_for(
+            asyncio.gather(
+                _play(ann, table_id, "ann", {"cyd"}, 1), _play(bob, table_id, "bob", {"cyd"}, 1)
+            ),
+            timeout=120,
+        )
+        for client in clients:
+            await client.close()
+
+    asyncio.run(main())
+
+
+def test_a_banned_users_actions_on_their_way_are_refused(tmp_path: Path) -> None:
+    """What a banned person sent before the ban closed their connection (or from a
+    process that has just heard of it) changes nothing at the table."""
+
+    async def body(service: GameService, _clock: object) -> None:
+        tables = ChouetteService(service, bot_pause=0)
+        admin, _ = await service.register("root", PASSWORD)
+        async with service.db.transaction() as db:
+            await repository.set_user_flags(db, admin.id, is_admin=True)
+        admin = await service.user_named("root")
+        ann, _ = await service.register("ann", PASSWORD)
+        bob, _ = await service.register("bob", PASSWORD)
+        cyd, _ = await service.register("cyd", PASSWORD)
+        table = await tables.create(ann, CreateChouette(name="Club", seats=3))
+        await tables.sit(bob, table["id"])
+        await tables.sit(cyd, table["id"])
+        await service.moderate(admin, "ann", "ban")
+        for attempt in (
+            tables.act(ann, table["id"], ChouetteActionBody(kind="roll")),
+            tables.start(ann, table["id"]),
+            tables.add_bot(ann, table["id"], "beginner"),
+            tables.create(ann, CreateChouette(name="Another")),
+        ):
+            with pytest.raises(ServiceError) as refused:
+                await attempt
+            assert refused.value.code == "forbidden" and "banned" in refused.value.message
+        after = await tables.view(table["id"])
+        assert after["seq"] == 0 and after["status"] == "closed"  # no bots: nobody plays ann's seat
+        await tables.close()
+
+    _run(tmp_path, body)
+
+
+def test_players_and_spectators_chat_at_a_table(server_factory: Any) -> None:
+    """The table's room has a chat, checked and moderated as a match's is: the
+    players' words reach everyone there, a spectator's only the spectators."""
+    server = _with_admin(server_factory("--no-warm-up", "--no-bots", "--admin", "root"))
+
+    async def main() -> None:
+        clients = await _everyone(server.url)
+        root, ann, bob, cyd, dan = clients
+        table_id = await _table(ann, [bob, cyd], bot=False)
+        await _watch(dan, table_id)
+        room = f"chouette:{table_id}"
+
+        async def say(client: ServerClient, text: str, to: str = room) -> dict[str, Any]:
+            mark = len(client.messages)
+            ref = f"t{mark}"
+            await client.send({"type": "chat", "room": to, "text": text, "ref": ref})
+            return await client.wait_for(
+                lambda m: m.get("ref") == ref or (m["type"] == "chat" and m["text"] == text),
+                since=mark,
+            )
+
+        heard = await say(ann, "good luck all")
+        assert (heard["room"], heard["from"], heard["audience"]) == (room, "ann", "all")
+        for client in (bob, cyd, dan):
+            line = await client.wait_for(lambda m: m["type"] == "chat" and m["from"] == "ann")
+            assert line["text"] == "good luck all"
+        marks = [len(client.messages) for client in (ann, bob, cyd)]
+        whisper = await say(dan, "the box is in trouble")
+        assert whisper["audience"] == "spectators"
+        # A player's line after the spectator's: the players never heard the spectator.
+        await say(bob, "thanks")
+        for client, mark in zip((ann, bob, cyd), marks, strict=True):
+            texts = [m["text"] for m in client.messages[mark:] if m["type"] == "chat"]
+            assert "the box is in trouble" not in texts
+        # The same checks as a match's chat: size, control characters, rooms, mute.
+        refused = [
+            (await say(ann, "x" * 501), "bad_request"),
+            (await say(ann, "bell\x07"), "bad_request"),
+            (await say(ann, "hello", "chouette:nosuchtable"), "not_found"),
+            (await say(ann, "hello", "chouette:" + "x" * 40), "bad_message"),
+        ]
+        await root.request("POST", "/api/admin/users/bob/mute")
+        await bob.wait_for(lambda m: m["type"] == "moderation")
+        refused.append((await say(bob, "hear me"), "forbidden"))
+        for answer, code in refused:
+            assert answer["type"] == "error" and answer["code"] == code, answer
+        anonymous = ServerClient(server.url)
+        await anonymous.connect()
+        await _watch(anonymous, table_id)
+        assert (await say(anonymous, "hi"))["code"] == "login_required"
+        # A page that comes later reads the last lines: a player those to everyone,
+        # a spectator the spectators' too; no account, no chat.
+        path = f"/api/chouettes/{table_id}/chat"
+        to_all = ["good luck all", "thanks"]
+        assert [line["text"] for line in (await cyd.request("GET", path))["lines"]] == to_all
+        seen = [(line["name"], line["text"]) for line in (await dan.request("GET", path))["lines"]]
+        assert seen == [("ann", to_all[0]), ("dan", "the box is in trouble"), ("bob", to_all[1])]
+        with pytest.raises(ClientError) as caught:
+            await anonymous.request("GET", path)
+        assert caught.value.status == 401
+        for client in (*clients, anonymous):
+            await client.close()
+
+    asyncio.run(main())
+
+
+async def _play_until(clients: dict[str, ServerClient], table_id: str, doubler: str) -> None:
+    """Throw and play (the first listed play) until ``doubler`` may double the
+    team's cube; nobody doubles meanwhile."""
+    viewer = next(iter(clients.values()))
+    for _ in range(200):
+        table = await viewer.request("GET", f"/api/chouettes/{table_id}")
+        session = table["session"]
+        legal = session["legal"]
+        if any(a["kind"] == "double" and a["player"] == doubler for a in legal):
+            return
+        play = next((a for a in legal if a["kind"] == "play"), None)
+        if play is not None:
+            answer = await _act(
+                clients[play["player"]], table_id, table["seq"], kind="play", move=play["move"]
+            )
+        else:
+            thrower = session["roller"] or session["deciders"][0]
+            answer = await _act(clients[thrower], table_id, table["seq"], kind="roll")
+        assert answer["type"] == "ack", answer
+    raise AssertionError(f"{doubler} never came to double")
+
+
+def test_the_team_cube_is_doubled_taken_dropped_and_redoubled(server_factory: Any) -> None:
+    """The one-team-cube form over real WebSockets: the box doubles the team's
+    single cube (two members take, one drops); the captain redoubles it for the
+    members still in, and the box drops them all at once."""
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def main() -> None:
+        people = await _people(server.url, "ann", "bob", "cyd", "dan")
+        clients = dict(zip(("ann", "bob", "cyd", "dan"), people, strict=True))
+        body = {"name": "Old school", "seats": 4, "team_cube": True}
+        table_id = (await clients["ann"].request("POST", "/api/chouettes", body))["id"]
+        for name in ("bob", "cyd", "dan"):
+            await clients[name].request("POST", f"/api/chouettes/{table_id}/sit")
+        view = await clients["ann"].request("GET", f"/api/chouettes/{table_id}")
+        assert view["session"]["team_cube"] is True
+        # One cube for the team: each member's stake on it is shown, doubled together.
+        assert [(c["member"], c["value"]) for c in view["session"]["cubes"]] == [
+            ("bob", 1),
+            ("cyd", 1),
+            ("dan", 1),
+        ]
+        await _play_until(clients, table_id, "ann")
+        # Only the team's cube: naming a member's cube is refused, and changes nothing.
+        before = await clients["ann"].request("GET", f"/api/chouettes/{table_id}")
+        refused = await _act(clients["ann"], table_id, None, kind="double", member="bob")
+        assert refused["code"] == "illegal" and "one cube" in refused["message"], refused
+        assert await clients["ann"].request("GET", f"/api/chouettes/{table_id}") == before
+        assert (await _act(clients["ann"], table_id, None, kind="double"))["type"] == "ack"
+        for name, kind in (("bob", "take"), ("cyd", "take"), ("dan", "drop")):
+            answer = await _act(clients[name], table_id, None, kind=kind)
+            assert answer["type"] == "ack", answer
+        taken = (await clients["ann"].request("GET", f"/api/chouettes/{table_id}"))["session"]
+        assert [(c["member"], c["value"], c["owner"], c["in"]) for c in taken["cubes"]] == [
+            ("bob", 2, "member", True),
+            ("cyd", 2, "member", True),
+            ("dan", 1, "centre", False),
+        ]
+        assert taken["scores"] == {"ann": 1, "bob": 0, "cyd": 0, "dan": -1}
+        # Cyd may not double for the team: only the captain does.
+        await _play_until(clients, table_id, "bob")
+        refused = await _act(clients["cyd"], table_id, None, kind="double")
+        assert refused["type"] == "error", refused
+        assert (await _act(clients["bob"], table_id, None, kind="double"))["type"] == "ack"
+        assert (await _act(clients["ann"], table_id, None, kind="drop"))["type"] == "ack"
+        final = (await clients["ann"].request("GET", f"/api/chouettes/{table_id}"))["session"]
+        assert final["games_played"] == 1
+        assert final["scores"] == {"ann": -3, "bob": 2, "cyd": 2, "dan": -1}
+        record = read_chouette(
+            await clients["ann"].request("GET", f"/api/chouettes/{table_id}/record")
+        )
+        assert record.rules.team_cube and record.scores == final["scores"]
+        assert final["lineup"] == list(rotate(("ann", "bob", "cyd", "dan"), True))
+        for client in people:
+            await client.close()
+
+    asyncio.run(main())
+
+
+def test_the_list_room_hears_tables_opened_started_and_closed(server_factory: Any) -> None:
+    """The room ``chouettes`` (anyone may listen, without an account) has the list
+    now, then every table's line as it opens, fills, starts and closes."""
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def main() -> None:
+        ann, bob, cyd = await _people(server.url, "ann", "bob", "cyd")
+        listener = ServerClient(server.url)
+        await listener.connect()  # anonymous
+        await listener.send({"type": "subscribe", "match": "chouettes"})
+        snapshot = await listener.wait_for(lambda m: m["type"] in ("chouette_tables", "error"))
+        assert snapshot == {**snapshot, "type": "chouette_tables", "tables": []}
+
+        async def heard(status: str, players: list[str]) -> dict[str, Any]:
+            line = await listener.wait_for(
+                lambda m: (
+                    m["type"] == "chouette_table"
+                    and m["table"]["status"] == status
+                    and m["table"]["players"] == players
+                )
+            )
+            table: dict[str, Any] = line["table"]
+            return table
+
+        created = await ann.request("POST", "/api/chouettes", {"name": "<b>Club</b>", "seats": 4})
+        opened = await heard("open", ["ann"])
+        assert opened == {
+            "id": created["id"],
+            "name": "<b>Club</b>",
+            "status": "open",
+            "seats": 4,
+            "players": ["ann"],
+        }
+        for client in (bob, cyd):
+            await client.request("POST", f"/api/chouettes/{created['id']}/sit")
+        await heard("open", ["ann", "bob", "cyd"])
+        await ann.request("POST", f"/api/chouettes/{created['id']}/start")
+        await heard("playing", ["ann", "bob", "cyd"])
+        await ann.request("POST", f"/api/chouettes/{created['id']}/close")
+        await heard("closed", ["ann", "bob", "cyd"])
+        for client in (ann, bob, cyd, listener):
             await client.close()
 
     asyncio.run(main())

@@ -1,6 +1,6 @@
 """The chouette page in a real browser: three people and a bot at a table; two team
 members double their own cubes, the box takes one and drops the other, and every page
-shows the cubes, whose decision it is and the line (Debian's headless Chromium
+shows the cubes, whose decision it is and the line, and the table's chat (Debian's headless Chromium
 against a real ``backgammon serve``), on a phone as on a desktop."""
 
 from __future__ import annotations
@@ -79,14 +79,17 @@ def test_two_members_double_the_box_takes_one_and_drops_the_other(
     ann, ann_problems = _person(browser, server.url, "ann", DESKTOP)
     bob, bob_problems = _person(browser, server.url, "bob", PHONE)
     cyd, cyd_problems = _person(browser, server.url, "cyd", PHONE)
-    # Ann opens a table from the list page; Bob and Cyd find it there and sit down.
+    # Ann opens a table from the list page; Bob and Cyd find it there and sit down
+    # (Bob's list was open before: the table appears on it by itself).
+    bob.goto(server.url + "/chouettes", wait_until="load")
+    bob.locator("#chouette-tables li", has_text="No table is open.").wait_for()
     ann.goto(server.url + "/chouettes", wait_until="load")
     ann.locator("#chouette-new input[name=name]").fill("<i>Friday</i> chouette")
     ann.locator("#chouette-new button[type=submit]").click()
     ann.wait_for_selector("#chouette:not([hidden])")
     assert ann.locator("#chouette-name").text_content() == "<i>Friday</i> chouette"
+    cyd.goto(server.url + "/chouettes", wait_until="load")
     for page in (bob, cyd):
-        page.goto(server.url + "/chouettes", wait_until="load")
         page.locator("#chouette-tables a", has_text="<i>Friday</i> chouette").click()
         page.locator("#chouette-sit").click()
     cyd.locator("#chouette-seats li", has_text="cyd").wait_for()
@@ -118,6 +121,16 @@ def test_two_members_double_the_box_takes_one_and_drops_the_other(
         page.locator("#chouette-scores li", has_text="ann: -1").wait_for()
         page.locator("#chouette-cubes li", has_text="bot_beginner_1: 1, in the centre").wait_for()
     _turn(bob, "To decide: bob")  # Bob, the captain, throws for the team now
+    # The table's chat: a line reaches every page there, as text.
+    bob.locator("#chouette-chat-input").fill("<b>nice</b> take")
+    bob.locator("#chouette-chat-form button[type=submit]").click()
+    for page in (ann, bob, cyd):
+        line = page.locator("#chouette-chat li", has_text="nice")
+        line.wait_for()
+        assert line.text_content() == "bob : <b>nice</b> take"
+    cyd.reload(wait_until="load")  # a page that comes later reads the last lines
+    cyd.locator("#chouette-chat li", has_text="nice").wait_for()
+    assert cyd.locator("#chouette-chat li").count() == 1
     for page in (ann, bob, cyd):
         _no_sideways_scroll(page)
     # The lobby links to the chouette tables.

@@ -20,6 +20,7 @@ import asyncio
 import logging
 import secrets
 import weakref
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -46,6 +47,8 @@ from backgammon.server import chouette_store as store
 from backgammon.server import repository as repo
 from backgammon.server.chouette_bots import ChouetteQuestion, answer, bot_levels, next_bot_action
 from backgammon.server.chouette_codec import action_from_json, action_to_json, session_view
+from backgammon.server.hub import Connection
+from backgammon.server.moderation import CLOSING
 from backgammon.server.protocol import ChouetteActionBody
 from backgammon.server.repository import User
 from backgammon.server.service import GameService, ServiceError
@@ -69,6 +72,10 @@ MAX_LIVE_PER_OWNER = 3
 
 MAX_SEATED_PER_USER = 5
 """The most open or playing tables one person may sit at."""
+
+
+LIST_ROOM = "chouettes"
+"""The room that hears every table opened, changed, started or closed."""
 
 
 class _Strict(BaseModel):
@@ -118,6 +125,8 @@ class ChouetteService:
         self._sessions: dict[str, Chouette] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         games.room_snapshots["chouette:"] = self._room_snapshot
+        games.room_snapshots[f"{LIST_ROOM}:"] = self._list_snapshot
+        games.moderation_hooks.append(self._on_moderation)
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -176,6 +185,7 @@ class ChouetteService:
                 seats=[_seat(user)],
             )
         log.info("chouette %s opened by %s", table_id, user.name)
+        await self._publish(table_id)
         return await self.view(table_id)
 
     async def sit(self, user: User, table_id: str) -> dict[str, Any]:
@@ -198,6 +208,7 @@ class ChouetteService:
             ServiceError: ``forbidden`` unless the owner; ``bad_request`` for an
                 unknown level; as :meth:`sit`.
         """
+        await self._check_active(user)
         row = await self._row(table_id)
         if row.owner != user.id:
             raise ServiceError("forbidden", "only the table's owner seats bots", 403)
@@ -245,10 +256,17 @@ class ChouetteService:
             ServiceError: ``forbidden`` for someone else's seat; ``not_found`` if
                 not seated; ``conflict`` for a closed table.
         """
+        await self._vacate(table_id, lambda row: self._leaver(row, user, name))
+        return await self.view(table_id)
+
+    async def _vacate(self, table_id: str, target_of: Callable[[store.TableRow], int]) -> None:
+        """Empty the seat of the user ``target_of`` picks (it raises to refuse):
+        before the start the seat is freed (the owner's frees the table); in a
+        session a bot plays it from then on, or the table closes."""
         async with self._lock(table_id):
             async with self.games.db.transaction() as connection:
                 row = await self._row_in(connection, table_id)
-                target = self._leaver(row, user, name)
+                target = target_of(row)
                 if row.status == "closed":
                     raise ServiceError("conflict", f"table {table_id} is closed", 409)
                 status, seats = row.status, list(row.seats)
@@ -266,7 +284,21 @@ class ChouetteService:
                 self._sessions.pop(table_id, None)
         await self._publish(table_id)
         self._wake_bots(table_id)
-        return await self.view(table_id)
+
+    async def _on_moderation(self, user_id: int, what: str) -> None:
+        """A kick or ban (committed) takes the user from every live table, as if
+        they had left: the others play on with a bot in the seat."""
+        if what not in CLOSING:
+            return
+        async with self.games.db.transaction() as connection:
+            live = await store.list_tables(connection, ("open", "playing"), limit=100_000)
+        for row in live:
+            if _seated(row, user_id):
+                try:
+                    await self._vacate(row.id, lambda now: _seat_of(now, user_id))
+                except ServiceError:
+                    continue  # left or closed meanwhile
+                log.info("chouette %s: user %d's seat emptied (%s)", row.id, user_id, what)
 
     @staticmethod
     def _leaver(row: store.TableRow, user: User, name: str | None) -> int:
@@ -276,7 +308,7 @@ class ChouetteService:
             if bot is None or row.owner != user.id or row.status != "open":
                 raise ServiceError("forbidden", "you may leave only your own seat", 403)
             return int(bot["user_id"])
-        if not any(seat["user_id"] == user.id and not seat["left"] for seat in row.seats):
+        if not _seated(row, user.id):
             raise ServiceError("not_found", f"{user.name} does not sit at this table", 404)
         return user.id
 
@@ -287,6 +319,7 @@ class ChouetteService:
             ServiceError: ``forbidden`` unless the owner; ``conflict`` if it is not
                 open or has fewer than 3 players.
         """
+        await self._check_active(user)
         async with self._lock(table_id), self.games.db.transaction() as connection:
             row = await self._row_in(connection, table_id)
             if row.owner != user.id:
@@ -325,12 +358,17 @@ class ChouetteService:
     async def _check_person(self, user: User) -> None:
         if user.kind not in ("human", "guest"):
             raise ServiceError("forbidden", "only people sit down at chouette tables", 403)
-        if (await self.games.standing(user)).banned:
-            raise ServiceError("forbidden", "your account is banned", 403)
+        await self._check_active(user)
         if user.name in RESERVED_NAMES:
             raise ServiceError(
                 "forbidden", f"the chouette's record reserves the name {user.name!r}", 403
             )
+
+    async def _check_active(self, user: User) -> None:
+        """Refuse anything from a banned user (as the matches do: the ban closes
+        their connections, this refuses what was already on its way)."""
+        if (await self.games.standing(user)).banned:
+            raise ServiceError("forbidden", f"{user.name} is banned", 403)
 
     @staticmethod
     async def _check_seated_limit(connection: Any, user: User) -> None:
@@ -368,6 +406,7 @@ class ChouetteService:
             raise ServiceError(
                 "login_required", "log in to act: watching without an account is read-only", 401
             )
+        await self._check_active(user)
         table_id = table_id[:32]
         row = await self._row(table_id)
         seat = next(
@@ -444,6 +483,67 @@ class ChouetteService:
             self._sessions[row.id] = chouette
         return chouette
 
+    # -- chat ------------------------------------------------------------------------
+
+    async def chat(self, user: User, room: str, text: str) -> None:
+        """Say ``text`` at the table of room ``chouette:ID``, as in a match: the
+        seated people's words reach everyone there, spectators' only the other
+        spectators. Kept (under ``ch:ID``: the chat's room column is 24 characters
+        wide), then told.
+
+        Raises:
+            ServiceError: as :meth:`GameService.chat` (``bad_request`` for a text
+                others may not receive, ``forbidden`` for a muted or banned user,
+                ``login_required`` for an anonymous viewer); ``not_found``.
+        """
+        await self.games._check_speaker(user, text)
+        table_id = room.removeprefix("chouette:")[:32]
+        row = await self._row(table_id)
+        players = [int(s["user_id"]) for s in row.seats if not s["bot"] and not s["left"]]
+        audience = "all" if user.id in players else "spectators"
+        only: Callable[[Connection], bool] | None = None
+        if audience == "spectators":
+
+            def only(connection: Connection) -> bool:
+                return connection.user.id not in players
+
+        now = self.games.clock.now()
+        async with self.games.db.transaction() as connection:
+            await repo.add_chat(connection, f"ch:{table_id}", audience, user.id, text, now)
+        room = f"chouette:{table_id}"
+        message = {
+            "type": "chat",
+            "room": room,
+            "from": user.name,
+            "text": text,
+            "audience": audience,
+            "at": now,
+        }
+        self.games.hub.publish(room, message, only)
+        self.games.bus.send(
+            {
+                "k": "room",
+                "room": room,
+                "message": message,
+                "spectators_only": audience == "spectators",
+                "players": players,
+            }
+        )
+
+    async def chat_history(self, user: User, table_id: str) -> list[dict[str, Any]]:
+        """The table's last chat lines that ``user`` may read, oldest first
+        (``name``, ``text``, ``audience``, ``at``): a seated person's, the lines
+        to everyone; a spectator's, the spectators' lines too.
+
+        Raises:
+            ServiceError: ``not_found``.
+        """
+        row = await self._row(table_id)
+        async with self.games.db.transaction() as connection:
+            lines = await repo.recent_chat(connection, f"ch:{row.id}")
+        seated = _seated(row, user.id)
+        return [line for line in lines if line["audience"] == "all" or not seated]
+
     # -- bots ------------------------------------------------------------------------
 
     def _wake_bots(self, table_id: str) -> None:
@@ -499,16 +599,7 @@ class ChouetteService:
         """The open and playing tables, newest first."""
         async with self.games.db.transaction() as connection:
             rows = await store.list_tables(connection, ("open", "playing"))
-        return [
-            {
-                "id": row.id,
-                "name": row.name,
-                "status": row.status,
-                "seats": int(row.settings["seats"]),
-                "players": [seat["name"] for seat in row.seats],
-            }
-            for row in rows
-        ]
+        return [_summary(row.id, row.name, row.status, row.settings, row.seats) for row in rows]
 
     async def view(self, table_id: str) -> dict[str, Any]:
         """One table: its settings, seats, status and, once started, its session."""
@@ -547,10 +638,29 @@ class ChouetteService:
     async def _room_snapshot(self, room: str) -> dict[str, Any]:
         return {"type": "chouette", "table": await self.view(room.removeprefix("chouette:"))}
 
+    async def _list_snapshot(self, _room: str) -> dict[str, Any]:
+        return {"type": "chouette_tables", "tables": await self.listing()}
+
     async def _publish(self, table_id: str) -> None:
-        """Tell the table's room its state (after the commit)."""
+        """Tell the table's room its state, and the list's room the table's line
+        (after the commit)."""
         view = await self.view(table_id)
         self.games.publish(f"chouette:{table_id}", {"type": "chouette", "table": view})
+        line = _summary(view["id"], view["name"], view["status"], view["settings"], view["seats"])
+        self.games.publish(LIST_ROOM, {"type": "chouette_table", "table": line})
+
+
+def _summary(
+    table_id: str, name: str, status: str, settings: dict[str, Any], seats: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A table's line in the list (``status`` ``closed``: it leaves the list)."""
+    return {
+        "id": table_id,
+        "name": name,
+        "status": status,
+        "seats": int(settings["seats"]),
+        "players": [seat["name"] for seat in seats],
+    }
 
 
 def _seat(user: User) -> dict[str, Any]:
@@ -562,6 +672,18 @@ def _seat(user: User) -> dict[str, Any]:
         "level": user.bot_level if bot else None,
         "left": False,
     }
+
+
+def _seated(row: store.TableRow, user_id: int) -> bool:
+    """Whether the user sits at the table (and has not left)."""
+    return any(seat["user_id"] == user_id and not seat["left"] for seat in row.seats)
+
+
+def _seat_of(row: store.TableRow, user_id: int) -> int:
+    """``user_id`` if the user sits at the table; otherwise ``not_found``."""
+    if not _seated(row, user_id):
+        raise ServiceError("not_found", "the user does not sit at this table", 404)
+    return user_id
 
 
 def _people_in(seats: list[dict[str, Any]]) -> bool:
@@ -595,7 +717,11 @@ def _action(chouette: Chouette, player: str, body: ChouetteActionBody) -> Chouet
     member: str | None = body.member
     if member is None:
         if chouette.rules.team_cube:
-            member = TEAM
+            # The box's double of the team's cube waits for each member's own answer.
+            answers_own = body.kind != "double" and any(
+                offer.member == player for offer in chouette.pending
+            )
+            member = player if answers_own else TEAM
         elif player == chouette.box:
             raise ServiceError("bad_action", "the box names the member whose cube it is", 422)
         else:

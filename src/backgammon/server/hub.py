@@ -24,9 +24,21 @@ __all__ = ["ANONYMOUS", "VIEWER_MESSAGES", "Connection", "Hub", "Message"]
 ANONYMOUS = User(id=0, name="", kind="anonymous")
 """Who an anonymous viewer is: no account (no user has id 0), seated nowhere."""
 
-VIEWER_MESSAGES = frozenset({"welcome", "state", "presence", "chouette", "error", "pong"})
+VIEWER_MESSAGES = frozenset(
+    {
+        "welcome",
+        "state",
+        "presence",
+        "chouette",
+        "chouette_tables",
+        "chouette_table",
+        "error",
+        "pong",
+    }
+)
 """What an anonymous viewer is told: a match's (or a chouette table's) state and who
-is connected, and the answers to its own messages (no chat, lobby or user's message)."""
+is connected, the list of chouette tables, and the answers to its own messages (no
+chat, lobby or user's message)."""
 
 
 class Message(dict[str, Any]):

@@ -288,8 +288,9 @@ class ChouetteActionBody(_Strict):
     """One action at a chouette table: ``roll`` (the server throws the dice: the
     opening throw or a roll), ``play`` (with ``move``, e.g. ``"13/7 8/7"``), or
     ``double``, ``take``, ``drop`` of ``member``'s cube. Without ``member`` a team
-    member acts on their own cube (in the one-team-cube form: the team's cube); the
-    box names the member whose cube it doubles or answers."""
+    member acts on their own cube (in the one-team-cube form: the team's cube, or
+    their own stake when the box doubled it); the box names the member whose cube it
+    doubles or answers."""
 
     kind: Literal["roll", "play", "double", "take", "drop"]
     move: str | None = Field(default=None, max_length=200)
@@ -323,14 +324,15 @@ class UnsubscribeMessage(_Strict):
 
 
 class ChatMessage(_Strict):
-    """Say something in ``room`` (``"lobby"`` or a match id). In a match, players'
-    chat goes to everyone there, spectators' chat to spectators only. The service
+    """Say something in ``room`` (``"lobby"``, a match id or ``chouette:ID``). In a
+    match or at a chouette table, players' chat goes to everyone there, spectators'
+    chat to spectators only. The service
     checks ``text`` as it checks every user's text for every front end
     (:mod:`backgammon.server.user_text`: at most 500 characters, no control
     characters); a refusal is an ``error`` that echoes ``ref``."""
 
     type: Literal["chat"]
-    room: str = Field(max_length=16)
+    room: str = Field(max_length=41)
     text: str
     ref: str | None = Field(default=None, max_length=40)
 

@@ -296,6 +296,9 @@ class GameService:
         self.match_finished_hooks: list[Callable[[str], None]] = []
         # Snapshot makers of the rooms other services own, by prefix ("tournament:").
         self.room_snapshots: dict[str, Callable[[str], Awaitable[dict[str, Any]]]] = {}
+        # Awaited with a user's id and the moderation once it is committed (in the
+        # administrator's process only), e.g. to hand a banned user's seats to bots.
+        self.moderation_hooks: list[Callable[[int, str], Awaitable[None]]] = []
         self.ready = False
 
     # -- lifecycle -----------------------------------------------------------------
@@ -1914,6 +1917,11 @@ class GameService:
             await self.bus.send_in(connection, event)
         log.info("moderation admin=%s target=%s action=%s", admin.name, target.name, what)
         self._apply_moderation(target.id, what)
+        for hook in self.moderation_hooks:
+            try:
+                await hook(target.id, what)
+            except Exception:
+                log.exception("moderation of %s: a hook failed", target.name)
 
     def _apply_moderation(self, user_id: int, what: str) -> None:
         """A user's moderation was committed (here or in another process): forget

@@ -1,6 +1,7 @@
-"""Chouette tables: list, open, one table, sit down, leave, seat a bot, start, close,
-the session's record. Acting in a session is a ``chouette`` WebSocket message; the
-rules (who may do what, and when) are the chouette service's."""
+"""Chouette tables: list, open, one table, its chat's last lines, sit down, leave,
+seat a bot, start, close, the session's record. Acting in a session is a
+``chouette`` WebSocket message; the rules (who may do what, and when) are the
+chouette service's."""
 
 from __future__ import annotations
 
@@ -45,6 +46,11 @@ async def get_one(table_id: str, service: Chouettes) -> dict[str, Any]:
 @router.get("/{table_id}/record", response_class=PlainTextResponse)
 async def record(table_id: str, service: Chouettes) -> str:
     return await service.record(table_id)
+
+
+@router.get("/{table_id}/chat")
+async def chat(table_id: str, user: Auth, service: Chouettes) -> dict[str, Any]:
+    return {"lines": await service.chat_history(user, table_id)}
 
 
 @router.post("/{table_id}/sit")

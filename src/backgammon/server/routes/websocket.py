@@ -163,6 +163,8 @@ async def _handle(
             await service.subscribe(connection, message.match)
         elif isinstance(message, UnsubscribeMessage):
             service.hub.leave(connection, message.match)
+        elif isinstance(message, ChatMessage) and message.room.startswith("chouette:"):
+            await chouettes.chat(connection.user, message.room, message.text)
         elif isinstance(message, ChatMessage):
             await service.chat(connection.user, message.room, message.text)
         elif isinstance(message, TellMessage):

@@ -2,17 +2,17 @@
 // (?id=ID): its seats, and once its session runs, the box, the captain, the line
 // of players to come, whose decision it is, every member's cube, the board (the box
 // at the bottom), the scores, and the decisions open to the viewer. The table's
-// state arrives over the WebSocket (room chouette:ID); actions go back over it.
+// state arrives over the WebSocket (room chouette:ID); actions go back over it. The
+// list is the room chouettes: the tables now, then each table's line as it changes.
 // Every text from the server is set as text, never as HTML.
 
 import { boardMarkup } from "./board.js";
 import { $, SessionEndedError, api, el, say, sayError } from "./common.js";
+import { appendChatLine, roomChatLine } from "./social.js";
 import { positionModel } from "./view.js";
 
-const LIST_REFRESH_MS = 3000;
-
-/** What the page knows: who we are, the table, the socket. */
-const page = { me: null, table: null, socket: null, refs: 0 };
+/** What the page knows: who we are, the table (or the list's tables by id), the socket. */
+const page = { me: null, table: null, tables: new Map(), socket: null, refs: 0 };
 
 function tableId() {
   return new URLSearchParams(location.search).get("id");
@@ -20,8 +20,9 @@ function tableId() {
 
 // -- the list ----------------------------------------------------------------------
 
-async function showList() {
-  const { tables } = await api("GET", "/api/chouettes");
+/** Show the list's tables (a closed one leaves it), newest first as the server sent them. */
+function showList() {
+  const tables = [...page.tables.values()].filter((t) => t.status !== "closed");
   $("#chouette-tables").replaceChildren(
     ...tables.map((t) => {
       const link = el("a", { href: `/chouettes?id=${encodeURIComponent(t.id)}`, text: t.name });
@@ -164,13 +165,46 @@ function onMessage(event) {
   if (message.type === "welcome") {
     page.me = message.user ? message.user.name : null;
     $("#who").textContent = page.me || "watching";
-    page.socket.send(JSON.stringify({ type: "subscribe", match: `chouette:${tableId()}` }));
+    $("#chouette-chat-card").hidden = page.me === null; // no chat without an account
+    const room = tableId() ? `chouette:${tableId()}` : "chouettes";
+    page.socket.send(JSON.stringify({ type: "subscribe", match: room }));
+    if (tableId() && page.me !== null) loadChat();
+  } else if (message.type === "chouette_tables") {
+    page.tables = new Map(message.tables.map((t) => [t.id, t]));
+    showList();
+  } else if (message.type === "chouette_table") {
+    const known = page.tables.has(message.table.id);
+    if (!known) page.tables = new Map([[message.table.id, message.table], ...page.tables]); // the newest first
+    else page.tables.set(message.table.id, message.table);
+    showList();
   } else if (message.type === "chouette") {
     showTable(message.table);
+  } else if (message.type === "chat" && message.room === `chouette:${tableId()}`) {
+    appendChatLine($("#chouette-chat"), chatItem(message));
   } else if (message.type === "error") {
     say(message.message, true);
   } else if (message.type === "ack") {
     say("");
+  }
+}
+
+function chatItem({ from, text, audience, at }) {
+  const item = roomChatLine({ from, text, audience });
+  item.dataset.key = `${at} ${from}`;
+  return item;
+}
+
+/** The table's last chat lines before the ones heard since subscribing (once each). */
+async function loadChat() {
+  try {
+    const { lines } = await api("GET", `/api/chouettes/${encodeURIComponent(tableId())}/chat`);
+    const list = $("#chouette-chat");
+    const heard = new Set([...list.children].map((item) => item.dataset.key));
+    const earlier = lines.map((line) => chatItem({ ...line, from: line.name }));
+    list.prepend(...earlier.filter((item) => !heard.has(item.dataset.key)));
+    list.scrollTop = list.scrollHeight;
+  } catch (error) {
+    sayError(error);
   }
 }
 
@@ -198,21 +232,16 @@ function wireButtons() {
   $("#chouette-bot").addEventListener("click", () => seatAction("bots", { level: "beginner" }));
   $("#chouette-start").addEventListener("click", () => seatAction("start"));
   $("#chouette-play").addEventListener("click", () => send("play", { move: $("#chouette-plays").value }));
+  $("#chouette-chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("#chouette-chat-input");
+    const text = input.value.trim();
+    if (!text || page.socket.readyState !== WebSocket.OPEN) return;
+    page.socket.send(JSON.stringify({ type: "chat", room: `chouette:${tableId()}`, text }));
+    input.value = "";
+  });
 }
 
-async function refreshList() {
-  try {
-    await showList();
-  } catch (error) {
-    sayError(error);
-  }
-  setTimeout(refreshList, LIST_REFRESH_MS);
-}
-
-if (tableId()) {
-  wireButtons();
-  connect();
-} else {
-  $("#chouette-new").addEventListener("submit", openTable);
-  refreshList();
-}
+if (tableId()) wireButtons();
+else $("#chouette-new").addEventListener("submit", openTable);
+connect();

@@ -157,13 +157,25 @@ export function showLobby(lobby) {
 // -- the lobby chat ---------------------------------------------------------------------
 
 function addShout({ from, text }) {
-  const lines = $("#shouts");
   const who = from === social.me
     ? el("b", { text: from })
     : el("button", { type: "button", class: "chat-name", title: `message ${from}`, text: from, onclick: () => openThread(from) });
-  lines.append(el("li", {}, who, " ", ratingTag(from), ": ", text));
+  appendChatLine($("#shouts"), el("li", {}, who, " ", ratingTag(from), ": ", text));
+}
+
+/** Append `item` to the chat list `lines`, keeping the last MAX_LINES and the newest in view. */
+export function appendChatLine(lines, item) {
+  lines.append(item);
   while (lines.children.length > SV.MAX_LINES) lines.firstChild.remove();
   lines.scrollTop = lines.scrollHeight;
+}
+
+/** A line of a room's chat (a chouette table's): the speaker, their rating and the
+ * words, a spectators' line marked as such. */
+export function roomChatLine({ from, text, audience }) {
+  const item = el("li", {}, el("b", { text: from }), " ", ratingTag(from), ": ", text);
+  if (audience === "spectators") item.classList.add("spectators");
+  return item;
 }
 
 // -- private messages -------------------------------------------------------------------
