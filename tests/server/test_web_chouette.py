@@ -127,7 +127,7 @@ def test_two_members_double_the_box_takes_one_and_drops_the_other(
     for page in (ann, bob, cyd):
         line = page.locator("#chouette-chat li", has_text="nice")
         line.wait_for()
-        assert line.text_content() == "bob : <b>nice</b> take"
+        assert line.text_content() == "bob: <b>nice</b> take"
     cyd.reload(wait_until="load")  # a page that comes later reads the last lines
     cyd.locator("#chouette-chat li", has_text="nice").wait_for()
     assert cyd.locator("#chouette-chat li").count() == 1

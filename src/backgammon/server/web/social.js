@@ -121,18 +121,19 @@ export function noteRatings(ratings) {
   for (const [name, rating] of Object.entries(ratings || {})) social.ratings.set(name, rating);
   for (const tag of document.querySelectorAll("span.rating[data-rating-of]")) {
     const rating = social.ratings.get(tag.dataset.ratingOf);
-    if (rating !== undefined) tag.textContent = SV.ratingText(rating);
+    if (rating !== undefined) tag.textContent = (tag.dataset.lead || "") + SV.ratingText(rating);
   }
 }
 
 /** The rating shown after `name` (empty, and filled in when it is known; guests have none). */
-export function ratingTag(name) {
+export function ratingTag(name, lead = "") {
   const rating = social.ratings.get(name);
   return el("span", {
     class: "rating",
     "data-rating-of": name,
+    "data-lead": lead,
     title: "standard rating",
-    text: rating === undefined ? "" : SV.ratingText(rating),
+    text: rating === undefined ? "" : lead + SV.ratingText(rating),
   });
 }
 
@@ -160,7 +161,7 @@ function addShout({ from, text }) {
   const who = from === social.me
     ? el("b", { text: from })
     : el("button", { type: "button", class: "chat-name", title: `message ${from}`, text: from, onclick: () => openThread(from) });
-  appendChatLine($("#shouts"), el("li", {}, who, " ", ratingTag(from), ": ", text));
+  appendChatLine($("#shouts"), el("li", {}, who, ratingTag(from, " "), ": ", text));
 }
 
 /** Append `item` to the chat list `lines`, keeping the last MAX_LINES and the newest in view. */
@@ -173,7 +174,7 @@ export function appendChatLine(lines, item) {
 /** A line of a room's chat (a chouette table's): the speaker, their rating and the
  * words, a spectators' line marked as such. */
 export function roomChatLine({ from, text, audience }) {
-  const item = el("li", {}, el("b", { text: from }), " ", ratingTag(from), ": ", text);
+  const item = el("li", {}, el("b", { text: from }), ratingTag(from, " "), ": ", text);
   if (audience === "spectators") item.classList.add("spectators");
   return item;
 }
