@@ -41,6 +41,7 @@ class Content:
     finished: str  # the id of a finished 3-point match between ALICE and BOB
     playing: str  # the id of an untimed 7-point match in progress between them
     chouette: str  # the id of a chouette table in play: ALICE, BOB and a bot
+    tournament: str  # the id of a Swiss in its first round: ALICE, BOB and two bots
 
 
 async def _registered(url: str, name: str) -> ServerClient:
@@ -83,7 +84,8 @@ async def _fill(url: str) -> Content:
             await _played(alice, bob, 8, seed)
         playing = await _match(alice, bob, 7, rated=True, clock=None)
         await bob.create_match(length=5, rated=True)  # an open match in the lobby
-        return Content(url, finished, playing, await _chouettes(alice, bob))
+        chouette = await _chouettes(alice, bob)
+        return Content(url, finished, playing, chouette, await _tournaments(alice, bob))
     finally:
         for client in (alice, bob):
             await client.close()
@@ -99,6 +101,22 @@ async def _chouettes(alice: ServerClient, bob: ServerClient) -> str:
     await bob.request("POST", f"/api/chouettes/{table['id']}/sit")
     await alice.request("POST", f"/api/chouettes/{table['id']}/bots", {"level": "beginner"})
     return str(table["id"])
+
+
+async def _tournaments(alice: ServerClient, bob: ServerClient) -> str:
+    """An open knock-out of BOB's, and ALICE's Swiss in its first round (its id):
+    ALICE, BOB and two bots, 3-point matches."""
+    await bob.request(
+        "POST", "/api/tournaments", {"name": "Friday knock-out", "format": "knockout"}
+    )
+    body = {"name": "Thursday club Swiss", "format": "swiss", "rounds": 3, "early_length": 3}
+    swiss = await alice.request("POST", "/api/tournaments", body)
+    for client in (alice, bob):
+        await client.request("POST", f"/api/tournaments/{swiss['id']}/register")
+    for _ in range(2):
+        await alice.request("POST", f"/api/tournaments/{swiss['id']}/bots", {"level": "beginner"})
+    await alice.request("POST", f"/api/tournaments/{swiss['id']}/start")
+    return str(swiss["id"])
 
 
 async def _chat(url: str, room: str, text: str) -> None:
@@ -267,6 +285,20 @@ def chouette_page(page: Any, content: Content) -> None:
     page.locator("#chouette-chat li").first.wait_for()
 
 
+def tournaments_page(page: Any, content: Content) -> None:
+    """The list of tournaments (one open, one running)."""
+    _log_in(page, content.url)
+    page.goto(content.url + "/tournaments", wait_until="load")
+    page.locator('ul[data-status="running"] a', has_text="Thursday").wait_for()
+
+
+def tournament_page(page: Any, content: Content) -> None:
+    """ALICE's Swiss in its first round: the players, the pairings, her match."""
+    _log_in(page, content.url)
+    page.goto(f"{content.url}/tournaments?id={content.tournament}", wait_until="load")
+    page.locator("#rounds a.your-match").first.wait_for()
+
+
 PAGES: dict[str, Callable[[Any, Content], None]] = {
     "login": login_page,
     "lobby": lobby_page,
@@ -276,6 +308,8 @@ PAGES: dict[str, Callable[[Any, Content], None]] = {
     "player": player_page,
     "chouettes": chouettes_page,
     "chouette": chouette_page,
+    "tournaments": tournaments_page,
+    "tournament": tournament_page,
 }
 """Each page of the app (there is no admin page: moderation is an HTTP API), and how
 to open it with its content shown."""

@@ -57,10 +57,18 @@ async function showList() {
   }
 }
 
+const TIEBREAK_NAMES = {
+  buchholz: "Buchholz",
+  median_buchholz: "median Buchholz",
+  sonneborn_berger: "Sonneborn-Berger",
+  head_to_head: "head to head",
+  seed: "seed",
+};
+
 function tiebreaks(standing) {
   return Object.entries(standing.tiebreaks)
-    .map(([name, value]) => `${name} ${value}`)
-    .join(", ");
+    .map(([name, value]) => `${TIEBREAK_NAMES[name] || name.replaceAll("_", " ")} ${value}`)
+    .join(" · ");
 }
 
 function pairingText(pairing) {
