@@ -1,6 +1,7 @@
 """No page of the web app scrolls sideways: every page, with content that stretches it
 (names as long as allowed, a played match, a review, a rollout), opened in Debian's
-headless Chromium at a phone's width (375 px) and a desktop's (1280 px), measured.
+headless Chromium at a phone's width (375 px) and a desktop's (1280 px), measured. The
+chouette and tournament pages are also checked with axe-core here.
 
 A table wider than a phone scrolls inside its own box (whose edges show that it
 does); nothing else may stick out of the window or be cut, and on a desktop nothing
@@ -15,6 +16,7 @@ import pytest
 
 from .browser import needs_chromium, watch
 from .showcase import PAGES, VIEWPORTS, fill
+from .test_web_accessibility import axe_violations
 
 pytestmark = needs_chromium
 
@@ -64,6 +66,11 @@ MEASURE = """() => {
 }"""
 
 
+CLUB_PAGES = ("chouettes", "chouette", "tournaments", "tournament")
+"""The pages outside the app's own (test_web_accessibility covers those): axe-core
+checks them here, where they are open with their content."""
+
+
 @pytest.fixture
 def backend() -> str:
     """These tests run on SQLite only (the server's own tests cover PostgreSQL)."""
@@ -76,6 +83,7 @@ def test_no_page_scrolls_sideways_on_a_phone_or_a_desktop(
     server = server_factory("--no-warm-up", "--bot-processes", "1")
     content = fill(server.url)
     overflowing = []
+    inaccessible = []
     for size, viewport in VIEWPORTS.items():
         for name, open_page in PAGES.items():
             context = browser.new_context(viewport=viewport)
@@ -87,6 +95,9 @@ def test_no_page_scrolls_sideways_on_a_phone_or_a_desktop(
             wide = measured["scrollWidth"] > measured["innerWidth"]
             if wide or measured["outside"] or measured["cut"]:
                 overflowing.append(f"{name} at {size}: {measured}")
+            if name in CLUB_PAGES and size == "desktop":
+                inaccessible += [f"{name}: {line}" for line in axe_violations(page)]
             assert problems == [], (name, size, problems)
             context.close()
     assert overflowing == [], "\n".join(overflowing)
+    assert inaccessible == [], "\n".join(inaccessible)
