@@ -54,6 +54,7 @@ def test_the_page_lists_a_tournament_and_shows_its_standings_change(
     page.wait_for_selector("#tournament:not([hidden])")
     assert page.locator("#tournament-name").text_content() == "<b>Club</b> cup"
     page.locator("#tournament-status", has_text="open").wait_for()
+    page.locator("#tournament-status", has_text="starts when the organiser starts it").wait_for()
     assert page.locator("#standings tbody tr").count() == 0
     ada.post(f"/api/tournaments/{tournament_id}/start").raise_for_status()
     # Nobody moves: the player on roll loses on the clock; the page follows.

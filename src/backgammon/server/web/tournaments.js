@@ -71,6 +71,23 @@ function tiebreaks(standing) {
     .join(" · ");
 }
 
+/** When the next round begins: the set start of an open event, or (round by round)
+ * as soon as the round in play has ended. */
+function nextStep(view) {
+  if (view.status === "open") {
+    return view.starts_at
+      ? `, starts at ${new Date(view.starts_at * 1000).toLocaleString()}`
+      : ", starts when the organiser starts it";
+  }
+  if (view.status === "running" && view.round_in_play && !view.ends_at) {
+    const rounds = view.settings && view.settings.rounds;
+    if (rounds && view.round_in_play >= rounds) return " (the last round)";
+    const next = rounds ? `round ${view.round_in_play + 1}` : "the next round, if any,";
+    return `; ${next} starts as soon as this one's last match ends`;
+  }
+  return "";
+}
+
 function pairingText(pairing) {
   const [first, second] = pairing.players;
   if (second === null) return `${first}: bye`;
@@ -130,6 +147,7 @@ async function showTournament(id) {
   if (view.ends_at && view.status === "running") {
     status += `, ends at ${new Date(view.ends_at * 1000).toLocaleTimeString()}`;
   }
+  status += nextStep(view);
   document.getElementById("tournament-status").textContent =
     `${view.format}, ${status}. Players: ${players || "none yet"}.`;
   showEntry(view);
