@@ -709,6 +709,26 @@ def _percentile(values: list[float], fraction: float) -> float | None:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def _histogram_quantile(
+    before: dict[str, float], after: dict[str, float], name: str, fraction: float
+) -> float | None:
+    """The upper bound (seconds) of the ``/metrics`` histogram bucket that holds the
+    ``fraction`` quantile of the observations made between two readings."""
+    prefix = name + '_bucket{le="'
+    bounds = []
+    for key, value in after.items():
+        if key.startswith(prefix):
+            bound = key[len(prefix) : -2]
+            bounds.append(
+                (float("inf") if bound == "+Inf" else float(bound), value - before.get(key, 0))
+            )
+    bounds.sort()
+    if not bounds or bounds[-1][1] <= 0:
+        return None
+    target = fraction * bounds[-1][1]
+    return next(bound for bound, count in bounds if count >= target)
+
+
 def _ms(value: float | None) -> str:
     return "-" if value is None else f"{1000 * value:.1f}"
 
@@ -830,6 +850,12 @@ def run_once(args: argparse.Namespace, matches: int, think: tuple[float, float])
             server_alive_after_window=alive,
             server_entries_per_second=entries / args.seconds if metrics_after else None,
             server_commit_mean_ms=1000 * commit_time / commits if commits else None,
+            server_action_p99_bound=_histogram_quantile(
+                metrics_before, metrics_after, "backgammon_action_seconds", 0.99
+            ),
+            server_commit_p99_bound=_histogram_quantile(
+                metrics_before, metrics_after, "backgammon_commit_seconds", 0.99
+            ),
             server_refused=metrics_after.get("backgammon_refused_total", 0)
             - metrics_before.get("backgammon_refused_total", 0),
             server_connections=metrics_after.get("backgammon_connections"),
@@ -972,6 +998,11 @@ def _print_run(figures: dict[str, Any], args: argparse.Namespace) -> None:
                 "server log entries",
                 f"{_num(figures['server_entries_per_second'])}/s "
                 f"(commit mean {_num(figures['server_commit_mean_ms'])} ms)",
+            ),
+            (
+                "server's own p99",
+                f"action receipt to publication <= {_ms(figures['server_action_p99_bound'])} ms, "
+                f"commit <= {_ms(figures['server_commit_p99_bound'])} ms (histogram buckets)",
             ),
             (
                 "latency to state",

@@ -135,6 +135,13 @@ class Play:
         return row[_BOARD : _BOARD + row[COUNT_COLUMN] * STEP_FIELDS]
 
     @property
+    def step_bytes(self) -> bytes:
+        """The steps packed as bytes (source, destination, hit per step, in play
+        order): the same bytes always mean the same notation and steps, a compact key
+        to remember them by."""
+        return self._code
+
+    @property
     def steps(self) -> tuple[Step, ...]:
         """The steps in the order they were played."""
         code = self._code

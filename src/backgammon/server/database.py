@@ -53,10 +53,13 @@ class Database:
     def __init__(self, url: str) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
+        self.sqlite_file: Path | None = None
+        """The SQLite database's file (None for PostgreSQL and in-memory SQLite)."""
         if self.is_sqlite:
-            path = url.split(":///", 1)[1] if ":///" in url else ""
+            path = url.split(":///", 1)[1].split("?", 1)[0] if ":///" in url else ""
             if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                self.sqlite_file = Path(path)
+                self.sqlite_file.parent.mkdir(parents=True, exist_ok=True)
         # Actions are written by one group-committing task; the pool serves reads and
         # the rare other writes (SQLite lets one writer at a time, readers alongside).
         pool = {"pool_size": 4, "max_overflow": 2} if self.is_sqlite else {"pool_size": 10}

@@ -8,7 +8,9 @@ writer takes everything waiting, appends it all in one transaction (with the
 PostgreSQL notifications for the other processes), and then releases every waiter
 at once. If the batch fails because one match's append lost a race (another process
 appended first), the batch is retried one match at a time, so only that match's
-waiter gets the error.
+waiter gets the error. With a SQLite file the batch goes through a
+:class:`~backgammon.server.log_writer.SQLiteLogWriter` (one trip to its thread per
+batch); with PostgreSQL through the async engine, with the notifications.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from backgammon.server import repository as repo
 from backgammon.server.database import Database
 from backgammon.server.events import EventBus
+from backgammon.server.log_writer import SQLiteLogWriter
 
 __all__ = ["GroupCommitter"]
 
@@ -46,6 +49,9 @@ class GroupCommitter:
         self.bus = bus
         self._queue: asyncio.Queue[_Append] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._writer = (
+            None if database.sqlite_file is None else SQLiteLogWriter(database.sqlite_file)
+        )
         self.batches = 0
         self.appends = 0
 
@@ -61,6 +67,8 @@ class GroupCommitter:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self._writer is not None:
+            await self._writer.close()
 
     async def append(self, match_id: str, first: int, entries: list[dict[str, Any]]) -> None:
         """Commit ``entries`` as numbers ``first``... of the match's log; returns once
@@ -75,12 +83,15 @@ class GroupCommitter:
         await done
 
     async def _write(self, batch: list[_Append]) -> None:
+        rows = [
+            {"match_id": item.match_id, "seq": item.first + offset, "entry": entry}
+            for item in batch
+            for offset, entry in enumerate(item.entries)
+        ]
+        if self._writer is not None:  # SQLite: one process, nobody to notify
+            await self._writer.write(rows)
+            return
         async with self.db.transaction() as connection:
-            rows = [
-                {"match_id": item.match_id, "seq": item.first + offset, "entry": entry}
-                for item in batch
-                for offset, entry in enumerate(item.entries)
-            ]
             await repo.append_rows(connection, rows)
             for item in batch:
                 seq = item.first + len(item.entries)

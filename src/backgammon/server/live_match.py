@@ -45,6 +45,7 @@ from backgammon.rules.match import Match
 from backgammon.rules.play import Play, parse_play
 from backgammon.server.fair_dice import commitment, derive_throw_of
 from backgammon.server.protocol import ActionBody, MatchSettings
+from backgammon.server.turn_plays import PlayTexts, TurnPlays
 from backgammon.variants import find
 
 __all__ = ["ActionRefusedError", "Entry", "LiveMatch", "cube_rules"]
@@ -114,6 +115,8 @@ class LiveMatch:
         settings: variant, length, cube rules and clock.
         names: the two players' names, seat 0 first.
         seed: the secret dice seed; ``nonces``: the players' dice nonces.
+        play_texts: the plays' notation and steps, remembered (the server shares one
+            among its matches; a small one of its own by default).
     """
 
     def __init__(
@@ -123,6 +126,7 @@ class LiveMatch:
         names: tuple[str, str],
         seed: bytes,
         nonces: tuple[str, str] = ("", ""),
+        play_texts: PlayTexts | None = None,
     ) -> None:
         self.id = match_id
         self.settings = settings
@@ -147,8 +151,19 @@ class LiveMatch:
             )
         self.reserves = [reserve, reserve]
         self.turn_started = 0.0
+        self._turn_plays: TurnPlays | None = None
+        self._play_texts = PlayTexts(limit=1_000) if play_texts is None else play_texts
 
     # -- state ---------------------------------------------------------------------
+
+    def turn_plays(self, game: Game) -> TurnPlays:
+        """The legal plays of ``game``'s dice, worked out once per roll.
+
+        Raises:
+            IllegalActionError: if no dice have been rolled.
+        """
+        self._turn_plays = TurnPlays.of(game, self._turn_plays, self._play_texts)
+        return self._turn_plays
 
     @property
     def seq(self) -> int:
@@ -321,10 +336,13 @@ class LiveMatch:
                 raise ActionRefusedError("bad_action", "a play needs its move, e.g. '13/7 8/7'")
             if game.dice is None:
                 raise ActionRefusedError("illegal", "roll the dice before playing")
-            try:
-                play = parse_play(action.move, game.position, game.dice, game.variant)
-            except BackgammonError as error:
-                raise ActionRefusedError("illegal", str(error)) from None
+            turn = self.turn_plays(game)
+            play = turn.written(action.move)
+            if play is None:
+                try:
+                    play = parse_play(action.move, game.position, game.dice, game.variant)
+                except BackgammonError as error:
+                    raise ActionRefusedError("illegal", str(error)) from None
             entry.update(
                 move=play.notation(),
                 result=play.position.slots_text,
@@ -357,7 +375,7 @@ class LiveMatch:
             if game.dice is None:
                 raise ValueError("a play before the dice")
             result = entry.get("result")
-            plays = game.legal_plays()
+            plays = self.turn_plays(game).plays
             for play in plays:
                 if play.position.slots_text == result:
                     return play
@@ -455,7 +473,7 @@ class LiveMatch:
                     entry = {"kind": "roll", "by": None, "at": now, "player": game.turn}
                     entry.update(dice=list(dice), index=self.throws)
                     action = Roll(*dice)
-                elif game.dice is not None and not game.legal_plays():
+                elif game.dice is not None and not self.turn_plays(game).plays:
                     entry = {"kind": "play", "by": None, "at": now, "player": game.turn}
                     entry.update(move="", steps=[])
                     entry["result"] = game.position.slots_text
@@ -488,15 +506,11 @@ class LiveMatch:
             position = game.position_for(0)
             pending = game.pending
             legal: list[str] | None = None
-            legal_steps: list[list[list[int]]] | None = None
+            legal_steps: list[tuple[tuple[int, int], ...]] | None = None
             to_move = 0
             if game.dice is not None and game.pending is None and not game.is_over():
-                plays = game.legal_plays()
-                legal = [play.notation() for play in plays]
-                legal_steps = [
-                    [[step.source, step.destination] for step in play.steps] for play in plays
-                ]
-                to_move = max((play.dice_used for play in plays), default=0)
+                turn = self.turn_plays(game)
+                legal, legal_steps, to_move = list(turn.notations), list(turn.steps), turn.to_move
             game_state = {
                 "number": len(self.match.games),
                 "score": list(game.context.score),

@@ -58,6 +58,7 @@ from backgammon.server.protocol import (
 from backgammon.server.ratings import Rating, rate_match
 from backgammon.server.repository import MatchRow, User
 from backgammon.server.settings import Settings
+from backgammon.server.turn_plays import PlayTexts
 from backgammon.server.user_text import UserTextError, check_text
 
 __all__ = [
@@ -280,6 +281,7 @@ class GameService:
         per_signup = 3600.0 / settings.signups_per_hour
         self._signup_policy = throttle.Policy(settings.signups_per_hour, per_signup, per_signup)
         self._committer: GroupCommitter | None = None
+        self._play_texts = PlayTexts()
         self._elsewhere: dict[int, tuple[dict[str, Any], int]] = {}
         # Who is connected, as this process knows it: the users seen connected (here or
         # elsewhere) and since when those seen leaving have been away; a user never
@@ -1020,6 +1022,7 @@ class GameService:
             (names[0], names[1]),
             bytes.fromhex(row.seed),
             (row.nonce0, row.nonce1),
+            self._play_texts,
         )
         live.replay(entries)
         stored = self._live.get(match_id)

@@ -1085,20 +1085,8 @@ class FibsSession:
         connection = self.connection
         assert connection is not None
         while True:
-            messages = [await connection.queue.get()]
-            while len(messages) < PUMP_BATCH and not connection.queue.empty():
-                messages.append(connection.queue.get_nowait())
-            closed = None in messages
-            self._batch = []
             try:
-                for message in messages:
-                    if message is None:
-                        break
-                    await self._event_safely(message)
-                told, self._batch = self._batch, None
-                if told:
-                    await self._write("".join(told))
-                if closed:
+                if await self._tell_next_events(connection):
                     await self.error("You were disconnected by the server.")
                     self._end_by_server()
                     return
@@ -1106,6 +1094,24 @@ class FibsSession:
                 return
             finally:
                 self._batch = None
+
+    async def _tell_next_events(self, connection: Connection) -> bool:
+        """Wait for events, tell up to :data:`PUMP_BATCH` of them in one write; True if
+        the connection was closed. (The events are let go on return, not kept while
+        the next ones are awaited: a thousand idle sessions holding their last board
+        kept the garbage collector's young generation large.)"""
+        messages = [await connection.queue.get()]
+        while len(messages) < PUMP_BATCH and not connection.queue.empty():
+            messages.append(connection.queue.get_nowait())
+        self._batch = []
+        for message in messages:
+            if message is None:
+                break
+            await self._event_safely(message)
+        told, self._batch = self._batch, None
+        if told:
+            await self._write("".join(told))
+        return None in messages
 
     async def _event_safely(self, message: dict[str, Any]) -> None:
         """Tell one event; a failure is logged and the session goes on."""

@@ -124,13 +124,19 @@ def _ref_of(data: str | bytes) -> str | None:
     return ref if isinstance(ref, str) and len(ref) <= 40 else None
 
 
+async def _next_text(connection: Connection) -> str | None:
+    """The next queued message's JSON text, or None at the end."""
+    message = await connection.queue.get()
+    return None if message is None else message.json()
+
+
 async def _write(websocket: WebSocket, connection: Connection) -> None:
     try:
-        while True:
-            message = await connection.queue.get()
-            if message is None:
-                break
-            await websocket.send_text(message.json())
+        # Only the text is held while it is sent, and nothing while the next message
+        # is awaited: two thousand idle writers each keeping their last state's dict
+        # alive made every young-generation collection pass over all of them.
+        while (text := await _next_text(connection)) is not None:
+            await websocket.send_text(text)
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
