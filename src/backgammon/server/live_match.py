@@ -337,7 +337,7 @@ class LiveMatch:
             if game.dice is None:
                 raise ActionRefusedError("illegal", "roll the dice before playing")
             turn = self.turn_plays(game)
-            play = turn.written(action.move)
+            play = turn.written(action.move, game)
             if play is None:
                 try:
                     play = parse_play(action.move, game.position, game.dice, game.variant)
@@ -375,7 +375,7 @@ class LiveMatch:
             if game.dice is None:
                 raise ValueError("a play before the dice")
             result = entry.get("result")
-            plays = self.turn_plays(game).plays
+            plays = game.legal_plays()
             for play in plays:
                 if play.position.slots_text == result:
                     return play
@@ -473,7 +473,7 @@ class LiveMatch:
                     entry = {"kind": "roll", "by": None, "at": now, "player": game.turn}
                     entry.update(dice=list(dice), index=self.throws)
                     action = Roll(*dice)
-                elif game.dice is not None and not self.turn_plays(game).plays:
+                elif game.dice is not None and not self.turn_plays(game).notations:
                     entry = {"kind": "play", "by": None, "at": now, "player": game.turn}
                     entry.update(move="", steps=[])
                     entry["result"] = game.position.slots_text

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from backgammon.rules.dice import Roll
 from backgammon.rules.game import Game
-from backgammon.rules.play import Play, PlayList
+from backgammon.rules.play import Play
 from backgammon.rules.position import Position
 
 __all__ = ["PlayTexts", "TurnPlays"]
@@ -50,13 +50,14 @@ class PlayTexts:
 
 @dataclass(frozen=True, slots=True)
 class TurnPlays:
-    """The legal plays of ``dice`` from ``position``, with their canonical notation
-    and steps as clients are sent them (tuples: tuples of numbers drop out of the
-    garbage collector's tracking)."""
+    """The legal plays of ``dice`` from ``position`` as clients are sent them: their
+    canonical notation and steps, in the rules' order. Only texts and tuples of
+    numbers are kept, not the plays: a turn's state lives for seconds, and tuples of
+    numbers drop out of the garbage collector's tracking where a thousand matches'
+    play objects made every young-generation pass longer."""
 
     position: Position
     dice: Roll
-    plays: PlayList
     notations: tuple[str, ...]
     steps: tuple[StepPairs, ...]
     to_move: int
@@ -82,15 +83,15 @@ class TurnPlays:
         return cls(
             position=game.position,
             dice=game.dice,
-            plays=plays,
             notations=notations,
             steps=tuple(steps for _, steps in written),
             to_move=max((play.dice_used for play in plays), default=0),
             _index={notation: index for index, notation in enumerate(notations)},
         )
 
-    def written(self, notation: str) -> Play | None:
-        """The play whose canonical notation is exactly ``notation``, if any (other
-        spellings are for :func:`~backgammon.rules.play.parse_play`)."""
+    def written(self, notation: str, game: Game) -> Play | None:
+        """The play of ``game`` (the game these plays are of) whose canonical notation
+        is exactly ``notation``, if any (other spellings are for
+        :func:`~backgammon.rules.play.parse_play`)."""
         index = self._index.get(notation)
-        return None if index is None else self.plays[index]
+        return None if index is None else game.legal_plays()[index]
