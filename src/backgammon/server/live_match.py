@@ -343,10 +343,11 @@ class LiveMatch:
                     play = parse_play(action.move, game.position, game.dice, game.variant)
                 except BackgammonError as error:
                     raise ActionRefusedError("illegal", str(error)) from None
+            notation, steps = self._play_texts.of(play)  # written once already
             entry.update(
-                move=play.notation(),
+                move=notation,
                 result=play.position.slots_text,
-                steps=[[step.source, step.destination] for step in play.steps],
+                steps=[list(pair) for pair in steps],
             )
             return play
         if kind == "resign":
