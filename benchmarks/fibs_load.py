@@ -129,7 +129,7 @@ class Player:
         self.matches_done = 0
         self.stop_after_match = False
         self.done = asyncio.Event()
-        self.recent: deque[str] = deque(maxlen=3)
+        self.recent: deque[str] = deque(maxlen=8)
 
     async def session(self) -> None:
         """Connect (again after the server went away) until the run ends."""
@@ -365,7 +365,11 @@ class Run:
             "finished": stats.finished,
             "actions": stats.actions,
             "logged_in": sum(p.logged_in.is_set() for p in players),
-            "stalled": [p.name for p in players if p.in_match and now - p.last_line > stall],
+            "stalled": [
+                f"{p.name}: last lines {list(p.recent)}"
+                for p in players
+                if p.in_match and now - p.last_line > stall
+            ],
             "done": sum(p.done.is_set() for p in players),
             "waiting": [
                 f"{p.name}: connected {p.writer is not None}, last lines {list(p.recent)}"
@@ -569,6 +573,8 @@ def ramp(options: argparse.Namespace, folder: Path) -> int:
                 print("   ", sample)
             for waiting in part.get("waiting", [])[:3]:
                 print("    not logged in:", waiting)
+            for stalled in report["stalled"][:4]:
+                print("    stalled:", stalled)
             p99 = _percentile(part.get("latencies", []), 0.99)
             held = (
                 len(logins) >= new

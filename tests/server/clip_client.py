@@ -36,8 +36,13 @@ class ClipClient:
         self.classifier = MessageClassifier()
         self._prompt_sent = ""
 
-    async def connect(self) -> None:
-        self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+    async def connect(self, source: str | None = None) -> None:
+        """Connect (from the loopback address ``source`` if given: as from a
+        machine of its own)."""
+        local = None if source is None else (source, 0)
+        self._reader, self._writer = await asyncio.open_connection(
+            self.host, self.port, local_addr=local
+        )
         self._task = asyncio.create_task(self._read())
 
     async def _read(self) -> None:

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import re
 
+from backgammon.server.fibs.lobby_feed import WRITE_BUFFER_LIMIT, LobbyFeed
 from backgammon.server.fibs.session import FibsSession, LineTooLongError
 from backgammon.server.fibs.who_lines import WhoLines
 from backgammon.server.service import GameService
@@ -47,6 +48,7 @@ class FibsListener:
         self._sessions: set[asyncio.Task[None]] = set()
         self._per_address: dict[str, int] = {}
         self._who_lines = WhoLines()
+        self._feed = LobbyFeed(service, self._who_lines)
 
     async def start(self) -> None:
         """Begin listening."""
@@ -66,6 +68,7 @@ class FibsListener:
         for task in list(self._sessions):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self._feed.stop()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
@@ -107,7 +110,13 @@ class FibsListener:
             writer.write(text.encode("utf-8"))
             await writer.drain()
 
-        session = FibsSession(self.service, read_line, write, address, self._who_lines)
+        def write_now(text: str) -> bool:
+            writer.write(text.encode("utf-8"))
+            return writer.transport.get_write_buffer_size() <= WRITE_BUFFER_LIMIT
+
+        session = FibsSession(
+            self.service, read_line, write, address, self._who_lines, self._feed, write_now
+        )
         try:
             await session.run()
         except Exception:  # pragma: no cover - logged; the listener goes on

@@ -36,6 +36,7 @@ from backgammon.server.fibs.clip import (
     moves_text,
     own_info_line,
 )
+from backgammon.server.fibs.lobby_feed import CLIP, NOTIFY, QUIET, LobbyFeed
 from backgammon.server.fibs.who_lines import WhoLines
 from backgammon.server.hub import Connection
 from backgammon.server.presence import WhoFacts
@@ -174,6 +175,11 @@ class FibsSession:
             ``UnicodeDecodeError`` for bytes that are not text.
         write: sends text (already with its line ends).
         address: the client's address (for login throttling).
+        who_lines: the listener's rendered who lines (shared by its sessions).
+        feed: the listener's lobby feed (a session of its own when None).
+        write_now: writes text at once, without waiting; False when the client is
+            too slow to read it (the lobby feed's lines go through it; without it,
+            through the session's own pump).
     """
 
     def __init__(
@@ -183,11 +189,15 @@ class FibsSession:
         write: Callable[[str], Awaitable[None]],
         address: str,
         who_lines: WhoLines | None = None,
+        feed: LobbyFeed | None = None,
+        write_now: Callable[[str], bool] | None = None,
     ) -> None:
         self.service = service
         self.who_lines = who_lines if who_lines is not None else WhoLines()
+        self.feed = feed if feed is not None else LobbyFeed(service, self.who_lines)
         self._read_line = read_line
         self._write = write
+        self._write_now = write_now
         self.address = address
         self.user: User | None = None
         self.clip = False
@@ -241,16 +251,35 @@ class FibsSession:
 
     async def _send_safe(self, texts: list[str]) -> None:
         """Send lines already made safe (who lines are, once for every session)."""
-        if not texts:
-            return
+        if texts:
+            await self._send_text("\r\n".join(texts) + "\r\n")
+
+    async def _send_text(self, text: str) -> None:
+        """Send safe lines with their ends (in the pump's batch while it tells one)."""
         if self._batch is not None:
-            self._batch.extend(text + "\r\n" for text in texts)
+            self._batch.append(text)
         else:
-            await self._write("\r\n".join(texts) + "\r\n")
+            await self._write(text)
 
     async def error(self, text: str) -> None:
         """Send a FIBS error line (``** ...``)."""
         await self.line(f"** {text}")
+
+    @property
+    def lobby_view(self) -> int:
+        """Which lines of the lobby feed this session is told (CLIP, NOTIFY or QUIET)."""
+        if self.clip:
+            return CLIP
+        return NOTIFY if self.toggles["notify"] else QUIET
+
+    def write_lobby(self, text: str) -> bool:
+        """Write the lobby feed's lines (safe, with their ends) at once; False when
+        the client is too slow to read them."""
+        if self._write_now is not None:
+            return self._write_now(text)
+        if self.connection is not None:
+            self.connection.send({"type": "lobby_text", "text": text})
+        return True
 
     # -- the connection's life -----------------------------------------------------
 
@@ -303,6 +332,7 @@ class FibsSession:
 
     async def close(self) -> None:
         """Leave the service (the user's matches go on; see docs/fibs.md)."""
+        await self.feed.leave(self)
         if self.connection is not None:
             self.service.disconnect(self.connection)
             self.connection = None
@@ -397,9 +427,8 @@ class FibsSession:
         await self.service.who(user.id)
         self.who_lines.logged_in(user.id, self.login_time)
         self.connection = Connection(user, queue_size=1024)
-        self.connection.lobby_events = frozenset({"online", "offline", "match_started"})
         self.service.connect(self.connection, self._authenticated_at)
-        await self.service.subscribe(self.connection, "lobby", snapshot=False)
+        self.feed.join(self)  # before the who list: no login falls between
         if self.clip:
             await self.line(f"1 {user.name} {self.login_time} {self.address}")
             await self.line(own_info_line(user.name, self.toggles, rating, experience))
@@ -414,6 +443,7 @@ class FibsSession:
             for text in MOTD:
                 await self.line(text)
             await self._tell_stored_messages(user)
+        self.feed.release(self)
         self._pump = asyncio.create_task(self._pump_events())
         for match in await self.service.matches_of(user):
             if match["settings"]["variant"] == "standard":
@@ -1132,6 +1162,8 @@ class FibsSession:
         kind = message.get("type")
         if kind == "state":
             await self._state(message)
+        elif kind == "lobby_text":
+            await self._send_text(message["text"])
         elif kind == "lobby_event":
             await self._lobby_event(message)
         elif kind == "invitation":
@@ -1178,26 +1210,15 @@ class FibsSession:
             await self.line(f"** Player {other} has joined you for {what}.")
 
     async def _lobby_event(self, message: dict[str, Any]) -> None:
+        """What the lobby feed hands this session alone: a match that starts (for
+        ``watch NAME``), a login it waits for. Logins and logouts are the feed's."""
         event = message.get("event")
         if event == "match_started":
             await self._watched_starts(message["match"])
             return
-        user = message.get("user") or {}
-        name = user.get("name")
-        if not name or (self.user is not None and name == self.user.name):
-            return
-        if event == "online":
-            if name in self.waiting_for:
-                await self._told_waited_for(name)
-            if self.clip:
-                who = await self._who_line(int(message["user_id"]))
-                await self._send_safe([line_safe(f"7 {name} {name} logs in."), who])
-            elif self.toggles["notify"]:
-                await self.line(f"{name} logs in.")
-        elif event == "offline":
-            await self.line(
-                f"8 {name} {name} drops connection." if self.clip else f"{name} logs out."
-            )
+        name = (message.get("user") or {}).get("name")
+        if event == "online" and name in self.waiting_for:
+            await self._told_waited_for(name)
 
     async def _watched_starts(self, match_id: str) -> None:
         """The player we watch between matches starts one: watch it (as FIBS)."""
