@@ -64,7 +64,7 @@ from typing import Any
 
 from backgammon.notation.fibs_board import decode_fibs_board, fibs_board_to_sides
 from backgammon.rules.position import Position
-from server_load import Server, _cpu_seconds, _free_port
+from server_load import Server, _cpu_seconds, _free_port, _histogram_quantile, _ms
 
 PASSWORD = "fibs-load-password"
 NOTICES = (
@@ -162,7 +162,7 @@ class Player:
                 if raw[:2] in _LOBBY_LINES and not tracing:
                     continue  # who lists and logins/logouts: N² of them, nothing to act on
                 line = raw.decode("utf-8", "replace").rstrip("\r").removeprefix("> ")
-                self.recent.append(line[:80])
+                self.recent.append(line)
                 if tracing:
                     print(f"{time.monotonic():.3f} {self.name} < {line}", flush=True)
                 await self._line(line)
@@ -559,9 +559,12 @@ def ramp(options: argparse.Namespace, folder: Path) -> int:
                 if len(logins) >= new:
                     break
             clients.report(options.stall)  # the hold starts now
-            hold_began = time.monotonic()
+            hold_began, metrics_began = time.monotonic(), server.metrics()
             time.sleep(options.hold)
             part = clients.report(options.stall)
+            own_p99 = _histogram_quantile(
+                metrics_began, server.metrics(), "backgammon_action_seconds", 0.99
+            )
             cpu = 100 * (_cpu_seconds(server.pid) - cpu_began) / (time.monotonic() - began)
             merged["errors"].update(part["errors"])
             merged["closed"] = merged.get("closed", 0) + part.get("closed", 0)
@@ -569,6 +572,7 @@ def ramp(options: argparse.Namespace, folder: Path) -> int:
             report["closed"] = merged["closed"]
             report["retries"] = merged.get("retries", 0) + part.get("retries", 0)
             print(_level_line(level, hold_began, report, new, cpu), flush=True)
+            print(f"    the server's own action p99 in the hold: at most {_ms(own_p99)} ms")
             for sample in (merged.get("samples", []) + part.get("samples", []))[:6]:
                 print("   ", sample)
             for waiting in part.get("waiting", [])[:3]:

@@ -276,19 +276,55 @@ def _game_copy(game: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
+def _opening_view(entry: dict[str, Any], final: dict[str, Any], variant: str) -> dict[str, Any]:
+    """The game just after its opening roll, when later entries are told with it (a
+    session catching up): the starting position, the opening dice as the starter
+    plays them (its own die first), the cube in the middle."""
+    rules = find(variant)
+    start = Position.initial(rules)
+    view = _game_copy(final)
+    view["board"] = {
+        "slots": start.slots_text,
+        "player0": list(start.player),
+        "player1": list(start.opponent),
+        "pips": list(start.pip_counts()),
+    }
+    die0, die1 = entry["dice"][0], entry["dice"][1]
+    starter = None if die0 == die1 else (0 if die0 > die1 else 1)
+    dice = None
+    if starter is not None and not rules.opening_reroll:
+        dice = [die0, die1] if starter == 0 else [die1, die0]
+    view.update(
+        turn=starter,
+        dice=dice,
+        cube={"value": 1, "owner": None},
+        pending=None,
+        over=False,
+        outcome=None,
+        to_move=0,
+    )
+    if dice is not None and starter is not None:
+        view["to_move"] = _to_move(view["board"], starter, (dice[0], dice[1]), final, variant)
+    return view
+
+
 def game_after(
-    game: dict[str, Any] | None, entry: dict[str, Any], final: dict[str, Any], variant: str
+    game: dict[str, Any] | None,
+    entry: dict[str, Any],
+    final: dict[str, Any],
+    variant: str,
+    last: bool = True,
 ) -> dict[str, Any] | None:
     """The game part of a match state (as :meth:`LiveMatch.state` gives it) after one
     log entry, from the one before it: what FIBS shows on the ``board:`` line it sends
     after that entry. ``final`` is the game after the last entry of the same
-    message (the start of a game is read from it). None where the board is not
-    known (between games)."""
+    message; ``last``: whether ``entry`` is that last one. None where the board is
+    not known (between games)."""
     kind = entry["kind"]
     if kind == "new_game":
         return None
     if kind == "opening":
-        return _game_copy(final)
+        return _game_copy(final) if last else _opening_view(entry, final, variant)
     if game is None:
         return None
     view = _game_copy(game)

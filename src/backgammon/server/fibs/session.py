@@ -1311,11 +1311,12 @@ class FibsSession:
         playing = viewer == "You"
         view = None if previous is None else previous.get("game")
         for index, entry in enumerate(entries):
-            view = self._game_after(view, entry, state)
+            last = index == len(entries) - 1
+            view = self._game_after(view, entry, state, last)
             await self._tell_entry(entry, names, seat, playing, state)
             if view is not None and self.toggles["autoboard"] and _shows_board(entry):
                 await self._board({**state, "game": view}, match_id)
-            if playing:
+            if playing and last:  # a session catching up is prompted for now only
                 await self._entry_prompt(entry, view, seat, state)
             over = entry.get("game_over")
             if over is not None:
@@ -1436,11 +1437,12 @@ class FibsSession:
 
     @staticmethod
     def _game_after(
-        view: dict[str, Any] | None, entry: dict[str, Any], state: dict[str, Any]
+        view: dict[str, Any] | None, entry: dict[str, Any], state: dict[str, Any], last: bool
     ) -> dict[str, Any] | None:
-        """The game as FIBS shows it after ``entry`` (None where unknown)."""
+        """The game as FIBS shows it after ``entry`` (None where unknown); ``last``:
+        the state's own last entry."""
         try:
-            return game_after(view, entry, state["game"], state["settings"]["variant"])
+            return game_after(view, entry, state["game"], state["settings"]["variant"], last)
         except (BackgammonError, ValueError, KeyError, TypeError):
             log.warning("FIBS session could not follow a %s entry", entry.get("kind"))
             return None
