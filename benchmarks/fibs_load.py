@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import multiprocessing as mp
 import random
@@ -389,6 +390,18 @@ async def _client_main(pipe: Pipe, port: int, options: dict[str, Any]) -> None:
             pipe.send(None)
         elif command == "report":
             pipe.send(run.report(argument))
+        elif command == "hold":
+            # No cyclic collection in the clients while a level holds: a client's
+            # pause (tens of milliseconds with a thousand sockets) would be counted
+            # as the server's latency. The garbage is collected after the hold.
+            if argument:
+                gc.collect()
+                gc.freeze()
+                gc.disable()
+            else:
+                gc.enable()
+                gc.unfreeze()
+            pipe.send(None)
         elif command == "finish":  # play the running matches to their end, then stop
             for player in run.players.values():
                 player.stop_after_match = True
@@ -529,6 +542,27 @@ def _level_line(level: int, began: float, report: dict[str, Any], new: int, cpu:
     )
 
 
+def _collector_line(before: dict[str, float], after: dict[str, float], seconds: float) -> str:
+    """The garbage collector's passes between two ``/metrics`` readings."""
+
+    def grew(key: str) -> float:
+        return after.get(key, 0.0) - before.get(key, 0.0)
+
+    parts = []
+    paused = 0.0
+    for generation in range(3):
+        name, label = "backgammon_gc_pause_seconds", f'generation="{generation}"'
+        count = grew(f"{name}_count{{{label}}}")
+        total = grew(f"{name}_sum{{{label}}}")
+        paused += total
+        mean = 1000 * total / count if count else 0.0
+        parts.append(f"{count:.0f} of generation {generation} (mean {mean:.1f} ms)")
+    return (
+        f"garbage collector: {', '.join(parts)}; {paused:.2f} s paused "
+        f"({100 * paused / seconds:.1f}% of the hold)"
+    )
+
+
 def ramp(options: argparse.Namespace, folder: Path) -> int:
     """The ramp of ``--levels``; returns 0 if every level held."""
     port, fibs_port = _free_port(), _free_port()
@@ -559,11 +593,14 @@ def ramp(options: argparse.Namespace, folder: Path) -> int:
                 if len(logins) >= new:
                     break
             clients.report(options.stall)  # the hold starts now
+            clients.call("hold", [True] * options.client_processes)
             hold_began, metrics_began = time.monotonic(), server.metrics()
             time.sleep(options.hold)
             part = clients.report(options.stall)
+            clients.call("hold", [False] * options.client_processes)
+            metrics_ended = server.metrics()
             own_p99 = _histogram_quantile(
-                metrics_began, server.metrics(), "backgammon_action_seconds", 0.99
+                metrics_began, metrics_ended, "backgammon_action_seconds", 0.99
             )
             cpu = 100 * (_cpu_seconds(server.pid) - cpu_began) / (time.monotonic() - began)
             merged["errors"].update(part["errors"])
@@ -573,6 +610,7 @@ def ramp(options: argparse.Namespace, folder: Path) -> int:
             report["retries"] = merged.get("retries", 0) + part.get("retries", 0)
             print(_level_line(level, hold_began, report, new, cpu), flush=True)
             print(f"    the server's own action p99 in the hold: at most {_ms(own_p99)} ms")
+            print("    " + _collector_line(metrics_began, metrics_ended, options.hold))
             for sample in (merged.get("samples", []) + part.get("samples", []))[:6]:
                 print("   ", sample)
             for waiting in part.get("waiting", [])[:3]:

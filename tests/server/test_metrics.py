@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from typing import Any
 
 import httpx
 import pytest
 
 from backgammon.server.client import ServerClient
+from backgammon.server.metrics import CollectorPauses
 
 
 @pytest.fixture
@@ -77,3 +79,28 @@ def test_the_latency_of_each_accepted_action_from_receipt_to_publication(
     assert counts == sorted(counts) and counts[-1] == 2
     # The commit histogram keeps its name and counts the opening throw as well.
     assert values['backgammon_commit_seconds_bucket{le="+Inf"}'] >= 3
+    # The collector's passes: every pass timed, by generation.
+    assert "# TYPE backgammon_gc_pause_seconds histogram" in _text
+    for generation in range(3):
+        label = f'generation="{generation}"'
+        count = values[f"backgammon_gc_pause_seconds_count{{{label}}}"]
+        assert values[f'backgammon_gc_pause_seconds_bucket{{{label},le="+Inf"}}'] == count
+
+
+def test_the_collector_s_passes_are_timed_by_generation_while_started() -> None:
+    pauses = CollectorPauses()
+    pauses.start()
+    pauses.start()  # once however often it is started
+    try:
+        for generation in (0, 1, 2, 2):
+            gc.collect(generation)
+    finally:
+        pauses.stop()
+    young, middle, full = pauses.pauses
+    assert (middle.count, full.count) == (1, 2)  # young passes may also run by themselves
+    assert young.count >= 1
+    assert 0 < full.total < 60
+    counted = [histogram.count for histogram in pauses.pauses]
+    gc.collect(0)
+    gc.collect(2)
+    assert [histogram.count for histogram in pauses.pauses] == counted  # stopped

@@ -157,8 +157,10 @@ async def _lifespan(
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
+    service.metrics.collector.start()
     say("ready: accepting connections")
     yield
+    service.metrics.collector.stop()
     say("stopping: finishing writes")
     close_jobs(app)
     if build is not None:

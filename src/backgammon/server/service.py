@@ -17,7 +17,7 @@ import secrets
 import time
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Protocol
 
@@ -46,6 +46,7 @@ from backgammon.server.fair_dice import commitment, new_seed
 from backgammon.server.group_commit import GroupCommitter
 from backgammon.server.hub import ANONYMOUS, Connection, Hub
 from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
+from backgammon.server.metrics import Metrics
 from backgammon.server.moderation import CLOSING, MODERATIONS, Standings
 from backgammon.server.presence import NameCache, WhoCache, WhoFacts
 from backgammon.server.protocol import (
@@ -67,8 +68,6 @@ __all__ = [
     "MAX_STORED_MESSAGES",
     "Clock",
     "GameService",
-    "Histogram",
-    "Metrics",
     "ServiceError",
     "SystemClock",
 ]
@@ -112,50 +111,6 @@ class ServiceError(Exception):
         self.message = message
         self.status = status
         self.retry_after = retry_after
-
-
-LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
-"""The upper bounds (seconds) of the latency histograms' buckets."""
-
-
-@dataclass
-class Histogram:
-    """A Prometheus histogram: cumulative counts of observations at most each bound,
-    their count and their sum."""
-
-    bounds: tuple[float, ...] = LATENCY_BUCKETS
-    buckets: list[int] = field(default_factory=list)
-    count: int = 0
-    total: float = 0.0
-
-    def observe(self, value: float) -> None:
-        """Count one observation."""
-        if not self.buckets:
-            self.buckets = [0] * len(self.bounds)
-        self.count += 1
-        self.total += value
-        for index, bound in enumerate(self.bounds):
-            if value <= bound:
-                self.buckets[index] += 1
-
-    def cumulative(self) -> list[tuple[float, int]]:
-        """Each bound with the number of observations at most it."""
-        counts = self.buckets or [0] * len(self.bounds)
-        return list(zip(self.bounds, counts, strict=True))
-
-
-@dataclass
-class Metrics:
-    """Counters for ``/metrics``: ``commit`` times each action's commit to the
-    database, ``action`` each accepted action from its receipt (:meth:`GameService.act`
-    entered) until its new state is published to the match's subscribers."""
-
-    actions: int = 0
-    refused: int = 0
-    matches_started: int = 0
-    matches_finished: int = 0
-    commit: Histogram = field(default_factory=Histogram)
-    action: Histogram = field(default_factory=Histogram)
 
 
 @dataclass

@@ -5,9 +5,10 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, PlainTextResponse
 
+from backgammon.server.metrics import Histogram
 from backgammon.server.protocol import PROTOCOL_VERSION
 from backgammon.server.routes.dependencies import Service
-from backgammon.server.service import GameService, Histogram
+from backgammon.server.service import GameService
 
 __all__ = ["router"]
 
@@ -57,17 +58,28 @@ def _prometheus(service: GameService) -> str:
         "Time from an action's receipt to its new state published to the match's subscribers.",
         metrics.action,
     )
+    lines += [
+        "# HELP backgammon_gc_pause_seconds Time the garbage collector stopped the "
+        "server, each pass, by the oldest generation it collected.",
+        "# TYPE backgammon_gc_pause_seconds histogram",
+    ]
+    for generation, pauses in enumerate(metrics.collector.pauses):
+        lines += _histogram(
+            "backgammon_gc_pause_seconds", "", pauses, f'generation="{generation}"'
+        )[2:]
     return "\n".join(lines) + "\n"
 
 
-def _histogram(name: str, description: str, histogram: Histogram) -> list[str]:
-    """A histogram in Prometheus's text format."""
+def _histogram(name: str, description: str, histogram: Histogram, label: str = "") -> list[str]:
+    """A histogram in Prometheus's text format (its samples with ``label`` too)."""
     lines = [f"# HELP {name} {description}", f"# TYPE {name} histogram"]
+    before = f"{label}," if label else ""
     for bound, count in histogram.cumulative():
-        lines.append(f'{name}_bucket{{le="{bound}"}} {count}')
+        lines.append(f'{name}_bucket{{{before}le="{bound}"}} {count}')
+    labels = f"{{{label}}}" if label else ""
     lines += [
-        f'{name}_bucket{{le="+Inf"}} {histogram.count}',
-        f"{name}_sum {histogram.total:.6f}",
-        f"{name}_count {histogram.count}",
+        f'{name}_bucket{{{before}le="+Inf"}} {histogram.count}',
+        f"{name}_sum{labels} {histogram.total:.6f}",
+        f"{name}_count{labels} {histogram.count}",
     ]
     return lines
