@@ -676,6 +676,8 @@ def crash(options: argparse.Namespace, folder: Path) -> int:
             f"players whose match ended: {report['done']}/{everyone} "
             f"({time.monotonic() - killed:.0f} s after the kill)"
         )
+        for stalled in report["stalled"][:4]:
+            print("    stalled:", stalled)
         lost = _lost(database, acknowledged)
         print(
             f"acknowledged plays before the kill: {sum(map(len, acknowledged.values()))}, "

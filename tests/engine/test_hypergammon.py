@@ -287,7 +287,11 @@ def test_one_thread_and_every_core_reach_the_same_fixed_point(
 ) -> None:
     one = _solve(1, threads=1)
     two = _solve(1, threads=2)
-    assert abs(two.sweeps - one.sweeps) <= 1  # level by level: the one-thread sweep, shared
+    # Level by level, the one-thread sweep shared: no slower. Not the same count: a
+    # same-level read may see another thread's value before or after its update
+    # (documented in _solve_sweep), which has ended a two-thread solve 4 sweeps early;
+    # the values below are what must agree.
+    assert two.sweeps <= one.sweeps + 1
     for name in ("probabilities", "centred_no_double", "owned_no_double", "opponent_owns"):
         assert np.nanmax(np.abs(getattr(one, name) - getattr(two, name))) < 1e-8, name
     assert np.nanmax(np.abs(two.probabilities - np.asarray(hyper1._probabilities))) < 1e-8

@@ -18,6 +18,7 @@ from backgammon.server.database import Database
 from backgammon.server.fibs.lobby_feed import LobbyFeed
 from backgammon.server.fibs.session import FibsSession
 from backgammon.server.fibs.who_lines import WhoLines
+from backgammon.server.protocol import ActionBody, CreateMatch, MatchSettings
 from backgammon.server.service import GameService
 from backgammon.server.settings import Settings
 
@@ -227,5 +228,50 @@ def test_a_login_on_another_process_is_told_to_fibs_clients_here(server_factory:
         assert pat.unknown() == []
         await pat.close()
         await quinn.close()
+
+    asyncio.run(scenario())
+
+
+class _FixedDice:
+    """Every match's dice seed: bytes([4]) * 32, whose opening throw is (1, 2)."""
+
+    @staticmethod
+    def randbytes(count: int) -> bytes:
+        return bytes([4]) * count
+
+
+def test_a_double_waiting_for_a_player_who_logs_in_again_is_asked_again(
+    tmp_path: Path,
+) -> None:
+    """The offer's line is the only prompt a client has for it: a player who lost the
+    connection while a double waited for them is asked again when the match is
+    loaded, once, and the answer is taken."""
+
+    async def scenario() -> None:
+        async with fibs_server(tmp_path, "", _FixedDice()) as (service, port):  # type: ignore[arg-type]
+            jane, _ = await service.register("jane", PASSWORD)
+            await service.register("leo", PASSWORD)
+            leo = await _clip_login(port, "leo", PASSWORD)
+            created = await service.create_match(
+                jane, CreateMatch(settings=MatchSettings(length=3), opponent="leo")
+            )
+            await leo.send("join jane")
+            await leo.wait_for(lambda line: line == "It's your turn to move.")
+            await leo.send("move 13-11 6-5")
+            await leo.wait_for(lambda line: line.startswith("board:"), len(leo.lines))
+            match_id = str(created["id"])
+            await service.act(jane, match_id, ActionBody(kind="double"))
+            offer = "jane doubles. Type 'accept' or 'reject'."
+            await leo.wait_for(lambda line: line == offer)
+            await leo.close()
+            leo = await _clip_login(port, "leo", PASSWORD)
+            loaded = await leo.wait_for(lambda line: "Your running match was loaded." in line)
+            asked = await leo.wait_for(lambda line: line == offer, loaded)
+            await leo.send("accept")
+            await leo.wait_for(lambda line: line == "You accept the double. The cube shows 2.")
+            assert leo.lines.count(offer) == 1
+            assert any(line.startswith("board:") for line in leo.lines[loaded:asked])
+            assert leo.unknown() == [], leo.unknown()
+            await leo.close()
 
     asyncio.run(scenario())

@@ -1984,15 +1984,17 @@ class GameService:
         matches abandoned longer than the setting; returns how many ended."""
         now = self.clock.now()
         ended = 0
+        stale = now - self.settings.abandon_after
         for match_id in list(self._live):
             live = self._live.get(match_id)
+            # Most matches are untimed and their turn recent: two attribute reads
+            # (this runs over every live match twice a second).
             if live is None or live.finished:
                 continue
+            if live.settings.clock is None and live.turn_started >= stale:
+                continue
             deadline = live.deadline()
-            abandoned = (
-                live.waiting_for is not None
-                and now - live.turn_started > self.settings.abandon_after
-            )
+            abandoned = live.turn_started < stale and live.waiting_for is not None
             if (deadline is None or now <= deadline) and not abandoned:
                 continue
             async with self._lock(match_id):

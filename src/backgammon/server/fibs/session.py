@@ -234,6 +234,8 @@ class FibsSession:
         self._runner: asyncio.Task[None] | None = None
         self._authenticated_at = 0  # the service's moderation epoch before login
         self._ended_by_server = False
+        # The commands' handlers, made at the first command (not for every line).
+        self._commands: dict[str, Callable[[str], Awaitable[None]]] | None = None
 
     # -- output --------------------------------------------------------------------
 
@@ -461,7 +463,9 @@ class FibsSession:
             return True
         word, _, rest = line.partition(" ")
         word, rest = word.lower(), rest.strip()
-        handler = self._handlers().get(word)
+        if self._commands is None:
+            self._commands = self._handlers()
+        handler = self._commands.get(word)
         if handler is None:
             await self.error(f"Unknown command: '{word}'")
             return True
@@ -1460,6 +1464,8 @@ class FibsSession:
         kind = entry["kind"]
         if kind == "opening" and view is not None and view["turn"] == seat:
             self._told_turn = state["seq"]
+        elif kind in ("double", "resign") and entry.get("by") == 1 - seat:
+            self._told_turn = state["seq"]  # the offer's own line asked for the answer
         elif kind == "roll" and view is not None and view["turn"] == seat:
             to_move = view.get("to_move", 0)
             if to_move:
@@ -1506,7 +1512,13 @@ class FibsSession:
         game = state["game"]
         if game is None or state["result"] is not None or state["waiting_for"] != seat:
             return
-        if game["pending"] is not None:
+        pending = game["pending"]
+        if pending is not None:
+            offer = pending["kind"] in ("double", "resign") and pending["by"] == 1 - seat
+            if offer and self._told_turn != state["seq"]:
+                # An offer not told with its entry (a resumed match): ask again.
+                self._told_turn = state["seq"]
+                await self.line(self._offer_line(pending, state))
             return
         if game["dice"] is None:
             if not self.toggles["double"] and self.playing is not None:
@@ -1521,6 +1533,16 @@ class FibsSession:
             self._told_turn = state["seq"]
             pieces = "piece" if to_move == 1 else "pieces"
             await self.line(f"Please move {to_move} {pieces}.")
+
+    @staticmethod
+    def _offer_line(pending: dict[str, Any], state: dict[str, Any]) -> str:
+        """FIBS's line asking the player for an answer to the opponent's offer."""
+        by = state["players"][pending["by"]]
+        if pending["kind"] == "resign":
+            value = pending["level"] * state["game"]["cube"]["value"]
+            won = f"{value} {_points_word(value)}"
+            return f"{by} wants to resign. You will win {won}. Type 'accept' or 'reject'."
+        return f"{by} doubles. Type 'accept' or 'reject'."
 
     async def _match_over(self, state: dict[str, Any], seat: int, playing: bool) -> None:
         result = state["result"]
