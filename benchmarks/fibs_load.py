@@ -136,6 +136,10 @@ class Player:
         """Connect (again after the server went away) until the run ends."""
         while not self.run.stopping:
             self.login_began = time.monotonic()
+            # A command sent before the connection went away is never answered:
+            # forget it (and the prompts), or the player waits for ever.
+            self.sent_at = self.ack_prefix = self.sent_play = None
+            self.offered = self.next_game = self.roll_prompt = False
             try:
                 reader, self.writer = await asyncio.open_connection(
                     "127.0.0.1", self.run.port, local_addr=(self.address, 0), limit=1 << 20

@@ -113,10 +113,14 @@ def test_knockout_with_consolation_and_last_chance_plays_to_the_end(
         assert started["status"] == "running" and len(started["rounds"][0]["pairings"]) == 4
         view = await _until_finished(ada, tournament_id, 300)
         # The consolation is a knock-out of round 1's four losers, the last chance
-        # one of the consolation's two first-round losers; both are played out.
+        # one of the consolation's two first-round losers; both are played out. The
+        # last chance begins when the consolation's first round ends, which may be
+        # after the main event's final.
+        assert view["side_events"][0]["kind"] == "consolation", view["side_events"]
+        consolation = await _until_finished(ada, view["side_events"][0]["id"], 300)
+        view = await ada.request("GET", f"/api/tournaments/{tournament_id}")
         kinds = [side["kind"] for side in view["side_events"]]
         assert kinds == ["consolation", "last-chance"], view["side_events"]
-        consolation = await _until_finished(ada, view["side_events"][0]["id"], 300)
         last_chance = await _until_finished(ada, view["side_events"][1]["id"], 300)
         players.cancel()
         assert [len(r["pairings"]) for r in view["rounds"]] == [4, 2, 1]
