@@ -111,6 +111,8 @@ class FibsListener:
             await writer.drain()
 
         def write_now(text: str) -> bool:
+            if writer.transport.is_closing():
+                return True  # gone: the session ends when its reader sees it
             writer.write(text.encode("utf-8"))
             return writer.transport.get_write_buffer_size() <= WRITE_BUFFER_LIMIT
 
