@@ -74,7 +74,9 @@ class WhoCache:
         once, those another task is reading when it has them, the rest in one read."""
         found: dict[int, WhoFacts] = {}
         waiting: dict[int, asyncio.Future[WhoFacts | None]] = {}
-        wanted: list[int] = []
+        # In order and each once: a dict (a list's ``in`` made a who list of 2,000
+        # stale users 2 million comparisons).
+        wanted: dict[int, None] = {}
         now = self._now()
         for user_id in user_ids:
             kept = self._kept.get(user_id)
@@ -83,10 +85,10 @@ class WhoCache:
                 found[user_id] = kept[1]
             elif user_id in self._reading:
                 waiting[user_id] = self._reading[user_id]
-            elif user_id not in wanted:
-                wanted.append(user_id)
+            else:
+                wanted[user_id] = None
         if wanted:
-            found.update(await self._read(wanted))
+            found.update(await self._read(list(wanted)))
         for user_id, future in waiting.items():
             facts = await asyncio.shield(future)
             if facts is not None:
