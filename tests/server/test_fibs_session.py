@@ -12,6 +12,7 @@ from backgammon.rules.position import Position
 from backgammon.server.database import Database
 from backgammon.server.fibs.session import FibsSession
 from backgammon.server.protocol import ActionBody, CreateMatch, MatchSettings
+from backgammon.server.repository import User
 from backgammon.server.service import GameService
 from backgammon.server.settings import Settings
 
@@ -24,6 +25,22 @@ async def _until(done: Any, what: str) -> None:
             return
         await asyncio.sleep(0.005)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+async def _jane_and_leo(
+    service: GameService,
+) -> tuple[User, FibsSession, asyncio.Queue[str], list[str]]:
+    """Accounts jane and leo; a FIBS session not yet run (leo will log in), the
+    queue its lines are read from and the list of what it writes."""
+    jane, _ = await service.register("jane", PASSWORD)
+    await service.register("leo", PASSWORD)
+    inputs: asyncio.Queue[str] = asyncio.Queue()
+    output: list[str] = []
+
+    async def write(text: str) -> None:
+        output.append(text)
+
+    return jane, FibsSession(service, inputs.get, write, "127.0.0.1"), inputs, output
 
 
 def test_a_join_whose_reply_comes_after_the_match_started_event_starts_playing_once(
@@ -39,15 +56,7 @@ def test_a_join_whose_reply_comes_after_the_match_started_event_starts_playing_o
         service = GameService(settings, Database(settings.database))
         await service.start()
         try:
-            jane, _ = await service.register("jane", PASSWORD)
-            await service.register("leo", PASSWORD)
-            inputs: asyncio.Queue[str] = asyncio.Queue()
-            output: list[str] = []
-
-            async def write(text: str) -> None:
-                output.append(text)
-
-            session = FibsSession(service, inputs.get, write, "127.0.0.1")
+            jane, session, inputs, output = await _jane_and_leo(service)
             handled: list[str] = []
             event = session._event
 
@@ -113,15 +122,7 @@ def test_a_session_catching_up_on_a_match_shows_the_opening_board_and_prompts_it
         service = GameService(settings, Database(settings.database), dice_seeds=lambda: seed)
         await service.start()
         try:
-            jane, _ = await service.register("jane", PASSWORD)
-            await service.register("leo", PASSWORD)
-            inputs: asyncio.Queue[str] = asyncio.Queue()
-            output: list[str] = []
-
-            async def write(text: str) -> None:
-                output.append(text)
-
-            session = FibsSession(service, inputs.get, write, "127.0.0.1")
+            jane, session, inputs, output = await _jane_and_leo(service)
             started, busy = session._match_started, asyncio.Event()
 
             async def busy_started(message: dict[str, Any]) -> None:

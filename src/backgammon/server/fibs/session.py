@@ -548,11 +548,6 @@ class FibsSession:
             lines.append("6")
         await self._send_safe(lines)
 
-    async def _who_line(self, user_id: int) -> str:
-        """A user's who line, from the service's facts kept in memory."""
-        facts = self.service.who_kept(user_id) or await self.service.who(user_id)
-        return self._who_text(user_id, facts)
-
     def _who_text(self, user_id: int, facts: WhoFacts) -> str:
         """A who line (made safe): CLIP's ``5`` line, or a line for people."""
         if self.clip:
@@ -1416,7 +1411,7 @@ class FibsSession:
             if me(by):
                 await self.line(f"You double. Please wait for {names[1 - by]} to accept or reject.")
             elif playing:
-                await self.line(f"{names[by]} doubles. Type 'accept' or 'reject'.")
+                await self.line(self._offer_line(entry, state))
             else:
                 await self.line(f"{names[by]} doubles.")
         elif kind == "take" and by is not None:
@@ -1430,9 +1425,7 @@ class FibsSession:
             if me(by):
                 await self.line(f"You want to resign. {names[1 - by]} will win {won}.")
             elif playing:
-                await self.line(
-                    f"{names[by]} wants to resign. You will win {won}. Type 'accept' or 'reject'."
-                )
+                await self.line(self._offer_line(entry, state))
             else:
                 await self.line(f"{names[by]} wants to resign. {names[1 - by]} will win {won}.")
         elif kind == "reject" and by is not None:
@@ -1535,11 +1528,13 @@ class FibsSession:
             await self.line(f"Please move {to_move} {pieces}.")
 
     @staticmethod
-    def _offer_line(pending: dict[str, Any], state: dict[str, Any]) -> str:
-        """FIBS's line asking the player for an answer to the opponent's offer."""
-        by = state["players"][pending["by"]]
-        if pending["kind"] == "resign":
-            value = pending["level"] * state["game"]["cube"]["value"]
+    def _offer_line(offer: dict[str, Any], state: dict[str, Any]) -> str:
+        """FIBS's line asking the player for an answer to the opponent's offer (a
+        double or resign entry, or the game's pending offer: kind, by, level)."""
+        by = state["players"][offer["by"]]
+        if offer["kind"] == "resign":
+            cube = state["game"]["cube"]["value"] if state["game"] else 1
+            value = offer["level"] * cube
             won = f"{value} {_points_word(value)}"
             return f"{by} wants to resign. You will win {won}. Type 'accept' or 'reject'."
         return f"{by} doubles. Type 'accept' or 'reject'."
