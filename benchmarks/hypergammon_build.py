@@ -6,7 +6,8 @@ fresh temporary folder each time, with the build's own command path
 ``--threads``), and prints one JSON object: the wall time of each run and their
 median, the sweeps, the file's size, the machine's load before and after
 (``os.getloadavg``: on a shared machine the figure is only comparable with the load
-it was measured under), and the checks of the last file written:
+it was measured under), and the checks of the last file written (each sweep's
+largest change goes to stderr as it comes):
 
 * ``reference``: the largest difference of every stored value (the five chances and
   the three cube arrays; NaN where both are NaN) against ``--reference``, a
@@ -75,9 +76,10 @@ def timed_build(checkers: int, threads: int | None, folder: Path) -> tuple[float
     """One build into ``folder``: seconds, the file, the sweeps."""
     sweeps = 0
 
-    def count(sweep: int, _change: float, _seconds: float) -> None:
+    def count(sweep: int, change: float, seconds: float) -> None:
         nonlocal sweeps
         sweeps = sweep
+        print(f"sweep {sweep}: largest change {change:.3g} at {seconds:.0f} s", file=sys.stderr)
 
     began = time.perf_counter()
     path = build_database(checkers, folder, progress=count, threads=threads)

@@ -47,7 +47,10 @@ if the ratio held (:class:`_Extrapolation`); the next sweeps correct any oversho
 took the 2-checker solve from 49 sweeps to 28 (the values agree within 2e-9). A build
 through :func:`build_database` saves its state every few sweeps and resumes from it. A
 sweep runs on every core: level by level of total pip count, each level shared among the
-threads (:func:`_solve_sweep`), so it stays a Gauss-Seidel sweep.
+threads (:func:`_solve_sweep`), so it stays a Gauss-Seidel sweep. The plays of every
+position and roll are generated once, before the first sweep, into a table the sweeps
+read (:func:`_play_table`, within :data:`PLAY_TABLE_MEMORY`): generating them was most
+of a sweep's time.
 
 **Cubeful values.** In the same sweeps, for money with no Jacoby rule, no beavers and
 an unlimited cube, in units of the current cube for the side on roll before it
@@ -116,6 +119,7 @@ __all__ = [
     "BUILT_ON_FIRST_USE",
     "CHECKER_COUNTS",
     "FLOAT32_TOLERANCE",
+    "PLAY_TABLE_MEMORY",
     "TIE",
     "TOLERANCE",
     "HypergammonCubeEquities",
@@ -128,6 +132,7 @@ __all__ = [
     "main",
     "pair_count",
     "pair_index",
+    "play_table_memory",
     "probability_ranges",
     "read_gnubg_database",
     "residual",
@@ -160,6 +165,8 @@ SolveProgress: TypeAlias = Callable[[int, float, float], None]
 
 FloatArray: TypeAlias = npt.NDArray[np.float64]
 IntArray: TypeAlias = npt.NDArray[np.int64]
+CountArray: TypeAlias = npt.NDArray[np.uint8]
+ResultArray: TypeAlias = npt.NDArray[np.int32]
 Boards: TypeAlias = npt.NDArray[np.uint8]
 
 
@@ -498,9 +505,17 @@ def _sweep_slots(
     update: bool,
     change: FloatArray,
     by_equity: bool,
+    play_counts: CountArray,
+    play_starts: IntArray,
+    play_results: ResultArray,
 ) -> float:
     """One Gauss-Seidel pass over ``order[lo:hi]``; returns the largest change of any
     value.
+
+    The plays of a slot whose ``play_starts[slot]`` is not -1 are read from the play
+    table (:func:`_play_table`: ``play_counts[slot, roll]`` results, from
+    ``play_results[play_starts[slot]]`` on, roll after roll); the others' (and every
+    slot's when ``play_starts`` is empty) are generated.
 
     ``values`` is packed (see :data:`_VALUES`). With ``update`` false nothing is
     written: the pass only measures how far every position is from the average of its
@@ -509,9 +524,11 @@ def _sweep_slots(
     cubeless equity only."""
     keys = np.empty(256, dtype=np.int64)
     raw = np.empty(3 * 256, dtype=np.int64)
+    play_equity = np.empty(256)
     new = np.empty(5)
     best_p = np.empty(5)
     largest = 0.0
+    tabled = play_starts.shape[0]
     for slot in range(lo, hi):
         pair = order[slot]
         a = pair // size
@@ -522,9 +539,17 @@ def _sweep_slots(
         v_centred = 0.0
         v_owned = 0.0
         v_opponent = 0.0
+        at = play_starts[slot] if slot < tabled else -1
+        read = at >= 0
         for roll in range(die1.shape[0]):
             w = weight[roll]
-            count = _successors(code, n, size, die1[roll], die2[roll], keys, raw)
+            if read:
+                count = int(play_counts[slot, roll])
+                for k in range(count):
+                    keys[k] = play_results[at + k]
+                at += count
+            else:
+                count = _successors(code, n, size, die1[roll], die2[roll], keys, raw)
             if count == 0:
                 p = values[b * size + a]
                 best_p[0] = 1.0 - p[0]
@@ -563,16 +588,19 @@ def _sweep_slots(
                         c_centred = -max(p[_CENTRED], double)
                         c_owned = -e_u
                         c_opponent = -max(p[_OWNED], double)
+                    play_equity[k] = e
                     best_e = max(best_e, e)
                     b_centred = max(b_centred, c_centred)
                     b_owned = max(b_owned, c_owned)
                     b_opponent = max(b_opponent, c_opponent)
-                # tie-break: the lowest key among the plays within ``tie`` of the best
+                # tie-break: the lowest key among the plays within ``tie`` of the best,
+                # judged by the equities read above: another thread may be writing a
+                # successor in this level, and a second read could leave no play
+                # within ``tie`` of ``best_e`` (and an unset key read as a row)
                 chosen = np.int64(1) << 62
                 for k in range(count):
                     key = keys[k]
-                    e = float(-key) if key < 0 else -_equity5(values[key])
-                    if e >= best_e - tie and key < chosen:
+                    if play_equity[k] >= best_e - tie and key < chosen:
                         chosen = key
                 if chosen < 0:
                     points = -chosen
@@ -631,6 +659,9 @@ def _solve_sweep(
     change: FloatArray,
     by_equity: bool,
     threads: int,
+    play_counts: CountArray,
+    play_starts: IntArray,
+    play_results: ResultArray,
 ) -> float:
     """One sweep over ``order`` on ``threads`` threads (see :func:`_sweep_slots`);
     returns the largest change of any value.
@@ -669,6 +700,9 @@ def _solve_sweep(
                     update,
                     change,
                     by_equity,
+                    play_counts,
+                    play_starts,
+                    play_results,
                 )
                 largest[t] = max(largest[t], found)
     return float(largest.max())
@@ -681,6 +715,97 @@ def _levels(table: IntArray, order: IntArray) -> IntArray:
     totals = pips[order // size] + pips[order % size]
     starts = np.flatnonzero(np.diff(totals)) + 1
     return np.concatenate(([0], starts, [order.shape[0]])).astype(np.int64)
+
+
+@njit(cache=True, parallel=True)
+def _fill_plays(
+    order: IntArray,
+    table: IntArray,
+    n: int,
+    size: int,
+    die1: IntArray,
+    die2: IntArray,
+    threads: int,
+    counts: CountArray,
+    starts: IntArray,
+    results: ResultArray,
+) -> None:
+    """Generate the plays of every slot of ``order`` once into the table (see
+    :func:`_sweep_slots`): ``counts[slot, roll]`` results from ``starts[slot]`` on in
+    ``results``, roll after roll. Each thread fills its share of the slots into its
+    share of ``results``; the slots that no longer fit get ``starts[slot] = -1``
+    (generated in each sweep)."""
+    slots = order.shape[0]
+    room = results.shape[0]
+    rolls = die1.shape[0]
+    for t in prange(threads):
+        keys = np.empty(rolls * 256, dtype=np.int64)
+        raw = np.empty(3 * 256, dtype=np.int64)
+        cursor = room * t // threads
+        end = room * (t + 1) // threads
+        full = False
+        for slot in range(slots * t // threads, slots * (t + 1) // threads):
+            starts[slot] = -1
+            if full:
+                continue
+            pair = order[slot]
+            code = _pair_code(table, pair // size, pair % size)
+            total = 0
+            for roll in range(rolls):
+                count = _successors(code, n, size, die1[roll], die2[roll], keys[total:], raw)
+                counts[slot, roll] = count
+                total += count
+            if cursor + total > end:
+                full = True
+                continue
+            for k in range(total):
+                results[cursor + k] = keys[k]
+            starts[slot] = cursor
+            cursor += total
+
+
+class _PlayTable(NamedTuple):
+    """The distinct results of every roll's legal plays, generated once for the
+    slots of a sweep's order whose ``starts`` is not -1 (see :func:`_sweep_slots`): a
+    sweep then reads them instead of generating them again."""
+
+    counts: CountArray
+    starts: IntArray
+    results: ResultArray
+
+
+def _no_play_table(rolls: int) -> _PlayTable:
+    """A table of no slot: every play generated in the sweep."""
+    return _PlayTable(
+        np.zeros((0, rolls), dtype=np.uint8),
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.int32),
+    )
+
+
+def _play_table(
+    order: IntArray,
+    table: IntArray,
+    n: int,
+    size: int,
+    die1: IntArray,
+    die2: IntArray,
+    threads: int,
+    memory: int,
+) -> _PlayTable:
+    """The play table of ``order`` in at most ``memory`` bytes: a byte a roll and eight
+    a slot (the counts and starts), four a result (int32). The results array is
+    allocated whole but only the part written is touched (the rest stays virtual);
+    where it is too small, each thread's last slots are left out."""
+    rolls = die1.shape[0]
+    counts = np.zeros((order.shape[0], rolls), dtype=np.uint8)
+    starts = np.empty(order.shape[0], dtype=np.int64)
+    room = (memory - counts.nbytes - starts.nbytes) // 4
+    if room <= 0:
+        return _no_play_table(rolls)
+    results = np.empty(room, dtype=np.int32)
+    _fill_plays(order, table, n, size, die1, die2, threads, counts, starts, results)
+    return _PlayTable(counts, starts, results)
 
 
 @njit(cache=True)
@@ -852,14 +977,19 @@ def _finished_values(table: IntArray, n: int) -> tuple[FloatArray, FloatArray]:
 
 def _playable_order(table: IntArray, n: int, win: FloatArray) -> IntArray:
     """The positions to iterate (not finished, not clashing: ``win`` not NaN), by
-    the total pip count of both sides."""
+    the total pip count of both sides, then by the opponent's side: every result of a
+    play from ``(player, opponent)`` is a pair ``(opponent, player')``, one block of
+    ``size`` rows, so consecutive positions read the same block (it stays in the
+    cache: 20% off a 3-checker sweep)."""
     size = table.shape[0]
     pips = _side_pips(table, n)
     totals = (pips[:, None] + pips[None, :]).reshape(-1)
     index = np.arange(size * size, dtype=np.int64)
     live = (index // size != 0) & (index % size != 0) & ~np.isnan(win)
     candidates = index[live]
-    order: IntArray = candidates[np.argsort(totals[candidates], kind="stable")]
+    order: IntArray = candidates[
+        np.lexsort((candidates // size, candidates % size, totals[candidates]))
+    ]
     return order
 
 
@@ -923,6 +1053,24 @@ class _Extrapolation:
             self._before[k][...] = array
 
 
+PLAY_TABLE_MEMORY = 6 * 2**30
+"""At most this many bytes hold the table of the plays a build generates once
+(:func:`_play_table`; about 3.8 GB for every 3-checker position; positions that do
+not fit are generated every sweep). A build takes at most half the memory available
+when it starts (:func:`play_table_memory`)."""
+
+
+def play_table_memory() -> int:
+    """The play table's budget: :data:`PLAY_TABLE_MEMORY`, or half the memory
+    available now where that is less (a server's background build must not push the
+    machine into swap; with less room, more positions are generated every sweep)."""
+    try:
+        available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):
+        return PLAY_TABLE_MEMORY
+    return int(min(PLAY_TABLE_MEMORY, available // 2))
+
+
 _EXTRAPOLATE_EVERY = 2
 _STEADY_RATIO = 0.02
 _CHECKPOINT_EVERY = 5
@@ -967,12 +1115,15 @@ def _solve(
     gnubg_no_move: bool = False,
     state: Path | None = None,
     threads: int | None = None,
+    play_memory: int | None = None,
 ) -> _Solution:
     """Solve by value iteration (see the module doc) on ``threads`` threads (by default
     Numba's count, every core, for 3 checkers; one for 1 and 2) to ``tolerance``
     (:func:`default_tolerance` by default). With ``state``, a file where the iteration's
     values are saved every few sweeps and from which it resumes when the file exists (a
-    long build survives being stopped)."""
+    long build survives being stopped). The plays are generated once into a table of
+    at most ``play_memory`` bytes (:func:`_play_table`; 0: generated every sweep; by
+    default :func:`play_table_memory`)."""
     n = _check_checkers(checkers)
     limit = default_tolerance(n) if tolerance is None else tolerance
     size = side_count(n)
@@ -1002,6 +1153,12 @@ def _solve(
     # more than it saves on a busy machine.
     default_workers = get_num_threads() if n == 3 else 1
     workers = default_workers if threads is None else max(1, int(threads))
+    budget = play_table_memory() if play_memory is None else play_memory
+    plays = (
+        _play_table(order, table, n, size, die1, die2, workers, budget)
+        if budget > 0
+        else _no_play_table(die1.shape[0])
+    )
     while True:
         sweeps += 1
         largest = _solve_sweep(
@@ -1020,6 +1177,7 @@ def _solve(
             change,
             False,
             workers,
+            *plays,
         )
         if progress is not None:
             progress(sweeps, largest, time.perf_counter() - began)
@@ -1033,6 +1191,8 @@ def _solve(
         speedup.after_sweep(arrays)
         if state is not None and sweeps % _CHECKPOINT_EVERY == 0:
             _save_state(state, n, sweeps, values)
+    if np.isnan(values[order]).any():
+        raise EngineError(f"hypergammon-{n}: the solve left a live position without values")
     return _Solution(*arrays, sweeps, time.perf_counter() - began)
 
 
@@ -1053,7 +1213,8 @@ def residual(database: HypergammonDatabase, sample: int | None = None, seed: int
     every stored value, between the value and the average over the 21 rolls of the
     best play's value computed from the stored values (0 for an exact solution);
     with ``sample``, over that many positions drawn at random (``seed``), a quick
-    check of a large database.
+    check of a large database. A live position whose values are missing (NaN) makes
+    it infinite.
     Chances are taken from the tie-break's play, so ties do not count as errors. For a
     database stored in float32 (3 checkers) the chances count through their cubeless
     equity: rounding moves tied plays' equities apart by more than :data:`TIE`, so the
@@ -1067,7 +1228,11 @@ def residual(database: HypergammonDatabase, sample: int | None = None, seed: int
     values[:, _CENTRED] = database._centred_no_double
     values[:, _OWNED] = database._owned_no_double
     values[:, _OPPONENT] = database._opponent_owns
-    order = _playable_order(table, n, values[:, 0])
+    # The live positions come from the rules, not from the stored values: a live
+    # position whose values are NaN would be left out and ignored as a successor.
+    order = _playable_order(table, n, _finished_values(table, n)[0][:, 0])
+    if np.isnan(values[order]).any():
+        return math.inf
     if sample is not None and sample < order.shape[0]:
         chosen = np.random.default_rng(seed).choice(order.shape[0], sample, replace=False)
         order = np.ascontiguousarray(order[np.sort(chosen)])
@@ -1090,6 +1255,7 @@ def residual(database: HypergammonDatabase, sample: int | None = None, seed: int
             change,
             database._probabilities.dtype != np.float64,
             get_num_threads(),
+            *_no_play_table(die1.shape[0]),
         )
     )
 
