@@ -10,6 +10,8 @@ The same positions (the starting position after a few plays) are rolled out:
   this process (what ``backgammon rollout`` does with one process);
 * ``label, 1 process``: :func:`backgammon.training.labelling.label_positions` on
   :class:`~backgammon.engine.workers.LocalProcesses` (1), shards of one position;
+* ``label, N processes``: the same on N local processes (``--cpus``), after a
+  warm-up job (each process loads the kernels once);
 * ``label, Ray 1 CPU`` and ``label, Ray N CPUs``: the same on a local Ray cluster,
   after a warm-up job on it (worker start-up and kernel loading are not counted).
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from backgammon import Position
@@ -36,8 +39,9 @@ def sample_positions(count: int) -> list[Position]:
     found = [Position.initial()]
     rolls = [(3, 1), (6, 5), (4, 2), (5, 3), (6, 1), (2, 1), (6, 4), (5, 2)]
     while len(found) < count:
-        play = found[-1].legal_plays(rolls[len(found) % len(rolls)])[len(found) % 3]
-        found.append(play.position.flip())
+        plays = found[-1].legal_plays(rolls[len(found) % len(rolls)])
+        after = plays[len(found) % 3 % len(plays)].position if plays else found[-1]
+        found.append(after.flip() if not after.is_game_over() else Position.initial())
     return found
 
 
@@ -71,14 +75,19 @@ def main() -> None:
     rate = args.positions * args.trials / (time.perf_counter() - began)
     print(f"rollout, 1 process      {rate:8.1f} trials/s/core", flush=True)
     work = Path(tempfile.mkdtemp(prefix="label-throughput-"))
-    runs: list[tuple[str, int | None]] = [("label, 1 process", None)]
+    runs: list[tuple[str, Callable[[], TaskRunner], int]] = [
+        ("label, 1 process", lambda: LocalProcesses(1), 0),
+        (f"label, {args.cpus} processes", lambda: LocalProcesses(args.cpus), args.cpus),
+    ]
     if not args.no_ray and ray_installed():
-        runs += [("label, Ray 1 CPU", 1), (f"label, Ray {args.cpus} CPUs", args.cpus)]
-    for number, (name, cpus) in enumerate(runs):
-        runner: TaskRunner = LocalProcesses(1) if cpus is None else RayCluster("local", cpus)
-        with runner:
-            if cpus is not None:
-                warm = positions[: 2 * cpus]
+        runs += [
+            ("label, Ray 1 CPU", lambda: RayCluster("local", 1), 1),
+            (f"label, Ray {args.cpus} CPUs", lambda: RayCluster("local", args.cpus), args.cpus),
+        ]
+    for number, (name, open_one, warm_up) in enumerate(runs):
+        with open_one() as runner:
+            if warm_up:
+                warm = positions[: 2 * warm_up]
                 timed_labels(engine, warm, settings, runner, work / f"warm-{number}")
             per_core, equities = timed_labels(engine, positions, settings, runner, work / name)
         same = "same labels" if equities == reference else "LABELS DIFFER"

@@ -8,6 +8,11 @@ score evaluators on it, as GNU Backgammon's contact.bm / race.bm are used:
         --out benchmarks/data/rollout_truth.json.gz [--ray local|auto|ray://HOST:PORT]
     python benchmarks/rollout_truth.py score [--plies 0 1 2] [--no-gnubg] [--report F]
 
+The build also runs in three steps, so that the rollouts can run on another machine
+(GNU Backgammon is needed only to draw): ``draw ... --out D.json.gz`` (decisions and
+candidates), ``label D.json.gz --work W --cpus N`` (resumable; the ``backgammon
+label`` runner), ``assemble D.json.gz --work W --out DATA``.
+
 * **Decisions.** Positions with a roll from two kinds of game: self-play of our
   0-ply engine (one play in ten chosen at random, so that the games vary) and games
   of our 0-ply engine against GNU Backgammon 0-ply as the opponent (its plays only).
@@ -18,6 +23,9 @@ score evaluators on it, as GNU Backgammon's contact.bm / race.bm are used:
   :mod:`backgammon.training.labelling` (the ``backgammon label`` runner: variance
   reduction, quasi-random dice, truncation to our 0-ply, the same dice for every
   candidate); the mover's equity is minus the opponent's.
+* **Yardstick picks.** ``yardstick`` rolls out GNU Backgammon's 0-ply and 2-ply
+  picks that are not candidates, on the held-out decisions only (so they are
+  never training labels), with the same dice; its held-out scores are then exact.
 * **Split.** Half the decisions (by a hash of position and roll) are ``heldout``:
   never to be trained on. The rest (``train``) may be labels.
 * **Score.** For each decision an evaluator picks a play; its loss is the best
@@ -169,8 +177,8 @@ def split_of(position_id: str, dice: list[int]) -> str:
     return "heldout" if digest[0] % 2 == 0 else "train"
 
 
-def build(args: argparse.Namespace) -> None:
-    """Draw the decisions, roll out their candidates, write the data."""
+def draw(args: argparse.Namespace) -> dict[str, Any]:
+    """Draw the decisions and their candidates; the body of the data, unlabelled."""
     engine = Engine()
     began = time.perf_counter()
     decisions = draw_decisions(args, engine)
@@ -179,33 +187,7 @@ def build(args: argparse.Namespace) -> None:
         decision["candidates"] = candidates(engine, position, tuple(decision["dice"]))
         decision["split"] = split_of(decision["position_id"], decision["dice"])
     print(f"{len(decisions)} decisions drawn in {time.perf_counter() - began:.0f} s", flush=True)
-    results = sorted({result for decision in decisions for result in decision["candidates"]})
-    settings = RolloutSettings(trials=args.trials, seed=args.seed, truncation=args.truncate)
-    work = Path(args.work or tempfile.mkdtemp(prefix="rollout-truth-"))
-    opponent_on_roll = [Position.from_position_id(result).flip() for result in results]
-    with open_runner(args.ray, args.cpus) as runner:
-        summary = label_positions(
-            engine.evaluate_boards,
-            opponent_on_roll,
-            work,
-            settings,
-            runner,
-            shard_size=8,
-            progress=lambda done, total: print(f"\r{done}/{total} rolled out", end="", flush=True),
-        )
-    print(f"\n{summary.trials:,} trials, {summary.trials_per_second_per_core:.1f} trials/s/core")
-    labels = read_labels(work)
-    truth = {result: label for result, label in zip(results, labels, strict=True)}
-    for decision in decisions:
-        decision["candidates"] = [
-            {
-                "result_id": result,
-                "equity": -truth[result]["equity"],
-                "standard_error": truth[result]["standard_error"],
-            }
-            for result in decision["candidates"]
-        ]
-    body = {
+    return {
         "settings": {
             "trials": args.trials,
             "truncation": args.truncate,
@@ -217,9 +199,115 @@ def build(args: argparse.Namespace) -> None:
         },
         "decisions": decisions,
     }
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    with gzip.open(args.out, "wt", encoding="utf-8") as handle:
+
+
+def results_of(body: dict[str, Any]) -> list[str]:
+    """Every distinct candidate result of the decisions, in the order they are labelled."""
+    return sorted({result for decision in body["decisions"] for result in decision["candidates"]})
+
+
+def label(body: dict[str, Any], work: Path, cpus: int, ray: str | None) -> None:
+    """Roll out every candidate result (the opponent on roll) into ``work``: resumable
+    shards of the ``backgammon label`` runner."""
+    settings = body["settings"]
+    rollout_settings = RolloutSettings(
+        trials=settings["trials"], seed=settings["seed"], truncation=settings["truncation"]
+    )
+    opponent_on_roll = [Position.from_position_id(result).flip() for result in results_of(body)]
+    with open_runner(ray, cpus) as runner:
+        summary = label_positions(
+            Engine().evaluate_boards,
+            opponent_on_roll,
+            work,
+            rollout_settings,
+            runner,
+            shard_size=8,
+            progress=lambda done, total: print(f"\r{done}/{total} rolled out", end="", flush=True),
+        )
+    print(f"\n{summary.trials:,} trials, {summary.trials_per_second_per_core:.1f} trials/s/core")
+
+
+def assemble(body: dict[str, Any], work: Path) -> dict[str, Any]:
+    """The data: each candidate with its rolled-out equity for the mover."""
+    labels = read_labels(work)
+    truth = dict(zip(results_of(body), labels, strict=True))
+    for decision in body["decisions"]:
+        decision["candidates"] = [
+            {
+                "result_id": result,
+                "equity": -truth[result]["equity"],
+                "standard_error": truth[result]["standard_error"],
+            }
+            for result in decision["candidates"]
+        ]
+    return body
+
+
+def read_body(path: str | Path) -> dict[str, Any]:
+    """A (gzipped) JSON body written by :func:`write_body`."""
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        body: dict[str, Any] = json.load(handle)
+    return body
+
+
+def write_body(body: dict[str, Any], path: str | Path) -> None:
+    """Write ``body`` as gzipped JSON at ``path``."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
         json.dump(body, handle, separators=(",", ":"))
+
+
+def add_yardstick_picks(args: argparse.Namespace) -> None:
+    """Roll out GNU Backgammon's 0-ply and 2-ply picks that are not candidates, on the
+    held-out decisions only (never trained on), with the data's settings (so the same
+    dice as the other candidates), and add them as candidates marked ``yardstick``:
+    its held-out scores then count no pick outside the candidates."""
+    body = read_body(args.data)
+    missing: dict[int, set[str]] = {}
+    with gnubg_service(Path(args.gnubg_scripts)) as service:
+        for plies in (0, 2):
+            choose = gnubg_chooser(service, plies)
+            for index, decision in enumerate(body["decisions"]):
+                if decision["split"] != "heldout":
+                    continue
+                position = Position.from_position_id(decision["position_id"])
+                pick = choose(position, tuple(decision["dice"]))
+                if pick not in {entry["result_id"] for entry in decision["candidates"]}:
+                    missing.setdefault(index, set()).add(pick)
+    picks = sorted({pick for found in missing.values() for pick in found})
+    print(f"{len(picks)} picks outside the candidates of {len(missing)} decisions", flush=True)
+    if not picks:
+        return
+    work = Path(args.work or tempfile.mkdtemp(prefix="rollout-truth-yardstick-"))
+    label(
+        {"settings": body["settings"], "decisions": [{"candidates": picks}]},
+        work,
+        args.cpus,
+        args.ray,
+    )
+    truth = dict(zip(picks, read_labels(work), strict=True))
+    for index, found in missing.items():
+        for pick in sorted(found):
+            body["decisions"][index]["candidates"].append(
+                {
+                    "result_id": pick,
+                    "equity": -truth[pick]["equity"],
+                    "standard_error": truth[pick]["standard_error"],
+                    "yardstick": True,
+                }
+            )
+    body["settings"]["yardstick_picks"] = "gnubg 0-ply and 2-ply picks, held-out decisions"
+    write_body(body, args.data)
+
+
+def build(args: argparse.Namespace) -> None:
+    """Draw the decisions, roll out their candidates, write the data (the three steps
+    of ``draw``, ``label`` and ``assemble`` in one)."""
+    began = time.perf_counter()
+    body = draw(args)
+    work = Path(args.work or tempfile.mkdtemp(prefix="rollout-truth-"))
+    label(body, work, args.cpus, args.ray)
+    write_body(assemble(body, work), args.out)
     print(f"wrote {args.out} in {time.perf_counter() - began:.0f} s")
 
 
@@ -257,8 +345,7 @@ def summary_of(losses: list[tuple[float, bool]]) -> dict[str, float]:
 
 def score(args: argparse.Namespace) -> None:
     """Score our plies and GNU Backgammon's 0/2-ply on the held-out and all decisions."""
-    with gzip.open(args.data, "rt", encoding="utf-8") as handle:
-        body = json.load(handle)
+    body = read_body(args.data)
     decisions = body["decisions"]
     heldout = [d["split"] == "heldout" for d in decisions]
     noise = [entry["standard_error"] for d in decisions for entry in d["candidates"]]
@@ -301,22 +388,47 @@ def print_line(name: str, figures: dict[str, Any]) -> None:
     print(f"{name:<12} " + "; ".join(parts) + f"; {figures['seconds']:.0f} s", flush=True)
 
 
+def add_build_options(parser: argparse.ArgumentParser) -> None:
+    """The options that draw decisions and set their rollouts."""
+    parser.add_argument("--self-play-games", type=int, default=40)
+    parser.add_argument("--gnubg-games", type=int, default=40)
+    parser.add_argument("--per-game", type=int, default=4)
+    parser.add_argument("--trials", type=int, default=72)
+    parser.add_argument("--truncate", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=1)
+
+
+def add_label_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the labelling runner."""
+    parser.add_argument("--cpus", type=int, default=1)
+    parser.add_argument("--ray", default=None)
+    parser.add_argument("--work", default=None, help="the labelling folder (resumable)")
+
+
 def main() -> None:
-    """Build or score."""
+    """Build (at once, or in the steps draw, label, assemble) or score."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gnubg-scripts", default=str(GNUBG_SCRIPTS))
     commands = parser.add_subparsers(dest="command", required=True)
     make = commands.add_parser("build", help="draw decisions and roll out their candidates")
-    make.add_argument("--self-play-games", type=int, default=40)
-    make.add_argument("--gnubg-games", type=int, default=40)
-    make.add_argument("--per-game", type=int, default=4)
-    make.add_argument("--trials", type=int, default=72)
-    make.add_argument("--truncate", type=int, default=7)
-    make.add_argument("--seed", type=int, default=1)
-    make.add_argument("--cpus", type=int, default=1)
-    make.add_argument("--ray", default=None)
-    make.add_argument("--work", default=None, help="the labelling folder (resumable)")
+    add_build_options(make)
+    add_label_options(make)
     make.add_argument("--out", default=str(DATA))
+    drawing = commands.add_parser("draw", help="only draw the decisions and candidates")
+    add_build_options(drawing)
+    drawing.add_argument("--out", required=True, help="the unlabelled decisions (.json.gz)")
+    labelling = commands.add_parser("label", help="roll out drawn decisions' candidates")
+    labelling.add_argument("decisions", help="the file written by draw")
+    add_label_options(labelling)
+    joining = commands.add_parser("assemble", help="drawn decisions + labels = the data")
+    joining.add_argument("decisions", help="the file written by draw")
+    joining.add_argument("--work", required=True, help="the folder labelled by label")
+    joining.add_argument("--out", default=str(DATA))
+    yardstick = commands.add_parser(
+        "yardstick", help="roll out GNU Backgammon's picks outside the held-out candidates"
+    )
+    yardstick.add_argument("--data", default=str(DATA))
+    add_label_options(yardstick)
     rate = commands.add_parser("score", help="score evaluators on the data")
     rate.add_argument("--data", default=str(DATA))
     rate.add_argument("--plies", type=int, nargs="*", default=[0, 1, 2])
@@ -324,7 +436,18 @@ def main() -> None:
     rate.add_argument("--no-gnubg", action="store_true")
     rate.add_argument("--report", default=None, help="write the figures as JSON here")
     args = parser.parse_args()
-    build(args) if args.command == "build" else score(args)
+    if args.command == "build":
+        build(args)
+    elif args.command == "draw":
+        write_body(draw(args), args.out)
+    elif args.command == "label":
+        label(read_body(args.decisions), Path(args.work), args.cpus, args.ray)
+    elif args.command == "yardstick":
+        add_yardstick_picks(args)
+    elif args.command == "assemble":
+        write_body(assemble(read_body(args.decisions), Path(args.work)), args.out)
+    else:
+        score(args)
 
 
 if __name__ == "__main__":
