@@ -4,7 +4,8 @@ whole matches at a person's pace over raw sockets, as FIBS client programs do.
     .venv/bin/python benchmarks/fibs_load.py --levels 50 200 500 1000 --hold 60
     .venv/bin/python benchmarks/fibs_load.py --crash 100
 
-Starts one ``backgammon serve --fibs-port`` subprocess (SQLite in a temporary folder),
+Starts one ``backgammon serve --fibs-port`` subprocess (SQLite in a temporary folder;
+``--server-loop asyncio|uvloop`` is its ``--loop``, uvloop where installed by default),
 and creates two registered accounts per match directly in its database (every account
 has a password and its Argon2id hash, made once with the server's own parameters: each
 login still costs the server one full verification). Client processes
@@ -508,7 +509,7 @@ def _percentile(values: list[float], fraction: float) -> float:
 # -- the two runs ------------------------------------------------------------------------
 
 
-def _start_server(folder: Path, port: int, fibs_port: int) -> Server:
+def _start_server(folder: Path, port: int, fibs_port: int, loop: str = "auto") -> Server:
     server = Server.__new__(Server)
     server.folder, server.port = folder, port
     server.url = f"http://127.0.0.1:{port}"
@@ -523,6 +524,7 @@ def _start_server(folder: Path, port: int, fibs_port: int) -> Server:
         "--no-warm-up",
         "--no-bots",
         "--log-level", "warning",
+        "--loop", loop,
     ]  # fmt: skip
     with server.log.open("ab") as log:
         server.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
@@ -570,7 +572,7 @@ def _collector_line(before: dict[str, float], after: dict[str, float], seconds: 
 def ramp(options: argparse.Namespace, folder: Path) -> int:
     """The ramp of ``--levels``; returns 0 if every level held."""
     port, fibs_port = _free_port(), _free_port()
-    server = _start_server(folder, port, fibs_port)
+    server = _start_server(folder, port, fibs_port, options.server_loop)
     _make_accounts(folder / "backgammon.sqlite3", [])
     clients = Clients(options.client_processes, fibs_port, vars(options))
     failures = 0
@@ -642,7 +644,7 @@ def crash(options: argparse.Namespace, folder: Path) -> int:
     """Kill the server with matches in play; returns 0 if nothing was lost."""
     port, fibs_port = _free_port(), _free_port()
     database = folder / "backgammon.sqlite3"
-    server = _start_server(folder, port, fibs_port)
+    server = _start_server(folder, port, fibs_port, options.server_loop)
     pairs = _pairs(0, options.crash, options.per_address)
     _make_accounts(database, [name for p in pairs for name in p[:2]])
     clients = Clients(options.client_processes, fibs_port, vars(options))
@@ -661,7 +663,7 @@ def crash(options: argparse.Namespace, folder: Path) -> int:
             f"killed with {options.crash} matches in play after {options.hold:.0f} s "
             f"({len(before['latencies'])} actions, {before['finished']} matches finished)"
         )
-        server = _start_server(folder, port, fibs_port)
+        server = _start_server(folder, port, fibs_port, options.server_loop)
         print(f"restarted in {time.monotonic() - killed:.1f} s")
         clients.call("finish")
         back: list[float] = []
@@ -736,6 +738,10 @@ def main() -> int:
     parser.add_argument("--stall", type=float, default=20.0)
     parser.add_argument("--trace", help="print every line one player sends and receives")
     parser.add_argument("--keep", action="store_true", help="keep the server's folder")
+    parser.add_argument(
+        "--server-loop", default="auto", choices=("auto", "asyncio", "uvloop"),
+        help="the server's event loop (serve --loop)",
+    )  # fmt: skip
     options = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="fibs-load-"))
     try:

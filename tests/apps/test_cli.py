@@ -130,3 +130,9 @@ def test_python_dash_m_backgammon_help() -> None:
     assert completed.returncode == 0, completed.stderr
     for command in ("play", "show", "moves"):
         assert command in completed.stdout
+
+
+def test_serve_refuses_an_unknown_event_loop_before_starting() -> None:
+    result = runner.invoke(app, ["serve", "--loop", "twisted", "--no-build-hypergammon"])
+    assert result.exit_code == 2
+    assert "--loop must be auto, asyncio or uvloop, not 'twisted'" in result.output
