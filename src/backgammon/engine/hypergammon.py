@@ -673,7 +673,8 @@ def _solve_sweep(
     positions of one level can be updated at once; the exceptions (a hit that gives
     back as many pips as the play used, a roll with no play: the same level) read a
     value another thread may be writing, before or after its update, which value
-    iteration tolerates (it converges to the same fixed point), and the last sweep,
+    iteration tolerates (it converges to the same fixed point) as long as a position
+    reads each successor's equity once (:func:`_sweep_slots`), and the last sweep,
     which changes nothing beyond the tolerance, is what the stopping rule and
     :func:`residual` judge."""
     largest = np.zeros(threads)
