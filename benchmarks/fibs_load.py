@@ -601,6 +601,7 @@ def ramp(options: argparse.Namespace, folder: Path) -> int:
             clients.report(options.stall)  # the hold starts now
             clients.call("hold", [True] * options.client_processes)
             hold_began, metrics_began = time.monotonic(), server.metrics()
+            clients_began = clients.cpu_seconds()
             time.sleep(options.hold)
             part = clients.report(options.stall)
             clients.call("hold", [False] * options.client_processes)
@@ -615,7 +616,11 @@ def ramp(options: argparse.Namespace, folder: Path) -> int:
             report["closed"] = merged["closed"]
             report["retries"] = merged.get("retries", 0) + part.get("retries", 0)
             print(_level_line(level, hold_began, report, new, cpu), flush=True)
-            print(f"    the server's own action p99 in the hold: at most {_ms(own_p99)} ms")
+            clients_cpu = 100 * (clients.cpu_seconds() - clients_began) / options.hold
+            print(
+                f"    the server's own action p99 in the hold: at most {_ms(own_p99)} ms; "
+                f"the client processes' CPU in the hold: {clients_cpu:.1f}%"
+            )
             print("    " + _collector_line(metrics_began, metrics_ended, options.hold))
             for sample in (merged.get("samples", []) + part.get("samples", []))[:6]:
                 print("   ", sample)

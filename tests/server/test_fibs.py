@@ -257,6 +257,10 @@ def test_bad_input_gets_fibs_errors_and_changes_nothing(server_factory: Any) -> 
         assert (await answer("roll")) == "** You did already roll the dice."
         assert (await answer("move 24-30")).startswith("** ")
         assert (await answer("move 3-1 2")) == "** Can't understand the move '3-1 2'."
+        nine = " ".join(f"{point}-{point - 1}" for point in range(20, 11, -1))
+        assert (await answer(f"move {nine}")).startswith("** ")  # more steps than any play
+        assert (await answer("move 24-23 24-23 24-23 1-0 2-1")).startswith("** ")
+        assert (await answer("move 24-1 0-0")).startswith("** ")
         assert (await answer("double")) == "** You can only double before you roll the dice."
         assert (await answer("accept")).endswith("didn't double or resign.")
         assert httpx.get(f"{server.url}/api/matches/{match_id}").json()["seq"] == seq

@@ -17,7 +17,7 @@ from backgammon.rules.dice import Roll
 from backgammon.rules.game import Game
 from backgammon.rules.play import legal_plays
 from backgammon.rules.position import Position
-from backgammon.server.live_match import LiveMatch
+from backgammon.server.live_match import ActionRefusedError, LiveMatch
 from backgammon.server.protocol import ActionBody, MatchSettings
 from backgammon.server.turn_plays import PlayTexts, TurnPlays
 from backgammon.variants import find
@@ -48,21 +48,31 @@ def test_remembered_texts_are_the_rules_own(variant: str) -> None:
     for game in random_games(variant, 150, seed=len(variant)):
         turn = TurnPlays.of(game, texts=texts)
         plays = game.legal_plays()
-        for play, notation, steps in zip(plays, turn.notations, turn.steps, strict=True):
+        assert len(turn) == len(plays)
+        notations, all_steps = turn.notations(game), turn.steps(game)
+        for play, notation, steps in zip(plays, notations, all_steps, strict=True):
             assert notation == play.notation()
             assert steps == tuple((step.source, step.destination) for step in play.steps)
             assert turn.written(notation, game) == play
+            if all_steps.count(steps) == 1 and sum(
+                sorted(other) == sorted(steps) for other in all_steps
+            ) == 1:
+                assert turn.with_steps(reversed(steps), game) == play
             seen += 1
     assert seen > 300
     assert 0 < len(texts) < seen  # the same steps came up more than once
 
 
-def test_texts_forget_everything_at_their_limit() -> None:
-    texts = PlayTexts(limit=5)
-    for game in random_games("standard", 40, seed=3):
+def test_texts_keep_at_most_their_limit_and_what_is_in_use() -> None:
+    texts = PlayTexts(limit=6)
+    games = random_games("standard", 40, seed=3)
+    kept = games[0].legal_plays()[0]
+    for game in games:
         for play in game.legal_plays():
             assert texts.of(play)[0] == play.notation()
-            assert len(texts) <= 5
+            assert len(texts) <= 6
+            texts.of(kept)
+            assert kept.step_bytes in texts._newer or kept.step_bytes in texts._older
 
 
 def test_the_turn_follows_the_game() -> None:
@@ -73,7 +83,7 @@ def test_the_turn_follows_the_game() -> None:
     same_dice = Game(position=second.position, turn=0, dice=first.dice)
     again = TurnPlays.of(same_dice, turn)
     assert again is not turn and again.position == second.position
-    assert list(again.notations) == [play.notation() for play in same_dice.legal_plays()]
+    assert list(again.notations(same_dice)) == [play.notation() for play in same_dice.legal_plays()]
     other_dice = Roll(*(7 - die for die in first.dice.dice))
     third = TurnPlays.of(Game(position=first.position, turn=0, dice=other_dice), turn)
     assert third is not turn and third.dice == other_dice
@@ -94,3 +104,50 @@ def test_a_live_match_takes_a_play_in_any_written_order() -> None:
         entries = live.act(seat, ActionBody(kind="play", move=written), 1)
         assert entries[0]["move"] == canonical
     assert live.seq > 40
+
+
+def test_a_live_match_takes_a_play_by_its_steps_in_any_order() -> None:
+    live = LiveMatch("m1", MatchSettings(length=3, clock=None), ("a", "b"), bytes(32))
+    live.start(0)
+    played = 0
+    while played < 30:
+        seat = live.waiting_for
+        state = live.state(1)["game"]
+        if state["dice"] is None:
+            live.act(seat, ActionBody(kind="roll"), 1)
+            continue
+        index = len(state["legal_plays"]) // 2
+        steps = [list(pair) for pair in reversed(state["legal_steps"][index])]
+        entries = live.act(seat, ActionBody(kind="play", steps=steps), 1)
+        # The play whose steps these are, unless another play makes the same ones.
+        same = [s for s in state["legal_steps"] if sorted(s) == sorted(state["legal_steps"][index])]
+        if len(same) == 1:
+            assert entries[0]["move"] == state["legal_plays"][index]
+        played += 1
+
+
+def test_a_play_must_name_its_move_or_its_steps_not_both() -> None:
+    live = LiveMatch("m1", MatchSettings(length=3, clock=None), ("a", "b"), bytes(32))
+    live.start(0)
+    seat = live.waiting_for
+    if live.state(1)["game"]["dice"] is None:
+        live.act(seat, ActionBody(kind="roll"), 1)
+        seat = live.waiting_for
+    before = live.seq
+    state = live.state(1)["game"]
+    both = ActionBody(kind="play", move=state["legal_plays"][0], steps=state["legal_steps"][0])
+    with pytest.raises(ActionRefusedError, match="one of them, not both"):
+        live.act(seat, both, 1)
+    with pytest.raises(ActionRefusedError, match="illegal|no|not"):
+        live.act(seat, ActionBody(kind="play", steps=[[3, 2], [2, 1], [24, 23], [6, 5]]), 1)
+    assert live.seq == before
+
+
+def test_a_state_without_legal_plays_still_says_how_many_dice_move() -> None:
+    live = LiveMatch("m1", MatchSettings(length=3, clock=None), ("a", "b"), bytes(32))
+    live.start(0)
+    if live.state(1)["game"]["dice"] is None:
+        live.act(live.waiting_for, ActionBody(kind="roll"), 1)
+    full, bare = live.state(1)["game"], live.state(1, legal_plays=False)["game"]
+    assert bare["legal_plays"] is None and bare["legal_steps"] is None
+    assert bare["to_move"] == full["to_move"] == 2

@@ -80,6 +80,17 @@ def _check_int(name: str, value: object, low: int, high: int = _MAX_INT) -> None
         raise ValueError(f"{name} must be in {low}..{high}, got {value}")
 
 
+def _check_ints(name: str, values: Sequence[object], low: int, high: int = _MAX_INT) -> None:
+    """:func:`_check_int` of each value (at once where all are fine, as a board's 26
+    numbers nearly always are; one by one to name the first that is not)."""
+    if {type(value) for value in values} <= {int} and (
+        not values or low <= min(values) and max(values) <= high  # type: ignore[type-var,operator]
+    ):
+        return
+    for value in values:
+        _check_int(name, value, low, high)
+
+
 def _check_choice(name: str, value: object, choices: tuple[int, ...]) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value not in choices:
         expected = ", ".join(str(choice) for choice in choices)
@@ -177,8 +188,7 @@ class FibsBoardFields:
         _check_int("opponent_score", self.opponent_score, 0)
         if not isinstance(self.board, tuple) or len(self.board) != _POINTS:
             raise ValueError(f"board must be a tuple of 26 ints, got {self.board!r}")
-        for count in self.board:
-            _check_int("a board number", count, -_MAX_INT)
+        _check_ints("a board number", self.board, -_MAX_INT)
         _check_choice("turn", self.turn, (-1, 0, 1))
         _check_dice("player_dice", self.player_dice)
         _check_dice("opponent_dice", self.opponent_dice)
@@ -387,17 +397,20 @@ def sides_to_fibs_board(
     for name, side in (("player", player), ("opponent", opponent)):
         if len(side) != _SLOTS:
             raise ValueError(f"{name} needs 25 counts (points 1-24 and bar), got {len(side)}")
-        for count in side:
-            _check_int(f"a {name} count", count, 0)
+        _check_ints(f"a {name} count", side, 0)
+    # Board index of the player's slot 1..25 (direction -1: the slot itself), and of
+    # the opponent's (25 minus the player's index of the same slot number).
+    ours = range(1, 26) if direction == -1 else range(24, -1, -1)
     board = [0] * _POINTS
-    for slot in range(1, 26):
-        board[_player_index(slot, direction)] = player[slot - 1] * colour
-    for slot in range(1, 26):
-        index = 25 - _player_index(slot, direction)
-        if opponent[slot - 1] and board[index]:
-            raise ValueError(
-                f"both sides hold FIBS board index {index} (the player's point "
-                f"{25 - slot}, the opponent's point {slot})"
-            )
-        board[index] -= opponent[slot - 1] * colour
+    for index, count in zip(ours, player, strict=True):
+        board[index] = count * colour
+    for slot, (index, count) in enumerate(zip(ours, opponent, strict=True), start=1):
+        if count:
+            index = 25 - index
+            if board[index]:
+                raise ValueError(
+                    f"both sides hold FIBS board index {index} (the player's point "
+                    f"{25 - slot}, the opponent's point {slot})"
+                )
+            board[index] = -count * colour
     return tuple(board)

@@ -42,18 +42,37 @@ def _symbol(value: int) -> str:
     return _DIGITS[value]
 
 
+_UNWRITABLE = ord("?")
+_SYMBOL_TABLE = bytes(
+    ord(_DIGITS[value])
+    if value < len(_DIGITS)
+    else ord(PINNED_SYMBOL)
+    if value == _PINNED_VALUE
+    else _UNWRITABLE
+    for value in range(256)
+)
+"""Each byte's symbol (``?`` where a slot cannot be written), to write a side at once."""
+
+
+def _side_text(side: Sequence[int]) -> str:
+    if len(side) != _SLOTS:
+        raise ValueError(f"each side needs {_SLOTS} slots, got {len(side)}")
+    try:
+        text = bytes(side).translate(_SYMBOL_TABLE)
+    except (TypeError, ValueError):
+        text = bytes([_UNWRITABLE])
+    if _UNWRITABLE in text:  # one value at a time: raises for the first unwritable one
+        return "".join(_symbol(value) for value in side)
+    return text.decode("ascii")
+
+
 def encode_slots_text(player: Sequence[int], opponent: Sequence[int]) -> str:
     """The slots text of two sides of 26 stored slots each.
 
     Raises:
         ValueError: if a side does not have 26 slots or a slot cannot be written.
     """
-    for side in (player, opponent):
-        if len(side) != _SLOTS:
-            raise ValueError(f"each side needs {_SLOTS} slots, got {len(side)}")
-    return (
-        PREFIX + "".join(_symbol(v) for v in player) + "/" + "".join(_symbol(v) for v in opponent)
-    )
+    return f"{PREFIX}{_side_text(player)}/{_side_text(opponent)}"
 
 
 def decode_slots_text(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:

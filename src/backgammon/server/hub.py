@@ -75,6 +75,10 @@ class Connection:
         self.lobby_events: frozenset[str] | None = None
         """The lobby events this client is told of (None: all): a FIBS client hears
         who comes and goes and which matches start, not open or finished ones."""
+        self.reads_legal_plays = True
+        """Whether the client is sent each roll's legal plays in a match's state (a
+        FIBS client is not: it is sent boards, and a match whose every connection is
+        one is published without them, see :meth:`Hub.any_reads_legal_plays`)."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a full queue marks the client as too slow and closes it."""
@@ -193,6 +197,10 @@ class Hub:
                 connection.send(shared)
                 sent += 1
         return sent
+
+    def any_reads_legal_plays(self, room: str) -> bool:
+        """Whether a connection in ``room`` is sent the legal plays in match states."""
+        return any(connection.reads_legal_plays for connection in self._rooms.get(room, ()))
 
     def connections_of(self, user_id: int) -> Iterable[Connection]:
         """The user's connections here."""

@@ -322,6 +322,27 @@ class LiveMatch:
         game.pop()
         return base, rules_action
 
+    def _play_of(self, game: Game, action: ActionBody) -> Play:
+        """The legal play an action names by its move or its steps."""
+        assert game.dice is not None
+        turn = self.turn_plays(game)
+        if action.steps is not None:
+            play = turn.with_steps(action.steps, game)
+            if play is not None:
+                return play
+            # Not one play's single-die steps: read them as written moves ("24/12").
+            move = " ".join(f"{source}/{destination}" for source, destination in action.steps)
+        else:
+            assert action.move is not None
+            move = action.move
+            play = turn.written(move, game)
+            if play is not None:
+                return play
+        try:
+            return parse_play(move, game.position, game.dice, game.variant)
+        except BackgammonError as error:
+            raise ActionRefusedError("illegal", str(error)) from None
+
     def _rules_action(self, game: Game, entry: Entry, action: ActionBody) -> Action:
         """Fill ``entry`` with the action's fields and return the rules' action."""
         kind = action.kind
@@ -332,18 +353,16 @@ class LiveMatch:
             entry.update(dice=list(dice), index=self.throws)
             return Roll(*dice)
         if kind == "play":
-            if action.move is None:
-                raise ActionRefusedError("bad_action", "a play needs its move, e.g. '13/7 8/7'")
+            if (action.move is None) == (action.steps is None):
+                raise ActionRefusedError(
+                    "bad_action",
+                    "a play needs its move, e.g. '13/7 8/7', or its steps, e.g. "
+                    "[[13, 7], [8, 7]] (one of them, not both)",
+                )
             if game.dice is None:
                 raise ActionRefusedError("illegal", "roll the dice before playing")
-            turn = self.turn_plays(game)
-            play = turn.written(action.move, game)
-            if play is None:
-                try:
-                    play = parse_play(action.move, game.position, game.dice, game.variant)
-                except BackgammonError as error:
-                    raise ActionRefusedError("illegal", str(error)) from None
-            notation, steps = self._play_texts.of(play)  # written once already
+            play = self._play_of(game, action)
+            notation, steps = self._play_texts.of(play)
             entry.update(
                 move=notation,
                 result=play.position.slots_text,
@@ -474,7 +493,7 @@ class LiveMatch:
                     entry = {"kind": "roll", "by": None, "at": now, "player": game.turn}
                     entry.update(dice=list(dice), index=self.throws)
                     action = Roll(*dice)
-                elif game.dice is not None and not self.turn_plays(game).notations:
+                elif game.dice is not None and not len(self.turn_plays(game)):
                     entry = {"kind": "play", "by": None, "at": now, "player": game.turn}
                     entry.update(move="", steps=[])
                     entry["result"] = game.position.slots_text
@@ -498,9 +517,10 @@ class LiveMatch:
 
     # -- views ---------------------------------------------------------------------
 
-    def state(self, now: float) -> dict[str, Any]:
+    def state(self, now: float, legal_plays: bool = True) -> dict[str, Any]:
         """The whole state for clients (the same for players and spectators; the
-        seed only once the match is over)."""
+        seed only once the match is over). Without ``legal_plays``, the legal plays'
+        notations and steps are left out (``None``; FIBS clients are not sent them)."""
         game = self.match.game
         game_state: dict[str, Any] | None = None
         if game is not None:
@@ -511,7 +531,9 @@ class LiveMatch:
             to_move = 0
             if game.dice is not None and game.pending is None and not game.is_over():
                 turn = self.turn_plays(game)
-                legal, legal_steps, to_move = list(turn.notations), list(turn.steps), turn.to_move
+                to_move = turn.to_move
+                if legal_plays:
+                    legal, legal_steps = list(turn.notations(game)), list(turn.steps(game))
             game_state = {
                 "number": len(self.match.games),
                 "score": list(game.context.score),

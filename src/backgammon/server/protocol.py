@@ -257,9 +257,15 @@ ACTION_KINDS: tuple[str, ...] = get_args(ActionKind)
 """The action kinds, in the protocol's order."""
 
 
+_Point = Annotated[int, Field(ge=0, le=25)]
+"""A point in the mover's numbering: 1-24, 25 the bar, 0 off."""
+
+
 class ActionBody(_Strict):
     """One game action. ``kind`` is one of roll, play (with ``move`` in our
-    notation, e.g. ``"13/7 8/7"``), double, take, drop, beaver, raccoon, resign (with
+    notation, e.g. ``"13/7 8/7"``, or with ``steps``, the single-die steps as
+    (from, to) pairs in any order, 25 the bar and 0 off, e.g. ``[[13, 7], [8, 7]]``
+    for 6-1: how FIBS clients send a play), double, take, drop, beaver, raccoon, resign (with
     ``level`` 1-3: single, gammon, backgammon), accept, reject (a resignation),
     choose_double (acey-deucey, with ``number``), explode (atomic), next_game (money:
     start the next game), leave (concede the match or end the money session), claim
@@ -268,6 +274,7 @@ class ActionBody(_Strict):
 
     kind: ActionKind
     move: str | None = Field(default=None, max_length=200)
+    steps: list[tuple[_Point, _Point]] | None = Field(default=None, min_length=1, max_length=8)
     level: int | None = Field(default=None, ge=1, le=3)
     number: int | None = Field(default=None, ge=1, le=6)
 

@@ -1073,7 +1073,7 @@ class GameService:
             "type": "state",
             "match": live.id,
             "entries": entries,
-            "state": live.state(self.clock.now()),
+            "state": live.state(self.clock.now(), self.hub.any_reads_legal_plays(live.id)),
         }
         self.hub.publish(live.id, message)
 

@@ -429,6 +429,7 @@ class FibsSession:
         await self.service.who(user.id)
         self.who_lines.logged_in(user.id, self.login_time)
         self.connection = Connection(user, queue_size=1024)
+        self.connection.reads_legal_plays = False
         self.service.connect(self.connection, self._authenticated_at)
         self.feed.join(self)  # before the who list: no login falls between
         if self.clip:
@@ -763,43 +764,13 @@ class FibsSession:
         else:
             await self.error(f"Can't understand the move '{rest}'.")
             return
-        self._typed = _typed_steps(moves)
-        await self._act("play", move=self._resolve_steps(moves) or " ".join(moves))
-
-    def _resolve_steps(self, moves: list[str]) -> str | None:
-        """The canonical notation of the one legal play made of exactly these
-        single-die steps (FIBS clients send a play as its steps, without hit
-        marks), or None to let the rules judge the text as it is."""
-        state = self._states.get(self.playing or "")
-        if state is None or self.user is None or not state.get("game"):
-            return None
-        game = state["game"]
-        if game["dice"] is None or self.user.name not in state["players"]:
-            return None
-        typed = _typed_steps(moves)
-        if typed is None:
-            return None
-        seat = state["players"].index(self.user.name)
-        wanted = sorted(typed)
-        listed, steps = game.get("legal_plays"), game.get("legal_steps")
-        if game.get("turn") == seat and listed is not None and steps is not None:
-            # The state lists the plays with their steps (the on-roll player's view).
-            matching = [
-                notation
-                for notation, play_steps in zip(listed, steps, strict=True)
-                if sorted((source, destination) for source, destination in play_steps) == wanted
-            ]
-            return matching[0] if len(matching) == 1 else None
-        position = Position.from_slots_text(game["board"]["slots"])
-        if seat == 1:
-            position = position.flip()
-        variant = find(state["settings"]["variant"])
-        found = [
-            play
-            for play in position.legal_plays(tuple(game["dice"]), variant)
-            if sorted((step.source, step.destination) for step in play.steps) == wanted
-        ]
-        return found[0].notation() if len(found) == 1 else None
+        typed = self._typed = _typed_steps(moves)
+        points = [point for step in typed or () for point in step]
+        if typed is not None and len(typed) <= 8 and all(0 <= point <= 25 for point in points):
+            # The match finds the one play of these single-die steps.
+            await self._act("play", steps=typed)
+        else:
+            await self._act("play", move=" ".join(moves))
 
     async def _cmd_leave(self, _rest: str) -> None:
         if self.playing is None:
