@@ -54,9 +54,10 @@ def test_remembered_texts_are_the_rules_own(variant: str) -> None:
             assert notation == play.notation()
             assert steps == tuple((step.source, step.destination) for step in play.steps)
             assert turn.written(notation, game) == play
-            if all_steps.count(steps) == 1 and sum(
-                sorted(other) == sorted(steps) for other in all_steps
-            ) == 1:
+            if (
+                all_steps.count(steps) == 1
+                and sum(sorted(other) == sorted(steps) for other in all_steps) == 1
+            ):
                 assert turn.with_steps(reversed(steps), game) == play
             seen += 1
     assert seen > 300
@@ -138,7 +139,7 @@ def test_a_play_must_name_its_move_or_its_steps_not_both() -> None:
     both = ActionBody(kind="play", move=state["legal_plays"][0], steps=state["legal_steps"][0])
     with pytest.raises(ActionRefusedError, match="one of them, not both"):
         live.act(seat, both, 1)
-    with pytest.raises(ActionRefusedError, match="illegal|no|not"):
+    with pytest.raises(ActionRefusedError, match="not enough of your checkers on point 3"):
         live.act(seat, ActionBody(kind="play", steps=[[3, 2], [2, 1], [24, 23], [6, 5]]), 1)
     assert live.seq == before
 

@@ -84,7 +84,7 @@ def _check_ints(name: str, values: Sequence[object], low: int, high: int = _MAX_
     """:func:`_check_int` of each value (at once where all are fine, as a board's 26
     numbers nearly always are; one by one to name the first that is not)."""
     if {type(value) for value in values} <= {int} and (
-        not values or low <= min(values) and max(values) <= high  # type: ignore[type-var,operator]
+        not values or (low <= min(values) and max(values) <= high)  # type: ignore[type-var,operator]
     ):
         return
     for value in values:
