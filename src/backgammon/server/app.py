@@ -55,6 +55,17 @@ __all__ = ["COOKIE", "Auth", "create_app", "current_user", "same_site_only"]
 
 log = logging.getLogger("backgammon.server")
 
+COLLECTOR_THRESHOLDS = (3_000, 2, 1_000)
+"""The cyclic garbage collector's thresholds (``gc.set_threshold``). A pass's pause
+grows with the objects it looks at, and with a thousand matches most of what an
+action makes lives for seconds (a state, a session's waiting coroutines): the
+young generation is collected often (every 3,000 net allocations, about 10 ms), the
+middle one every second young pass, before those objects pile up in it (about 30
+ms), and what outlives both is left to the rare full pass. The defaults of the
+previous release (20,000, 20, 20) paused 60-80 ms and 200-270 ms; p99 from a FIBS
+action to its board went from 95-152 ms to 55 ms at 1,000 matches
+(``benchmarks/fibs_load.py --levels 1000``)."""
+
 MAX_BODY_BYTES = 16_384
 """The largest body of any request but an analysis upload (refused before it is read)."""
 
@@ -151,12 +162,11 @@ async def _lifespan(
         await fibs.start()
         say(f"FIBS clients: telnet {settings.fibs_host} {fibs.port}")
     # What start-up loaded (the engine, resumed matches) lives as long as the
-    # process: keep it out of the cyclic collector's full passes, and collect the
-    # young generation less often (the server makes many short-lived objects;
-    # full passes over hundreds of live matches paused the event loop).
+    # process: keep it out of the cyclic collector's passes. Then keep each pass
+    # short, as a pause holds every client (docs/server.md, "Garbage collection").
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 20, 20)
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
     service.metrics.collector.start()
     say("ready: accepting connections")
     yield

@@ -72,7 +72,6 @@ class TurnPlays:
     matches' play objects made every young-generation pass longer."""
 
     __slots__ = (
-        "_by_steps",
         "_codes",
         "_index",
         "_texts",
@@ -94,7 +93,6 @@ class TurnPlays:
         self._texts = texts
         self._written: list[tuple[str, StepPairs]] | None = None
         self._index: dict[str, int] | None = None
-        self._by_steps: dict[StepPairs, list[int]] | None = None
 
     @classmethod
     def of(
@@ -141,9 +139,15 @@ class TurnPlays:
         """The one play of ``game`` that makes exactly these single-die steps, in any
         order ((source, destination) pairs, the mover's points, 25 the bar and 0
         off: how FIBS clients send a play), or None if no play or more than one does."""
-        if self._by_steps is None:
-            self._by_steps = {}
-            for index, code in enumerate(self._codes):
-                self._by_steps.setdefault(tuple(sorted(_pairs(code))), []).append(index)
-        found = self._by_steps.get(tuple(sorted(steps)), [])
+        wanted = sorted(steps)
+        length = STEP_FIELDS * len(wanted)
+        sources = bytes(sorted(source for source, _ in wanted)) if wanted else b""
+        found = [
+            index
+            for index, code in enumerate(self._codes)
+            # The packed sources first: a cheap test that rules out nearly every play.
+            if len(code) == length
+            and bytes(sorted(code[0::STEP_FIELDS])) == sources
+            and sorted(_pairs(code)) == wanted
+        ]
         return game.legal_plays()[found[0]] if len(found) == 1 else None
