@@ -278,7 +278,7 @@ def test_a_stopped_build_resumes_from_its_saved_state(
     state = tmp_path / "hypergammon-1.npz.partial"
     with pytest.raises(EngineError, match="did not converge"):
         _solve(1, max_sweeps=6, state=state)
-    assert state.exists()  # saved after sweep 5
+    assert state.exists()  # saved when it stopped
     resumed = _solve(1, state=state)
     assert resumed.sweeps > 6
     fresh = np.asarray(hyper1._probabilities)
@@ -390,9 +390,9 @@ def test_a_live_position_without_values_fails_the_residual(hyper2: HypergammonDa
     assert residual(broken, sample=1_000) == math.inf
 
 
-def test_the_3_checker_build_stops_at_float32_precision() -> None:
+def test_the_3_checker_build_stops_near_float32_precision() -> None:
     assert default_tolerance(1) == default_tolerance(2) == 1e-9
-    assert default_tolerance(3) == 1e-8
+    assert default_tolerance(3) == 1e-7
     with pytest.raises(ValueError, match="1, 2 or 3"):
         default_tolerance(4)
 

@@ -149,9 +149,11 @@ BUILT_ON_FIRST_USE = (1, 2)
 TOLERANCE = 1e-9
 """Default convergence tolerance: the iteration stops after a sweep that changes no
 stored value by more than this."""
-FLOAT32_TOLERANCE = 1e-8
-"""The 3-checker build's tolerance: its file is float32, whose rounding (6e-8 near 1)
-is larger than what sweeps past this would change."""
+FLOAT32_TOLERANCE = 1e-7
+"""The 3-checker build's tolerance: its file is float32 (rounding 6e-8 near 1). In
+the last sweeps the change shrinks by about 0.73 a sweep, so the values are then
+within about 0.73 / (1 - 0.73) = 2.7 times the last change, 3e-7, of the fixed
+point; measured against a build to 1e-8, within ... (docs/variants.md)."""
 TIE = 1e-9
 """Plays whose cubeless equities differ by at most this are tied (see the tie-break in
 the module docstring)."""
@@ -1003,55 +1005,111 @@ class _Solution(NamedTuple):
     seconds: float
 
 
+_GROUPS = 4
+"""The value arrays the extrapolation judges apart: the five chances, then each of the
+three cube columns (:data:`_VALUES`)."""
+
+
+@njit(cache=True)
+def _group_of(column: int) -> int:
+    """Which of the :data:`_GROUPS` a packed column belongs to."""
+    return 0 if column < 5 else column - 4
+
+
+@njit(cache=True, parallel=True)
+def _change_sums(values: FloatArray, before: FloatArray, threads: int) -> FloatArray:
+    """Each group's total absolute change from ``before`` to ``values`` (NaN, where a
+    row is not a position, counts nothing); one pass over both, on ``threads``."""
+    rows = values.shape[0]
+    partial = np.zeros((threads, _GROUPS))
+    for t in prange(threads):
+        for row in range(rows * t // threads, rows * (t + 1) // threads):
+            for column in range(_VALUES):
+                delta = values[row, column] - before[row, column]
+                if delta == delta:
+                    partial[t, _group_of(column)] += abs(delta)
+    sums: FloatArray = partial.sum(axis=0)
+    return sums
+
+
+@njit(cache=True, parallel=True)
+def _jump_and_keep(
+    values: FloatArray, before: FloatArray, factors: FloatArray, threads: int
+) -> None:
+    """Move each group's values by ``factors`` times their change since ``before``
+    (0: not at all), then keep the result in ``before`` for the next sweep."""
+    rows = values.shape[0]
+    for t in prange(threads):
+        for row in range(rows * t // threads, rows * (t + 1) // threads):
+            for column in range(_VALUES):
+                value = values[row, column]
+                factor = factors[_group_of(column)]
+                if factor != 0.0:
+                    delta = value - before[row, column]
+                    if delta == delta:
+                        value += delta * factor
+                        values[row, column] = value
+                before[row, column] = value
+
+
 class _Extrapolation:
     """Speeds value iteration up where its total change shrinks by a steady ratio ``r`` a
     sweep (one slow mode, once the best plays have settled): the remaining distance
     is then about ``r / (1 - r)`` times the last change, so the values are moved that
-    far at once. Applied to one array when its ratio held within
-    :data:`_STEADY_RATIO` over two sweeps, at most every :data:`_EXTRAPOLATE_EVERY`
-    sweeps; the sweeps that follow correct any overshoot (value iteration converges
-    from any start), and the stopping rule and :func:`residual` judge only sweeps.
-    An array whose jump is followed by a larger total change than the one before it
-    is not extrapolated again (at the end, jumps only switch tied plays)."""
+    far at once. Applied to one group of values (:data:`_GROUPS`) when its ratio held
+    within :data:`_STEADY_RATIO` over two sweeps, at most every
+    :data:`_EXTRAPOLATE_EVERY` sweeps; the sweeps that follow correct any overshoot
+    (value iteration converges from any start), and the stopping rule and
+    :func:`residual` judge only sweeps. A group whose jump is followed by a larger
+    total change than the one before it is not extrapolated again (at the end, jumps
+    only switch tied plays). Two passes over the packed values a sweep, on
+    ``threads`` (numba): one sums each group's change, one jumps and keeps a copy."""
 
-    def __init__(self, arrays: Sequence[FloatArray]) -> None:
-        self._before = [array.copy() for array in arrays]
-        self._last: list[float | None] = [None] * len(arrays)
-        self._ratio: list[float | None] = [None] * len(arrays)
-        self._since = [0] * len(arrays)
-        self._jumped_from: list[float | None] = [None] * len(arrays)
-        self._enabled = [True] * len(arrays)
+    def __init__(self, values: FloatArray, threads: int) -> None:
+        self._before = values.copy()
+        self._threads = threads
+        self._last: list[float | None] = [None] * _GROUPS
+        self._ratio: list[float | None] = [None] * _GROUPS
+        self._since = [0] * _GROUPS
+        self._jumped_from: list[float | None] = [None] * _GROUPS
+        self._enabled = [True] * _GROUPS
 
-    def after_sweep(self, arrays: Sequence[FloatArray]) -> None:
+    def after_sweep(self, values: FloatArray) -> None:
         """Compare with the values before the sweep; extrapolate where steady."""
-        for k, array in enumerate(arrays):
-            delta = np.nan_to_num(array - self._before[k])
-            # The total change, not the largest: steadier while a few positions'
-            # best plays still switch.
-            size = float(np.abs(delta).sum())
-            jumped_from = self._jumped_from[k]
-            if jumped_from is not None and size > jumped_from:
-                # The sweep after a jump undid more than the sweep before it did:
-                # near the end, jumps switch tied best plays back and forth. Stop.
-                self._enabled[k] = False
-            self._jumped_from[k] = None
-            last, previous = self._last[k], self._ratio[k]
-            ratio = size / last if last else None
-            self._since[k] += 1
-            if (
-                self._enabled[k]
-                and ratio is not None
-                and previous is not None
-                and self._since[k] >= _EXTRAPOLATE_EVERY
-                and 0.3 < ratio < 0.98
-                and abs(ratio - previous) < _STEADY_RATIO
-            ):
-                array += delta * (ratio / (1.0 - ratio))
-                self._since[k] = 0
-                self._jumped_from[k] = size
-                ratio = None
-            self._last[k], self._ratio[k] = size, ratio
-            self._before[k][...] = array
+        # The total change, not the largest: steadier while a few positions' best
+        # plays still switch.
+        sizes = _change_sums(values, self._before, self._threads)
+        factors = np.zeros(_GROUPS)
+        for k in range(_GROUPS):
+            factors[k] = self._factor(k, float(sizes[k]))
+        _jump_and_keep(values, self._before, factors, self._threads)
+
+    def _factor(self, k: int, size: float) -> float:
+        """How far group ``k`` jumps after a sweep that changed it by ``size`` in all."""
+        jumped_from = self._jumped_from[k]
+        if jumped_from is not None and size > jumped_from:
+            # The sweep after a jump undid more than the sweep before it did: near
+            # the end, jumps switch tied best plays back and forth. Stop.
+            self._enabled[k] = False
+        self._jumped_from[k] = None
+        last, previous = self._last[k], self._ratio[k]
+        ratio = size / last if last else None
+        self._since[k] += 1
+        factor = 0.0
+        if (
+            self._enabled[k]
+            and ratio is not None
+            and previous is not None
+            and self._since[k] >= _EXTRAPOLATE_EVERY
+            and 0.3 < ratio < 0.98
+            and abs(ratio - previous) < _STEADY_RATIO
+        ):
+            factor = ratio / (1.0 - ratio)
+            self._since[k] = 0
+            self._jumped_from[k] = size
+            ratio = None
+        self._last[k], self._ratio[k] = size, ratio
+        return factor
 
 
 PLAY_TABLE_MEMORY = 6 * 2**30
@@ -1074,8 +1132,9 @@ def play_table_memory() -> int:
 
 _EXTRAPOLATE_EVERY = 2
 _STEADY_RATIO = 0.02
-_CHECKPOINT_EVERY = 5
-"""Sweeps between two saves of a resumable build's state."""
+_CHECKPOINT_SECONDS = 120.0
+"""Seconds between two saves of a resumable build's state (a 3-checker state is 540
+MB: saved every few sweeps, the saves cost about 2% of the build)."""
 
 
 def _starting_values(table: IntArray, values: FloatArray) -> None:
@@ -1147,13 +1206,12 @@ def _solve(
     die1, die2, weight = _roll_arrays()
     weight = weight / weight.sum()
     change = np.empty(order.shape[0])
-    began = time.perf_counter()
-    arrays = (values[:, :5], values[:, _CENTRED], values[:, _OWNED], values[:, _OPPONENT])
-    speedup = _Extrapolation(arrays)
+    began = saved = time.perf_counter()
     # 1 and 2 checkers take seconds: the threads' hand-over at each level would cost
     # more than it saves on a busy machine.
     default_workers = get_num_threads() if n == 3 else 1
     workers = default_workers if threads is None else max(1, int(threads))
+    speedup = _Extrapolation(values, workers)
     budget = play_table_memory() if play_memory is None else play_memory
     plays = (
         _play_table(order, table, n, size, die1, die2, workers, budget)
@@ -1185,15 +1243,19 @@ def _solve(
         if largest <= limit:
             break
         if sweeps >= max_sweeps:
+            if state is not None:
+                _save_state(state, n, sweeps, values)  # what was done is kept
             raise EngineError(
                 f"hypergammon-{n} did not converge to {limit} in {max_sweeps} sweeps "
                 f"(last change {largest:.3g})"
             )
-        speedup.after_sweep(arrays)
-        if state is not None and sweeps % _CHECKPOINT_EVERY == 0:
+        speedup.after_sweep(values)
+        if state is not None and time.perf_counter() - saved >= _CHECKPOINT_SECONDS:
             _save_state(state, n, sweeps, values)
+            saved = time.perf_counter()
     if _has_missing_values(values, order):
         raise EngineError(f"hypergammon-{n}: the solve left a live position without values")
+    arrays = (values[:, :5], values[:, _CENTRED], values[:, _OWNED], values[:, _OPPONENT])
     return _Solution(*arrays, sweeps, time.perf_counter() - began)
 
 

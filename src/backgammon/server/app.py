@@ -163,7 +163,7 @@ async def _lifespan(
         say(f"FIBS clients: telnet {settings.fibs_host} {fibs.port}")
     # What start-up loaded (the engine, resumed matches) lives as long as the
     # process: keep it out of the cyclic collector's passes. Then keep each pass
-    # short, as a pause holds every client (docs/server.md, "Garbage collection").
+    # short, as a pause holds every client (docs/server.md, "The event loop").
     gc.collect()
     gc.freeze()
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
