@@ -24,7 +24,9 @@ from backgammon.engine.hypergammon import (
     _VALUES,
     TIE,
     HypergammonDatabase,
+    _change_sums,
     _finished_values,
+    _jump_and_keep,
     _levels,
     _no_play_table,
     _play_table,
@@ -601,3 +603,25 @@ def test_against_gnubg_hyper2(tmp_path: Path, hyper2: HypergammonDatabase) -> No
     # With makehyper's rule for rolls with no legal play, its cubeful values too.
     solution = _solve(2, gnubg_no_move=True)
     assert np.nanmax(np.abs(solution.opponent_owns - gnubg._opponent_owns)) < 1e-4
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_the_extrapolation_passes_sum_and_jump_each_group_apart(threads: int) -> None:
+    rng = np.random.default_rng(5)
+    before = rng.random((101, _VALUES))
+    values = before + rng.normal(0, 1e-3, before.shape)
+    before[7] = values[7] = np.nan  # a row that is no position
+    values[9, 2] = np.nan  # a value missing on one side only counts nothing
+    groups = [list(range(5)), [5], [6], [7]]
+    delta = np.nan_to_num(values - before)
+    expected = [np.abs(delta[:, columns]).sum() for columns in groups]
+    assert _change_sums(values, before, threads) == pytest.approx(expected, rel=1e-12)
+    factors = np.array([0.5, 0.0, 2.0, 1.0])
+    jumped = values.copy()
+    for factor, columns in zip(factors, groups, strict=True):
+        jumped[:, columns] += factor * delta[:, columns]
+    kept = before.copy()
+    _jump_and_keep(values, kept, factors, threads)
+    assert np.array_equal(np.isnan(values), np.isnan(jumped))
+    assert np.nanmax(np.abs(values - jumped)) < 1e-15
+    assert np.array_equal(kept, values, equal_nan=True)

@@ -81,7 +81,7 @@ class ServerProcess:
             "500",
             "--log-level",
             "warning",
-            "--no-build-hypergammon",  # its 3-checker build takes half an hour of CPU
+            "--no-build-hypergammon",  # its 3-checker build takes minutes of both cores
             *self.extra,
         ]
         if self.database:

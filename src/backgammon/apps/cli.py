@@ -921,7 +921,7 @@ def build_hypergammon(
 ) -> None:
     """Solve 1-, 2- or 3-checker hypergammon exactly and cache its database (the engine
     otherwise builds it on first use for 1 and 2 checkers): seconds for 1 and 2
-    checkers, about 12 min for 3 on 2 cores (see docs/variants.md)."""
+    checkers, about 9 min for 3 on 2 cores (see docs/variants.md)."""
     from backgammon.engine.hypergammon import CHECKER_COUNTS, run_build
 
     if checkers not in CHECKER_COUNTS:

@@ -63,7 +63,7 @@ def serve(
         bool,
         typer.Option(
             help="Build 3-checker hypergammon's exact database in the background if it "
-            "is missing (about 12 min on 2 cores; the network's labelled estimates until then)."
+            "is missing (about 9 min on 2 cores; the network's labelled estimates until then)."
         ),
     ] = True,
     origin: Annotated[

@@ -633,7 +633,7 @@ def exact_database_ready(variant: Variant) -> bool:
 
 def _default_exact(variant: Variant) -> ExactEvaluator | None:
     """The solved database of ``variant``, if any: 1 and 2 checkers always (built on
-    first use in seconds), 3 checkers once built (30-40 min: see docs/variants.md)."""
+    first use in seconds), 3 checkers once built (about 9 min on 2 cores: see docs/variants.md)."""
     if variant.checkers > 3:
         return None
     from backgammon.engine.hypergammon import BUILT_ON_FIRST_USE, available, solves
@@ -906,7 +906,7 @@ class Engine:
         (:class:`~backgammon.engine.hypergammon.HypergammonDatabase`, opened on first
         use; for 1 and 2 checkers built into the cache folder the first time, in
         seconds; for 3 checkers only once built with ``backgammon build-hypergammon
-        --checkers 3``, 30-40 min), not the networks; an :class:`ExactEvaluator`
+        --checkers 3``, about 9 min), not the networks; an :class:`ExactEvaluator`
         replaces it, ``None`` uses the networks. :attr:`source` says which.
 
         Raises:

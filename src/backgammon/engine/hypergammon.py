@@ -82,7 +82,7 @@ float32 for 3) into
 ``backgammon build-hypergammon --checkers N`` do the same from the command line.
 :meth:`HypergammonDatabase.open` loads a file, building it first if missing. The engine
 builds the 1- and 2-checker files on first use (CPU time here: 0.2 s and about 10 s, 16
-and 28 sweeps); the 3-checker one (every core, 30-40 min on 2) only by the command or the
+and 28 sweeps); the 3-checker one (every core, about 9 min on 2) only by the command or the
 server's background build (see docs/variants.md for the figures and the checks).
 
 >>> db = HypergammonDatabase.build(1)
@@ -145,7 +145,7 @@ CHECKER_COUNTS = (1, 2, 3)
 """The checker counts solved here."""
 BUILT_ON_FIRST_USE = (1, 2)
 """The checker counts whose databases the engine builds when it first needs them
-(seconds); the 3-checker one (30-40 min) is built only by the command or the server."""
+(seconds); the 3-checker one (about 9 min on 2 cores) is built only by the command or the server."""
 TOLERANCE = 1e-9
 """Default convergence tolerance: the iteration stops after a sweep that changes no
 stored value by more than this."""
@@ -153,7 +153,8 @@ FLOAT32_TOLERANCE = 1e-7
 """The 3-checker build's tolerance: its file is float32 (rounding 6e-8 near 1). In
 the last sweeps the change shrinks by about 0.73 a sweep, so the values are then
 within about 0.73 / (1 - 0.73) = 2.7 times the last change, 3e-7, of the fixed
-point; measured against a build to 1e-8, within ... (docs/variants.md)."""
+point; measured against a build to 1e-8, every stored value within 2.4e-7, 8 sweeps
+fewer (docs/variants.md)."""
 TIE = 1e-9
 """Plays whose cubeless equities differ by at most this are tied (see the tie-break in
 the module docstring)."""

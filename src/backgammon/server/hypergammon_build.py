@@ -2,7 +2,7 @@
 first start.
 
 The build (:func:`backgammon.engine.hypergammon.build_database`, on every core: about
-12 min on 2 cores, with about 6 GB of memory) runs in a child process at a lower CPU
+9 min on 2 cores, with about 6 GB of memory) runs in a child process at a lower CPU
 priority, so it blocks neither the event loop nor the bots; the file appears
 atomically in the cache folder when it is done. Until then the engines use the networks, and say so
 (:attr:`backgammon.engine.evaluator.Engine.source`); the bots' engines switch to

@@ -53,7 +53,7 @@ class Settings(BaseModel):
         bots: the bot levels offered in the lobby.
         warm_up: compile the engine's kernels before reporting ready.
         build_hypergammon: at start, build 3-checker hypergammon's exact database in
-            the background if it is missing (about 12 min on 2 cores; ``backgammon
+            the background if it is missing (about 9 min on 2 cores; ``backgammon
             serve`` turns it on).
         abandon_after: seconds after which a match nobody acts in is adjudicated.
         claim_after: in a match without a clock, seconds a player must have been
