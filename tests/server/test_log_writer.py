@@ -9,13 +9,11 @@ matches appending at once must each find their own rows, none lost.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from backgammon.server import log_writer
 from backgammon.server import repository as repo
 from backgammon.server.database import Database
 from backgammon.server.events import LocalBus
@@ -88,37 +86,6 @@ def test_many_matches_appending_at_once_lose_nothing(tmp_path: Path) -> None:
             for number in range(40):
                 rows = await repo.match_entries(connection, f"m{number}")
                 assert rows == [{"kind": "roll", "n": seq} for seq in range(25)]
-        await database.close()
-
-    asyncio.run(scenario())
-
-
-def test_a_batch_waits_for_another_writers_lock_and_gives_up_after_lock_wait(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Another connection's write transaction (a match starting through the async
-    engine) holds SQLite's lock: the batch is written once it is released, and a lock
-    held past ``LOCK_WAIT`` is an error that writes nothing."""
-    path = tmp_path / "log.sqlite3"
-
-    async def scenario() -> None:
-        database = await database_with_matches(path, 1)
-        writer = SQLiteLogWriter(path)
-        other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        other.execute("BEGIN IMMEDIATE")
-        loop = asyncio.get_running_loop()
-        loop.call_later(0.2, other.execute, "COMMIT")
-        await writer.write([{"match_id": "m0", "seq": 0, "entry": {"kind": "roll"}}])
-        monkeypatch.setattr(log_writer, "LOCK_WAIT", 0.1)
-        other.execute("BEGIN IMMEDIATE")
-        with pytest.raises(sqlite3.OperationalError, match="locked"):
-            await writer.write([{"match_id": "m0", "seq": 1, "entry": {"kind": "play"}}])
-        other.execute("ROLLBACK")
-        other.close()
-        async with database.transaction() as connection:
-            rows = await repo.match_entries(connection, "m0")
-        assert [row["kind"] for row in rows] == ["roll"]
-        await writer.close()
         await database.close()
 
     asyncio.run(scenario())

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -25,15 +24,6 @@ from sqlalchemy.exc import IntegrityError
 __all__ = ["SQLiteLogWriter"]
 
 INSERT = "INSERT INTO match_actions (match_id, seq, entry) VALUES (?, ?, ?)"
-
-LOCK_WAIT = 10.0
-"""Seconds the writer waits for SQLite's write lock before it gives up."""
-
-LOCK_RETRY = 0.0005
-"""Seconds between two tries for the write lock. SQLite's own busy handler sleeps 1,
-2, 5, ... up to 100 ms between tries, so a batch that met another writer's
-transaction (a match starting or ending, through the async engine) waited tens of ms
-after the lock was free: at 1,000 FIBS matches that was most of the tail."""
 
 
 class SQLiteLogWriter:
@@ -47,28 +37,14 @@ class SQLiteLogWriter:
     def _connect(self) -> sqlite3.Connection:
         if self._connection is None:
             connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            # No busy timeout: _begin retries on its own, more often than SQLite would.
-            for pragma in ("synchronous=NORMAL", "busy_timeout=0", "foreign_keys=ON"):
+            for pragma in ("synchronous=NORMAL", "busy_timeout=10000", "foreign_keys=ON"):
                 connection.execute(f"PRAGMA {pragma}")
             self._connection = connection
         return self._connection
 
-    @staticmethod
-    def _begin(connection: sqlite3.Connection) -> None:
-        """Take the write lock, trying every :data:`LOCK_RETRY` for :data:`LOCK_WAIT`."""
-        give_up = time.monotonic() + LOCK_WAIT
-        while True:
-            try:
-                connection.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as error:
-                if "locked" not in str(error) or time.monotonic() > give_up:
-                    raise
-            time.sleep(LOCK_RETRY)
-
     def _write_rows(self, rows: list[tuple[str, int, str]]) -> None:
         connection = self._connect()
-        self._begin(connection)
+        connection.execute("BEGIN IMMEDIATE")
         try:
             connection.executemany(INSERT, rows)
         except BaseException:
