@@ -27,7 +27,11 @@ the new players connecting at once, and then holds ``--hold`` seconds. Per level
 
 - **login**: seconds from the level's start until each new player saw its ``6`` line
   (p50, max) and how many were logged in within ``--login-limit`` seconds (120);
-- **latency**: from sending an action to the next ``board:`` line (p50, p99, max);
+- **latency**: from sending an action to the line that answers it (p50, p99, max; and
+  each command's count and p99): the next ``board:`` line, except for a double (FIBS
+  answers ``You double. ...``) and an accepted double or resignation (``You accept
+  ...``: the next board waits for the opponent's roll, which until 2026-11-27 was
+  counted in, a second or more of the opponent's thinking in 1-2% of the actions);
 - **errors**: ``**`` lines that are not one of FIBS's ordinary notices, and sockets
   closed by the server;
 - **stalled**: players in a match who have received nothing for ``--stall`` seconds
@@ -88,6 +92,8 @@ class Stats:
     """What a client process saw since the last report."""
 
     latencies: list[float] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
+    """The command of each latency (its first word)."""
     logins: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     samples: list[str] = field(default_factory=list)
@@ -124,6 +130,7 @@ class Player:
         # answers a double with "You double. ..." and no board.
         self.ack_prefix: str | None = None
         self.sent_play: str | None = None
+        self.sent_command = ""
         self.acting = False
         self.in_match = False
         self.last_line = time.monotonic()
@@ -236,6 +243,7 @@ class Player:
         """The server answered the command sent last: its latency is counted."""
         if self.sent_at is not None:
             self.run.stats.latencies.append(time.monotonic() - self.sent_at)
+            self.run.stats.commands.append(self.sent_command)
             self.sent_at = None
             self.ack_prefix = None
             if self.sent_play is not None:
@@ -271,6 +279,7 @@ class Player:
             command = self._decide()
             if command is not None:
                 self.sent_at = time.monotonic()
+                self.sent_command = command.split()[0]
                 self.run.stats.actions += 1
                 await self.send(command)
         except (ConnectionError, OSError):
@@ -282,6 +291,9 @@ class Player:
         """The command the latest state calls for (None: not our move)."""
         if self.offered:
             self.offered = False
+            # FIBS answers a take or an accepted resignation with "You accept ...",
+            # not a board: the next board waits for the opponent's roll.
+            self.ack_prefix = "You accept"
             return "accept"
         if self.next_game:
             self.next_game = False
@@ -363,6 +375,7 @@ class Run:
         players = self.players.values()
         return {
             "latencies": stats.latencies,
+            "commands": stats.commands,
             "logins": stats.logins,
             "errors": dict(stats.errors),
             "samples": stats.samples,
@@ -548,6 +561,19 @@ def _level_line(level: int, began: float, report: dict[str, Any], new: int, cpu:
     )
 
 
+def _commands_line(report: dict[str, Any]) -> str:
+    """Each command's count and p99 (from the command to the line that answers it)."""
+    by_command: dict[str, list[float]] = {}
+    commands, latencies = report.get("commands", []), report.get("latencies", [])
+    for command, latency in zip(commands, latencies, strict=True):
+        by_command.setdefault(command, []).append(latency)
+    parts = [
+        f"{command} {len(values)} p99 {1000 * _percentile(values, 0.99):.1f} ms"
+        for command, values in sorted(by_command.items())
+    ]
+    return "by command: " + ", ".join(parts)
+
+
 def _collector_line(before: dict[str, float], after: dict[str, float], seconds: float) -> str:
     """The garbage collector's passes between two ``/metrics`` readings."""
 
@@ -622,6 +648,7 @@ def ramp(options: argparse.Namespace, folder: Path) -> int:
                 f"the client processes' CPU in the hold: {clients_cpu:.1f}%"
             )
             print("    " + _collector_line(metrics_began, metrics_ended, options.hold))
+            print("    " + _commands_line(part))
             for sample in (merged.get("samples", []) + part.get("samples", []))[:6]:
                 print("   ", sample)
             for waiting in part.get("waiting", [])[:3]:
