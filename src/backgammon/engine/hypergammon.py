@@ -45,7 +45,7 @@ steady ratio ``r`` a sweep (one slow mode: hits send checkers back, so positions
 the values are moved at once by ``r / (1 - r)`` times the last change, the distance left
 if the ratio held (:class:`_Extrapolation`); the next sweeps correct any overshoot. This
 took the 2-checker solve from 49 sweeps to 28 (the values agree within 2e-9). A build
-through :func:`build_database` saves its state every few sweeps and resumes from it. A
+through :func:`build_database` saves its state every two minutes and resumes from it. A
 sweep runs on every core: level by level of total pip count, each level shared among the
 threads (:func:`_solve_sweep`), so it stays a Gauss-Seidel sweep. The plays of every
 position and roll are generated once, before the first sweep, into a table the sweeps
@@ -1014,7 +1014,7 @@ three cube columns (:data:`_VALUES`)."""
 @njit(cache=True)
 def _group_of(column: int) -> int:
     """Which of the :data:`_GROUPS` a packed column belongs to."""
-    return 0 if column < 5 else column - 4
+    return 0 if column < _CENTRED else column - _CENTRED + 1
 
 
 @njit(cache=True, parallel=True)
@@ -1181,7 +1181,8 @@ def _solve(
     """Solve by value iteration (see the module doc) on ``threads`` threads (by default
     Numba's count, every core, for 3 checkers; one for 1 and 2) to ``tolerance``
     (:func:`default_tolerance` by default). With ``state``, a file where the iteration's
-    values are saved every few sweeps and from which it resumes when the file exists (a
+    values are saved every :data:`_CHECKPOINT_SECONDS` (and when ``max_sweeps`` stops it)
+    and from which it resumes when the file exists (a
     long build survives being stopped). The plays are generated once into a table of
     at most ``play_memory`` bytes (:func:`_play_table`; 0: generated every sweep; by
     default :func:`play_table_memory`)."""
@@ -1457,7 +1458,7 @@ class HypergammonDatabase:
         """Solve ``checkers``-checker hypergammon in memory (float64) to ``tolerance``
         (:func:`default_tolerance` if ``None``) on ``threads`` threads (if ``None``,
         every core for 3 checkers, one for 1 and 2); with ``state``, saving the
-        iteration there every few sweeps and resuming from it if present.
+        iteration there every two minutes and resuming from it if present.
 
         Raises:
             ValueError: for a checker count other than 1, 2 or 3.
@@ -1753,7 +1754,7 @@ def build_database(
     ``None``) and write it into ``directory``
     (:func:`~backgammon.engine.bearoff.default_database_directory` if ``None``),
     replacing any file there; returns its path. The iteration's state is kept beside it
-    (``hypergammon-N.npz.partial``) every few sweeps, so a build that is stopped resumes
+    (``hypergammon-N.npz.partial``) every two minutes, so a build that is stopped resumes
     where it was when run again.
 
     Raises:
