@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from backgammon.server import sqlite_inline
 
 __all__ = ["Database", "upgrade"]
 
@@ -60,14 +63,23 @@ class Database:
             if path and path != ":memory:":
                 self.sqlite_file = Path(path)
                 self.sqlite_file.parent.mkdir(parents=True, exist_ok=True)
-        # Actions are written by one group-committing task; the pool serves reads and
-        # the rare other writes (SQLite lets one writer at a time, readers alongside).
-        pool = {"pool_size": 4, "max_overflow": 2} if self.is_sqlite else {"pool_size": 10}
-        self.engine: AsyncEngine = create_async_engine(
-            url, pool_pre_ping=not self.is_sqlite, pool_timeout=60, **pool
-        )
         if self.is_sqlite:
+            # One connection driven on the loop's thread (sqlite_inline's doc says
+            # why): transactions take turns at its checkout. The match log's writer
+            # (log_writer) has a connection of its own on its own thread.
+            target = str(self.sqlite_file) if self.sqlite_file is not None else ":memory:"
+            self.engine: AsyncEngine = create_async_engine(
+                url,
+                async_creator=partial(sqlite_inline.connect, target),
+                pool_size=1,
+                max_overflow=0,
+                pool_timeout=60,
+            )
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_async_engine(
+                url, pool_pre_ping=True, pool_timeout=60, pool_size=10
+            )
 
     async def migrate(self) -> None:
         """Apply every Alembic migration not yet applied."""
@@ -76,8 +88,20 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:
         """A connection in a transaction, committed on leaving (rolled back on error)."""
-        async with self.engine.begin() as connection:
-            yield connection
+        if not self.is_sqlite:
+            async with self.engine.begin() as connection:
+                yield connection
+            return
+        # Not ``engine.begin()``: its exit closes the connection in a task of its
+        # own (so that a cancellation cannot interrupt it), two turns of the loop
+        # during which the pool's one connection is out. An inline SQLite close
+        # never suspends, so nothing can interrupt it.
+        connection = await self.engine.connect()
+        try:
+            async with connection.begin():
+                yield connection
+        finally:
+            await connection.close()
 
     async def close(self) -> None:
         """Close every pooled connection."""

@@ -1235,6 +1235,9 @@ class GameService:
             ServiceError: ``not_found``; ``login_required`` for an open match (an
                 invitation or a match waiting for its opponent) and an anonymous viewer.
         """
+        live = self._live.get(match_id)
+        if live is not None:  # started: no trip to the database, which would keep a
+            return live.state(self.clock.now())  # subscriber holding the match's lock
         async with self.db.transaction() as connection:
             row = await repo.match_row(connection, match_id)
         if row is None:
