@@ -19,7 +19,9 @@ from typing import Any
 import httpx
 import pytest
 from argon2 import PasswordHasher
+from sqlalchemy import func, select
 
+from backgammon.server import tables
 from backgammon.server.accounts import (
     PasswordWorkers,
     PasswordWorkersBusyError,
@@ -276,6 +278,27 @@ async def _refused(call: Any) -> ServiceError:
     with pytest.raises(ServiceError) as refused:
         await call
     return refused.value
+
+
+def test_a_password_check_without_a_session_stores_no_token(tmp_path: Path) -> None:
+    """FIBS logins (``check_login``) open no web session: no token row is written,
+    while ``login`` writes one; a wrong password is refused the same way."""
+
+    async def tokens(service: GameService) -> int:
+        async with service.db.transaction() as connection:
+            return int(await connection.scalar(select(func.count()).select_from(tables.tokens)))
+
+    async def body(service: GameService, _clock: FakeClock) -> None:
+        await service.register("alice", PASSWORD, address="10.0.0.1")
+        before = await tokens(service)
+        user = await service.check_login("alice", PASSWORD, "10.0.0.1")
+        assert user.name == "alice" and await tokens(service) == before
+        wrong = await _refused(service.check_login("alice", "not the password", "10.0.0.1"))
+        assert wrong.code == "unauthorized" and await tokens(service) == before
+        await service.login("alice", PASSWORD, "10.0.0.1")
+        assert await tokens(service) == before + 1
+
+    _service_run(tmp_path, body)
 
 
 def test_waits_double_per_address_and_per_account_and_are_forgiven(tmp_path: Path) -> None:

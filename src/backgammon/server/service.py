@@ -452,7 +452,18 @@ class GameService:
         return found, keys
 
     async def login(self, name: str, password: str, address: str) -> tuple[User, str]:
-        """Check a password and open a session.
+        """Check a password (:meth:`check_login`) and open a session: the user and a new
+        session token.
+
+        Raises:
+            ServiceError: as :meth:`check_login`.
+        """
+        user = await self.check_login(name, password, address)
+        return user, await self._issue_token(user)
+
+    async def check_login(self, name: str, password: str, address: str) -> User:
+        """Check a password, without a session token (a FIBS connection is its own
+        session); the account it opens.
 
         Every try is counted before its password is checked (and given back when it
         was right): per client address, and per account from addresses that never
@@ -495,7 +506,7 @@ class GameService:
             await throttle.forget_stale(connection, now - FORGET_THROTTLES_AFTER)
         if user.banned:
             raise ServiceError("forbidden", f"{user.name} is banned", 403)
-        return user, await self._issue_token(user)
+        return user
 
     async def guest(self, *, address: str | None = None) -> tuple[User, str]:
         """A new guest account (unrated play) and its session token.

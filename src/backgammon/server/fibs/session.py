@@ -368,7 +368,7 @@ class FibsSession:
     async def _check_password(self, name: str, password: str) -> None:
         self._authenticated_at = self.service.moderation_epoch
         try:
-            self.user, _token = await self.service.login(name, password, self.address)
+            self.user = await self.service.check_login(name, password, self.address)
         except ServiceError as error:
             if error.code in ("throttled", "busy", "forbidden"):
                 await self.error(error.message)
