@@ -8,8 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from backgammon.analysis import AnalysisSettings, analyze_match, summarize
-from backgammon.analysis.batch import batch_summary, read_matches
+import pytest
+from typer.testing import CliRunner
+
+from backgammon.analysis import AnalysisSettings, MatchAnalysis, analyze_match, summarize
+from backgammon.analysis.batch import analyze_on, batch_summary, read_matches
+from backgammon.apps.cli import app
+from backgammon.engine.workers import RayCluster, ray_installed
 from backgammon.formats import read_match
 from backgammon.formats.ogxm import write_ogxm
 
@@ -83,3 +88,58 @@ def test_many_matches_refuse_single_match_outputs_and_a_bad_stream(tmp_path: Pat
     empty.mkdir()
     nothing = _analyze(str(empty))
     assert nothing.returncode == 2 and "no match could be analysed" in nothing.stderr
+
+
+@pytest.mark.skipif(not ray_installed(), reason="needs the cluster extra (Ray)")
+def test_games_on_a_local_ray_cluster_give_the_local_analysis(tmp_path: Path) -> None:
+    """Every game a task on a 2-CPU local Ray cluster: the same decisions and equity
+    losses as the analysis here, put together in each match's order."""
+    records = [read_match(path) for path in MATCHES]
+    settings = AnalysisSettings(ply=0)
+    with RayCluster("local", cpus=2) as cluster:
+        assert cluster.cores == 2
+        done = analyze_on(cluster, records, settings)
+    for record, result in zip(records, done, strict=True):
+        assert isinstance(result, MatchAnalysis)
+        here = analyze_match(record, settings=settings, store=False)
+        assert len(result.games) == len(record.games) == len(here.games)
+        for got, want in zip(result.games, here.games, strict=True):
+            assert [d.kind for d in got.decisions] == [d.kind for d in want.decisions]
+            assert [d.equity_loss for d in got.decisions] == pytest.approx(
+                [d.equity_loss for d in want.decisions], abs=1e-9
+            )
+        assert summarize(result) == summarize(here)
+
+
+@pytest.mark.skipif(not ray_installed(), reason="needs the cluster extra (Ray)")
+def test_a_folder_on_ray_as_typed_names_what_it_skips(tmp_path: Path) -> None:
+    for path in MATCHES:
+        shutil.copy(path, tmp_path / path.name)
+    (tmp_path / "broken.mat").write_text(
+        " 3 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/6\n"
+    )
+    command = [sys.executable, "-m", "backgammon", "analyze", str(tmp_path)]
+    done = subprocess.run(
+        [*command, "--ray", "local", "--processes", "2"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "skipped broken.mat" in done.stderr
+    games = sum(len(read_match(path).games) for path in MATCHES)
+    assert f"2 matches ({games} games) in" in done.stderr and "on 2 CPUs" in done.stderr
+    assert f"{tmp_path.name}: 2 matches at 0-ply" in " ".join(done.stdout.split())
+    local = _analyze(str(tmp_path))
+    assert local.returncode == 0, local.stderr
+    assert done.stdout == local.stdout  # the same table, to the last digit
+
+
+def test_ray_asked_without_ray_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("backgammon.engine.workers.ray_installed", lambda: False)
+    result = CliRunner().invoke(app, ["analyze", str(MATCHES[0]), "--ray", "local"])
+    assert result.exit_code == 2
+    assert "Ray is not installed" in result.output and "[cluster]" in result.output

@@ -97,6 +97,7 @@ from backgammon.rules.position import Position
 from backgammon.rules.variant import Variant
 
 __all__ = [
+    "AnalysisJob",
     "AnalysisSettings",
     "Analyzer",
     "CheckerAnalysis",
@@ -108,7 +109,10 @@ __all__ = [
     "PlayOption",
     "ProgressCallback",
     "Thresholds",
+    "analysis_engine",
+    "analyze_job_game",
     "analyze_match",
+    "match_analysis",
     "store_annotations",
 ]
 
@@ -1118,7 +1122,7 @@ def _context(record: GameRecord, info: MatchInfo) -> MatchContext:
 
 
 @dataclass(frozen=True, slots=True)
-class _Job:
+class AnalysisJob:
     """What a worker process needs to analyse games exactly as the parent's engine
     would: its networks and search settings (pruning, move filters, whether the exact
     bearoff databases are used), the analysis settings and the match."""
@@ -1133,7 +1137,7 @@ class _Job:
     info: MatchInfo
 
     @classmethod
-    def of(cls, engine: Engine, settings: AnalysisSettings, info: MatchInfo) -> _Job:
+    def of(cls, engine: Engine, settings: AnalysisSettings, info: MatchInfo) -> AnalysisJob:
         """The job of analysing ``info``'s games with ``engine``."""
         return cls(
             engine.networks,
@@ -1149,7 +1153,7 @@ class _Job:
     def engine(self) -> Engine:
         """A new engine that searches as the one the job was made from."""
         engine = (
-            _engine(self.networks, self.variant)
+            analysis_engine(self.variant, self.networks)
             if self.exact_bearoff
             else Engine(self.networks, variant=self.variant, bearoff=None)
         )
@@ -1163,20 +1167,41 @@ _WORKER: list[Analyzer] = []
 """The analyzer of a worker process (set by :func:`_start_worker`; empty elsewhere)."""
 
 
-def _engine(networks: Networks | None, variant: Variant) -> Engine:
-    """An engine whose bearoff databases (if the variant uses them) open on first use
+def analysis_engine(variant: Variant, networks: Networks | None = None) -> Engine:
+    """The engine :func:`analyze_match` uses by default: ``networks`` (the shipped ones
+    for None), with bearoff databases (if the variant uses them) that open on first use
     and also serve the exact cube equities."""
     return Engine(
         networks, variant=variant, bearoff=_LazyBearoff() if variant.plain_movement else None
     )
 
 
-def _start_worker(job: _Job) -> None:
+def _start_worker(job: AnalysisJob) -> None:
     _WORKER.append(Analyzer(job.engine(), job.settings))
 
 
 def _work(game: GameRecord, info: MatchInfo) -> GameAnalysis:
     return _WORKER[0].analyze_game(game, info)
+
+
+def analyze_job_game(job: AnalysisJob, game: GameRecord) -> GameAnalysis:
+    """One game of ``job``'s match, analysed by a new engine made as the job says: a
+    task that runs anywhere the job can be sent (:mod:`backgammon.analysis.batch`
+    sends them to a :class:`~backgammon.engine.workers.TaskRunner`)."""
+    return Analyzer(job.engine(), job.settings).analyze_game(game, job.info)
+
+
+def match_analysis(
+    record: MatchRecord,
+    source: EvaluationSource,
+    settings: AnalysisSettings,
+    games: Sequence[GameAnalysis],
+) -> MatchAnalysis:
+    """The analysis of ``record`` from its games' analyses (in the record's order)."""
+    info = record.info
+    return MatchAnalysis(
+        record.players, record.length, settings, tuple(games), info.variant.checkers, source
+    )
 
 
 def analyze_match(
@@ -1220,12 +1245,12 @@ def analyze_match(
         progress(0, total)
     games: list[GameAnalysis]
     if engine is None:
-        engine = _engine(None, info.variant)
+        engine = analysis_engine(info.variant)
     if processes == 1 or len(record.games) <= 1:
         analyzer = Analyzer(engine, settings)
         games = [analyzer.analyze_game(game, info, step=report) for game in record.games]
     else:
-        job = _Job.of(engine, settings, info)
+        job = AnalysisJob.of(engine, settings, info)
         results: dict[int, GameAnalysis] = {}
         workers = min(processes, len(record.games), os.cpu_count() or 1)
         with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(job,)) as pool:
@@ -1235,14 +1260,7 @@ def analyze_match(
                 results[k] = future.result()
                 report(len(record.games[k].entries))
         games = [results[k] for k in range(len(record.games))]
-    analysis = MatchAnalysis(
-        record.players,
-        record.length,
-        settings,
-        tuple(games),
-        info.variant.checkers,
-        engine.source,
-    )
+    analysis = match_analysis(record, engine.source, settings, games)
     if store:
         store_annotations(record, analysis)
     return analysis

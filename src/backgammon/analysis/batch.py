@@ -1,24 +1,38 @@
 """Many matches at once: a folder of match files or an OGXM stream (``.ogxms``) read
-match by match (:func:`read_matches`), and the summary of their analyses per match and
-per player (:func:`batch_summary`), as ``backgammon analyze FOLDER`` prints it.
+match by match (:func:`read_matches`), their games analysed as tasks of a
+:class:`~backgammon.engine.workers.TaskRunner` such as a Ray cluster
+(:func:`analyze_on`), and the summary of their analyses per match and per player
+(:func:`batch_summary`), as ``backgammon analyze FOLDER`` prints it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
-from backgammon.analysis.annotate import MatchAnalysis
+from backgammon.analysis.annotate import (
+    AnalysisJob,
+    AnalysisSettings,
+    GameAnalysis,
+    MatchAnalysis,
+    analysis_engine,
+    analyze_job_game,
+    match_analysis,
+)
 from backgammon.analysis.summary import summarize
-from backgammon.errors import MatchFileError
+from backgammon.engine.evaluator import Engine
+from backgammon.engine.workers import TaskRunner
+from backgammon.errors import BackgammonError, MatchFileError
 from backgammon.formats import read_match
-from backgammon.formats.record import MatchRecord
+from backgammon.formats.record import GameRecord, MatchRecord
 
 __all__ = [
     "MATCH_SUFFIXES",
     "MatchLine",
     "PlayerTotal",
+    "analyze_on",
     "batch_summary",
     "is_many",
     "read_matches",
@@ -128,3 +142,65 @@ def batch_summary(
     ]
     players.sort(key=lambda total: (-total.decisions, total.player))
     return lines, players
+
+
+def _game_task(
+    jobs: tuple[AnalysisJob, ...], games: tuple[tuple[GameRecord, ...], ...], item: tuple[int, int]
+) -> GameAnalysis | str:
+    """Game ``item`` = (match, game) of the batch, or why it could not be analysed."""
+    match, game = item
+    try:
+        return analyze_job_game(jobs[match], games[match][game])
+    except (BackgammonError, ValueError) as error:
+        return f"game {game + 1}: {error}"
+
+
+def analyze_on(
+    runner: TaskRunner,
+    records: Sequence[MatchRecord],
+    settings: AnalysisSettings,
+    engine_for: Callable[[MatchRecord], Engine] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[MatchAnalysis | str]:
+    """Analyse every game of ``records`` as one task each on ``runner`` (the matches
+    and their engines' networks are sent once), and put each match's analysis
+    together: for each record its :class:`MatchAnalysis`, or why it could not be
+    analysed. ``engine_for`` gives a match's engine (default: the shipped networks
+    for its variant); ``progress(done, total)`` counts games.
+    """
+    engines: dict[str, Engine] = {}
+
+    def engine_of(record: MatchRecord) -> Engine:
+        if engine_for is not None:
+            return engine_for(record)
+        name = record.info.variant.name
+        if name not in engines:
+            engines[name] = analysis_engine(record.info.variant)
+        return engines[name]
+
+    chosen = [engine_of(record) for record in records]
+    jobs = tuple(
+        AnalysisJob.of(engine, settings, record.info)
+        for engine, record in zip(chosen, records, strict=True)
+    )
+    games = tuple(tuple(record.games) for record in records)
+    items = [
+        (match, game) for match, record in enumerate(records) for game in range(len(record.games))
+    ]
+    results: dict[tuple[int, int], GameAnalysis | str] = {}
+    if progress is not None:
+        progress(0, len(items))
+    for index, result in runner.map_unordered(partial(_game_task, jobs, games), items):
+        results[items[index]] = result
+        if progress is not None:
+            progress(len(results), len(items))
+    analyses: list[MatchAnalysis | str] = []
+    for match, record in enumerate(records):
+        found = [results[match, game] for game in range(len(record.games))]
+        failed = [result for result in found if isinstance(result, str)]
+        if failed:
+            analyses.append(failed[0])
+            continue
+        done = [result for result in found if not isinstance(result, str)]
+        analyses.append(match_analysis(record, chosen[match].source, settings, done))
+    return analyses

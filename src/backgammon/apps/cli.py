@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeAlias
@@ -1265,24 +1266,22 @@ def analyze(
     errors: Annotated[
         int, typer.Option(help="List this many of the largest errors (0: none).")
     ] = 10,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            help="Analyse the games on Ray, a task each: 'local' (a local cluster of "
+            "--processes CPUs), 'auto' or 'ray://HOST:PORT' (needs the cluster extra)."
+        ),
+    ] = None,
 ) -> None:
     """Analyse a match: checker-play and cube errors, luck, error rates, PR and rating
     per player (GNU Backgammon's thresholds and bands)."""
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        Progress,
-        TaskProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
     from rich.table import Table
 
     from backgammon.analysis import (
         AnalysisSettings,
         analysis_to_json,
-        analyze_match,
         summarize,
         write_html_report,
     )
@@ -1299,7 +1298,7 @@ def analyze(
         outputs = (json_output, html_output, sgf_output, ogxm_output)
         if any(output is not None for output in outputs):
             raise typer.BadParameter("--json, --html, --sgf and --ogxm take one match, not many")
-        _analyze_many(file, ply, cubeful, processes, weights)
+        _analyze_many(file, ply, cubeful, processes, weights, ray)
         return
     record = _read_match_file(file)
     try:
@@ -1309,29 +1308,13 @@ def analyze(
     except (BackgammonError, ValueError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
-    console = Console(stderr=True)
-    with Progress(
-        TextColumn("[bold]analysing"),
-        BarColumn(),
-        TaskProgressColumn(),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("analyse", total=None)
-
-        def advance(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        try:
-            analysis = analyze_match(
-                record, engine, settings=settings, processes=processes, progress=advance
-            )
-        except (BackgammonError, ValueError) as error:
-            typer.echo(f"error: {error}", err=True)
-            raise typer.Exit(2) from None
+    if ray is not None:
+        analysed = _analyze_on_runner([(file, record)], settings, processes, weights, ray)
+        if not analysed:
+            raise typer.Exit(2)
+        analysis = analysed[0][2]
+    else:
+        analysis = _analyze_here(record, engine, settings, processes)
     try:
         if json_output is not None:
             from backgammon.analysis.file_analysis import with_file_analysis
@@ -1379,7 +1362,49 @@ def analyze(
         typer.echo(f"note: {analysis.source.note}")
 
 
-def _analyze_many(path: str, ply: int, cubeful: bool, processes: int, weights: str | None) -> None:
+def _analyze_here(
+    record: MatchRecord, engine: Engine | None, settings: AnalysisSettings, processes: int
+) -> MatchAnalysis:
+    """One match analysed in local processes, under a progress bar over its actions."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from backgammon.analysis import analyze_match
+
+    with Progress(
+        TextColumn("[bold]analysing"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("analyse", total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            return analyze_match(
+                record, engine, settings=settings, processes=processes, progress=advance
+            )
+        except (BackgammonError, ValueError) as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(2) from None
+
+
+def _analyze_many(
+    path: str, ply: int, cubeful: bool, processes: int, weights: str | None, ray: str | None
+) -> None:
     """``backgammon analyze`` of a folder or an ``.ogxms`` stream: each match in turn
     with a progress bar over the matches, then one table per match and per player (a
     file that cannot be read is named and skipped)."""
@@ -1396,7 +1421,14 @@ def _analyze_many(path: str, ply: int, cubeful: bool, processes: int, weights: s
     except (BackgammonError, ValueError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
-    analysed = _analyze_all(matches, settings, processes, weights)
+    if ray is not None:
+        readable = [(label, r) for label, r in matches if not isinstance(r, BackgammonError)]
+        for label, record in matches:
+            if isinstance(record, BackgammonError):
+                typer.echo(f"skipped {label}: {record}", err=True)
+        analysed = _analyze_on_runner(readable, settings, processes, weights, ray)
+    else:
+        analysed = _analyze_all(matches, settings, processes, weights)
     if not analysed:
         typer.echo(f"error: {path}: no match could be analysed", err=True)
         raise typer.Exit(2)
@@ -1422,6 +1454,70 @@ def _analyze_many(path: str, ply: int, cubeful: bool, processes: int, weights: s
             f"{total.luck_rate:+.4f}",
         )
     Console(width=200).print(table)
+
+
+def _analyze_on_runner(
+    matches: Sequence[tuple[str, MatchRecord]],
+    settings: AnalysisSettings,
+    processes: int,
+    weights: str | None,
+    ray: str,
+) -> list[tuple[str, MatchRecord, MatchAnalysis]]:
+    """Analyse the labelled matches' games on Ray (a task each) under a progress bar
+    over the games, then say how fast; a match that cannot be analysed is named
+    ("skipped LABEL: why") and left out."""
+    from rich.console import Console
+    from rich.progress import MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from backgammon.analysis.batch import analyze_on
+    from backgammon.engine import Engine
+    from backgammon.engine.workers import open_runner
+
+    records = [record for _, record in matches]
+    engines: dict[str, Engine] = {}
+
+    def engine_for(record: MatchRecord) -> Engine:
+        variant = record.info.variant
+        if variant.name not in engines:
+            engines[variant.name] = Engine(weights, variant=variant)
+        return engines[variant.name]
+
+    started = time.perf_counter()
+    try:
+        with (
+            open_runner(ray, processes) as runner,
+            Progress(
+                *Progress.get_default_columns()[:-1],
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            ) as bar,
+        ):
+            cores = runner.cores
+            task = bar.add_task(f"analysing games on Ray ({cores} CPUs)", total=None)
+            results = analyze_on(
+                runner,
+                records,
+                settings,
+                None if weights is None else engine_for,
+                lambda done, total: bar.update(task, completed=done, total=total),
+            )
+    except (BackgammonError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    seconds = time.perf_counter() - started
+    analysed = []
+    for (label, record), result in zip(matches, results, strict=True):
+        if isinstance(result, str):
+            typer.echo(f"skipped {label}: {result}", err=True)
+        else:
+            analysed.append((label, record, result))
+    games = sum(len(record.games) for record in records)
+    typer.echo(
+        f"{len(analysed)} matches ({games} games) in {seconds:.1f} s on {cores} CPUs", err=True
+    )
+    return analysed
 
 
 def _analyze_all(
