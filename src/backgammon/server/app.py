@@ -55,16 +55,18 @@ __all__ = ["COOKIE", "Auth", "create_app", "current_user", "same_site_only"]
 
 log = logging.getLogger("backgammon.server")
 
-COLLECTOR_THRESHOLDS = (3_000, 2, 1_000)
+COLLECTOR_THRESHOLDS = (1_500, 2, 1_000)
 """The cyclic garbage collector's thresholds (``gc.set_threshold``). A pass's pause
 grows with the objects it looks at, and with a thousand matches most of what an
-action makes lives for seconds (a state, a session's waiting coroutines): the
-young generation is collected often (every 3,000 net allocations, about 10 ms), the
-middle one every second young pass, before those objects pile up in it (about 30
-ms), and what outlives both is left to the rare full pass. The defaults of the
-previous release (20,000, 20, 20) paused 60-80 ms and 200-270 ms; p99 from a FIBS
-action to its board went from 95-152 ms to 55 ms at 1,000 matches
-(``benchmarks/fibs_load.py --levels 1000``)."""
+action makes lives for seconds (a state, a session's waiting coroutines), so the
+young generation holds mostly live objects and a pass's pause grows with its
+threshold: the young generation is collected often (every 1,500 net allocations),
+the middle one every second young pass, before those objects pile up in it, and what
+outlives both is left to the rare full pass. Measured at 1,000 FIBS matches
+(``benchmarks/fibs_load.py --levels 200 1000 --hold 60``, one run each): 10,000
+paused 44 and 90 ms (young, middle; p99 144 ms), 3,000 about 13 and 48 ms (p99 59-106
+ms), 1,500 about 5 and 20 ms (p99 56 ms); the defaults of an earlier release (20,000,
+20, 20) paused 60-80 and 200-270 ms."""
 
 MAX_BODY_BYTES = 16_384
 """The largest body of any request but an analysis upload (refused before it is read)."""
