@@ -159,24 +159,28 @@ def analyze_on(
     runner: TaskRunner,
     records: Sequence[MatchRecord],
     settings: AnalysisSettings,
-    engine_for: Callable[[MatchRecord], Engine] | None = None,
+    weights: str | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[MatchAnalysis | str]:
     """Analyse every game of ``records`` as one task each on ``runner`` (the matches
     and their engines' networks are sent once), and put each match's analysis
     together: for each record its :class:`MatchAnalysis`, or why it could not be
-    analysed. ``engine_for`` gives a match's engine (default: the shipped networks
-    for its variant); ``progress(done, total)`` counts games.
+    analysed. The engine of each variant has the networks of ``weights`` (default:
+    the shipped ones, as :func:`~backgammon.analysis.annotate.analyze_match` uses);
+    ``progress(done, total)`` counts games.
+
+    Raises:
+        BackgammonError, ValueError: ``weights`` cannot be read for a variant.
     """
     engines: dict[str, Engine] = {}
 
     def engine_of(record: MatchRecord) -> Engine:
-        if engine_for is not None:
-            return engine_for(record)
-        name = record.info.variant.name
-        if name not in engines:
-            engines[name] = analysis_engine(record.info.variant)
-        return engines[name]
+        variant = record.info.variant
+        if variant.name not in engines:
+            engines[variant.name] = (
+                analysis_engine(variant) if weights is None else Engine(weights, variant=variant)
+            )
+        return engines[variant.name]
 
     chosen = [engine_of(record) for record in records]
     jobs = tuple(

@@ -1304,7 +1304,9 @@ def analyze(
     try:
         settings = AnalysisSettings(ply=ply, cubeful=cubeful)
         _say_while_compiling(ply)
-        engine = None if weights is None else Engine(weights, variant=record.info.variant)
+        engine = None  # the shipped networks; on Ray the engine is made per variant there
+        if weights is not None and ray is None:
+            engine = Engine(weights, variant=record.info.variant)
     except (BackgammonError, ValueError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
@@ -1470,18 +1472,9 @@ def _analyze_on_runner(
     from rich.progress import MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from backgammon.analysis.batch import analyze_on
-    from backgammon.engine import Engine
     from backgammon.engine.workers import open_runner
 
     records = [record for _, record in matches]
-    engines: dict[str, Engine] = {}
-
-    def engine_for(record: MatchRecord) -> Engine:
-        variant = record.info.variant
-        if variant.name not in engines:
-            engines[variant.name] = Engine(weights, variant=variant)
-        return engines[variant.name]
-
     started = time.perf_counter()
     try:
         with (
@@ -1500,7 +1493,7 @@ def _analyze_on_runner(
                 runner,
                 records,
                 settings,
-                None if weights is None else engine_for,
+                weights,
                 lambda done, total: bar.update(task, completed=done, total=total),
             )
     except (BackgammonError, ValueError) as error:

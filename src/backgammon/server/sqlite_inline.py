@@ -117,10 +117,6 @@ class InlineConnection:
         """A new cursor (entered with ``async with`` or awaited by the adapter)."""
         return InlineCursor(self._conn.cursor())
 
-    async def execute(self, sql: str, parameters: Sequence[Any] | None = None) -> InlineCursor:
-        """Run one statement on a new cursor."""
-        return await self.cursor().execute(sql, parameters)
-
     async def create_function(self, *args: Any, **kwargs: Any) -> None:
         """Register a SQL function (sqlite3's ``create_function``)."""
         self._conn.create_function(*args, **kwargs)
