@@ -2,8 +2,8 @@
 scores agree with XG's, XG's candidate plays resolve to legal plays, errors are located,
 and no bytes make anything but our own error escape.
 
-The files are built by ``tests/formats/xg_files.py`` from the reference matches (see
-``tests/data/xg/README.md`` for why no file saved by XG itself is kept here).
+The files are built by ``tests/formats/xg_files.py`` from the reference matches, laid out
+as the real files of ``tests/data/xg/gammonview`` are (``test_xg_real.py`` reads those).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import struct
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from backgammon import Play, Roll, XgFileError
 from backgammon.apps.cli import app
 from backgammon.formats import (
     MatchRecord,
+    RecordEntry,
     XgCheckerAnalysis,
     XgCubeAnalysis,
     read_match,
@@ -78,23 +80,32 @@ def test_every_action_replays_and_the_scores_are_xgs(path: Path, tmp_path: Path)
 def test_xgs_candidate_plays_are_legal_and_its_analysis_is_kept(path: Path) -> None:
     record = read_match_bytes(xg_files.xg_of(read_match(path)), path="match.xg")
     checked = cubes = 0
+    for game, entry, analysis in xg_analyses(record):
+        if isinstance(analysis, XgCheckerAnalysis):
+            legal = {play.position for play in game.legal_plays()} or {game.position}
+            assert analysis.options and all(o.play.position in legal for o in analysis.options)
+            assert analysis.played is not None
+            assert analysis.options[analysis.played].play.position == entry.action.position
+            assert analysis.best is analysis.options[0]
+            assert analysis.to_json()["options"][0]["play"] == str(analysis.options[0].play)
+            checked += 1
+        else:
+            assert analysis.best_action == "double, take"  # 0.2 < 0.35 < 1.0
+            cubes += 1
+    assert checked > 20 and cubes > 10
+
+
+def xg_analyses(
+    record: MatchRecord,
+) -> Iterator[tuple[Game, RecordEntry, XgCheckerAnalysis | XgCubeAnalysis]]:
+    """Every action XG analysed, with the game replayed up to just before it."""
     for game_record in record.games:
         game = Game(record.info.variant, rules=record.info.rules)
         for entry in game_record.entries:
             analysis = entry.annotations.get(XG_KEY)
-            if isinstance(analysis, XgCheckerAnalysis):
-                legal = {play.position for play in game.legal_plays()} or {game.position}
-                assert analysis.options and all(o.play.position in legal for o in analysis.options)
-                assert analysis.played is not None
-                assert analysis.options[analysis.played].play.position == entry.action.position
-                assert analysis.best is analysis.options[0]
-                assert analysis.to_json()["options"][0]["play"] == str(analysis.options[0].play)
-                checked += 1
-            elif isinstance(analysis, XgCubeAnalysis):
-                assert analysis.best_action == "double, take"  # 0.2 < 0.35 < 1.0
-                cubes += 1
+            if isinstance(analysis, XgCheckerAnalysis | XgCubeAnalysis):
+                yield game, entry, analysis
             game.push(entry.action)
-    assert checked > 20 and cubes > 10
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -31,6 +31,12 @@ def board(position: Position) -> tuple[int, ...]:
     return tuple(counts)
 
 
+def player_one_board(position: Position, player: int) -> tuple[int, ...]:
+    """A position seen from ``player`` (0 or 1) as XG keeps a cube record's board and a
+    move record's board before the play: always with XG's player 1 as the positive side."""
+    return board(position if player == 0 else position.flip())
+
+
 def steps(play: Play) -> tuple[int, ...]:
     """A play's steps as XG's eight (from, to) numbers."""
     pairs: list[int] = []
@@ -100,7 +106,7 @@ def cube_record(
     data = _record(2)
     xg_player = 1 if player == 0 else -1
     struct.pack_into("<6i", data, 12, xg_player, double, take, beaver, -1, 0)
-    struct.pack_into("<26b", data, 36, *board(position))
+    struct.pack_into("<26b", data, 36, *player_one_board(position, player))
     if double == -2:
         struct.pack_into("<d", data, 200, -1000.0)
         struct.pack_into("<diii", data, 216, -1000.0, -1, 0, -1)
@@ -118,7 +124,7 @@ def move_record(
     player: int, before: Position, dice: Roll, play: Play, candidates: Iterable[Play]
 ) -> bytes:
     data = _record(3)
-    struct.pack_into("<26b", data, 9, *board(before))
+    struct.pack_into("<26b", data, 9, *player_one_board(before, player))
     struct.pack_into("<26b", data, 35, *board(play.position))
     xg_player = 1 if player == 0 else -1
     struct.pack_into("<9i", data, 64, xg_player, *steps(play))
@@ -306,11 +312,16 @@ def swap_numbering(records: list[bytes]) -> list[bytes]:
     """The records with XG's active-player and winner codes the other way round (as
     some readers report real files number them)."""
     offsets = {2: 12, 3: 64, 4: 24}
+    player_one_boards = {2: 36, 3: 9}  # XG's player 1 is their positive side
     swapped = []
     for record in records:
         data = bytearray(record)
         offset = offsets.get(data[8])
         if offset is not None:
             struct.pack_into("<i", data, offset, -struct.unpack_from("<i", data, offset)[0])
+        start = player_one_boards.get(data[8])
+        if start is not None:
+            counts = struct.unpack_from("<26b", data, start)
+            struct.pack_into("<26b", data, start, *(-count for count in reversed(counts)))
         swapped.append(bytes(data))
     return swapped

@@ -10,6 +10,7 @@ the page, a failed request or an HTTP error answer.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,6 +21,8 @@ from backgammon.formats import read_match_text
 from ..formats.xg_files import xg_of
 from .browser import needs_chromium, watch
 from .test_review import SHORT_MATCH, played_match
+
+REAL_XG = Path(__file__).parents[1] / "data" / "xg" / "gammonview"
 
 pytestmark = needs_chromium
 
@@ -197,31 +200,47 @@ def _upload(page: Any, name: str, content: bytes) -> None:
     page.locator("#review-file").set_input_files(files=files)
 
 
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("short.xg", 1), ("B4_SrGcsKAQmoTyHlgJCbM.xg", 4)],
+    ids=["built by the tests", "saved by XG itself"],
+)
 def test_an_uploaded_xg_file_shows_xgs_equities_next_to_ours(
-    server_factory: Any, browser: Any
+    server_factory: Any, browser: Any, name: str, options: int
 ) -> None:
+    """The tests' own XG file, and a real money session saved by eXtreme Gammon
+    (tests/data/xg/README.md): on a move XG analysed, its equities beside ours."""
+    content = _xg_file() if name == "short.xg" else (REAL_XG / name).read_bytes()
     server = server_factory("--no-warm-up", "--bot-processes", "1")
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     problems = watch(page)
     page.goto(f"{server.url}/#/review", wait_until="load")
-    _upload(page, "short.xg", _xg_file())
+    _upload(page, name, content)
     page.locator("#review-moves tbody tr").first.wait_for(timeout=120_000)
     report = page.locator("#review-report").get_attribute("href") or ""
     result = httpx.get(f"{server.url}/api/analysis/{report.split('/')[3]}").json()["result"]
-    move = next(m for m in result["moves"] if m["kind"] == "checker" and not m["forced"])
+    move = next(
+        m
+        for m in result["moves"]
+        if m["kind"] == "checker"
+        and not m["forced"]
+        and len(m["file_analysis"]["options"]) >= options
+    )
     page.locator("#review-moves tbody tr").nth(move["index"]).click()
     head = page.locator("#review-alternatives thead th").all_text_contents()
     assert head[2] == "Equity" and head[-1] == "XG", head
-    # Our equity and XG's (the tests' writer gives XG's best play +0.100) in one row.
+    # Our equity and XG's in one row (the tests' writer gives XG's best play +0.100).
     xg_best = move["file_analysis"]["options"][0]
+    if name == "short.xg":
+        assert xg_best["equity"] == pytest.approx(0.1)
     rows = page.locator("#review-alternatives tbody tr")
     cells = [rows.nth(i).locator("td").all_text_contents() for i in range(rows.count())]
     shown = {row[1]: (row[2], row[-1]) for row in cells}
-    assert shown[xg_best["play"]][1] == "+0.100", cells
+    assert shown[xg_best["play"]][1] == f"{xg_best['equity']:+.3f}", cells
     ours = move["options"][0]
-    assert shown[ours["play"]][0] == f"{'+' if ours['equity'] >= 0 else ''}{ours['equity']:.3f}"
+    assert shown[ours["play"]][0] == f"{ours['equity']:+.3f}", cells
     note = page.locator("#review-alternatives-note").text_content() or ""
-    assert f"XG: best {xg_best['play']} (+0.100)" in note, note
+    assert f"XG: best {xg_best['play']} ({xg_best['equity']:+.3f})" in note, note
     page.close()
     assert problems == []
 

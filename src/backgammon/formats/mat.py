@@ -561,6 +561,8 @@ class _Reader:
                 )
             self.next_number += 1
         actions = self.split(number, line, start)
+        if not actions:  # a numbered line left empty after a drop or the last checker off
+            return
         if numbered is None and any(action.kind != "wins" for action in actions):
             raise self.fail(
                 self.at(number, actions[0].index),
@@ -599,7 +601,7 @@ class _Reader:
                     self.at(number, token.index),
                     f"expected {_EXPECTED_ACTION}, got {_quote(token.text)}",
                 )
-        if not actions:
+        if not actions and self.ended is None:
             raise self.fail(self.at(number, start), f"expected {_EXPECTED_ACTION} after the number")
         return actions
 

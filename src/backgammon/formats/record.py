@@ -429,11 +429,20 @@ class RecordBuilder(MatchVisitor):
                 f"game {record.number}: the file says player {winner} wins, but the rules "
                 f"give the game to player {outcome.winner}"
             )
-        if points is not None and points != outcome.points:
+        if points is not None and points not in (outcome.points, self._to_win(record, outcome)):
             raise where.error(
                 f"game {record.number}: the file says {points} points, but the rules give "
                 f"{outcome.points}"
             )
+
+    def _to_win(self, record: GameRecord, outcome: Outcome) -> int:
+        """The points the winner still needed for the match (``outcome.points`` in
+        money play): XG and some servers write a match's last game with its points
+        capped at that."""
+        length = self.record.info.length
+        if not length:
+            return outcome.points
+        return min(outcome.points, length - record.score_before[outcome.winner])
 
     def end_match(self, where: Location) -> None:
         """Nothing to check beyond what each game checked."""

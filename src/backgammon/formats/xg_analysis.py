@@ -40,6 +40,7 @@ _LEVELS = {
     1000: "XG Roller",
     1001: "XG Roller+",
     1002: "XG Roller++",
+    998: "opening book",  # the opening plays of real files: XG's book
 }
 
 
