@@ -10,11 +10,20 @@ rules); :func:`read_ogxm_stream` does so for each match of a stream.
 The projection, as the codec reads and writes it (learnt from the codec itself; the
 format's specification is HedgeHog's ``OGXM_FORMAT_SPEC.md``):
 
-- ``player_white``/``player_black``: our player 0 and player 1; ``color`` 0 and 1.
+- ``player_white``/``player_black``: our player 0 and player 1. A ply's ``color`` is
+  1 for White and 0 for Black (:func:`_color`); a game's ``winner`` is 0 for White and
+  1 for Black. (Learnt from files HedgeHog's reference writer made, and from the v1
+  files of GammonView's corpus converted by the codec, checked against the ``.mat``
+  of the same matches.)
 - ``started_at`` (milliseconds since 1970, UTC): the match's ``date`` metadata
   (``YYYY-MM-DD``, written as 00:00 UTC that day; read as its UTC date).
-- Boards count 1..24 from White's home: White's point ``p`` is ``p``, Black's is
-  ``25 - p``; White's bar is 25 and Black's 0.
+- Points are numbered as Black sees them: Black's point ``p`` is ``p``, White's is
+  ``25 - p`` (:func:`_absolute`); White's bar is 0 and Black's 25. The codec's OGIDs
+  number them the same way.
+- A game the file ends with a winner but no drop, resignation or last checker off is
+  a resignation at ``points_won`` over the cube (GammonView's v1 files write them so).
+  Game markers (24-26, 30) carry no player and are skipped; a game from a set-up
+  position cannot be replayed and is refused.
 - A game is a list of plies. ``action_id`` 0..20 is a checker play with the roll at
   that index of the 21 rolls (1-1, 1-2, ... 6-6), its ``moves`` each ``{"from": point,
   "pips": die}``; the first ply of a game is the opening roll's play. 21 double,
@@ -60,7 +69,10 @@ __all__ = [
 ROLLS = tuple((low, high) for low in range(1, 7) for high in range(low, 7))
 _CUBE_ACTIONS: dict[type, int] = {Double: 21, Take: 22, Drop: 23, Beaver: 32, Raccoon: 33}
 _CUBE_OF_ID = {number: kind for kind, number in _CUBE_ACTIONS.items()}
+_CUBE_FACTORS = {22: 2, 32: 4, 33: 2}  # take, beaver (the take and redouble), raccoon
 RESIGN = 27
+NULL_ACTION = 30
+_MARKERS = frozenset({24, 25, 26, NULL_ACTION})  # game over, match over, final, null
 _LEVELS = {
     "single": ResignLevel.SINGLE,
     "gammon": ResignLevel.GAMMON,
@@ -159,7 +171,13 @@ class OgxmCubeRead:
 
 
 def _absolute(player: int, point: int) -> int:
-    return point if player == 0 else 25 - point
+    """A point of ``player`` in the file's numbering (Black's own) and back."""
+    return 25 - point if player == 0 else point
+
+
+def _color(player: int) -> int:
+    """A ply's ``color`` for our player (and our player for a ``color``)."""
+    return 1 - player
 
 
 def _roll_id(roll: Roll) -> int:
@@ -285,7 +303,7 @@ def _game_document(game: Any, analysis: OgxmAnalysis | None) -> dict[str, Any]:
             ]
             ply: dict[str, Any] = {
                 "action_id": _roll_id(roll),
-                "color": entry.player,
+                "color": _color(entry.player),
                 "moves": moves,
             }
             found = None if analysis is None else analysis.plays.get((game.number, index))
@@ -295,12 +313,16 @@ def _game_document(game: Any, analysis: OgxmAnalysis | None) -> dict[str, Any]:
             plies.append(ply)
             roll = None
         elif type(action) in _CUBE_ACTIONS:
-            ply = {"action_id": _CUBE_ACTIONS[type(action)], "color": entry.player}
+            ply = {"action_id": _CUBE_ACTIONS[type(action)], "color": _color(entry.player)}
             _add_cube_analysis(ply, analysis, (game.number, index))
             plies.append(ply)
         elif isinstance(action, Resign):
             plies.append(
-                {"action_id": RESIGN, "color": entry.player, "resign_value": int(action.level)}
+                {
+                    "action_id": RESIGN,
+                    "color": _color(entry.player),
+                    "resign_value": int(action.level),
+                }
             )
         elif not isinstance(action, AcceptResignation):
             raise ValueError(f"game {game.number}: OGXM cannot hold {type(action).__name__}")
@@ -347,12 +369,13 @@ def read_ogxm(data: bytes, visitor: MatchVisitor, *, path: str | None = None) ->
         raise MatchFileError(f"not a readable OGXM file: {error}", path=path) from None
     where = Location(path)
     try:
-        visitor.begin_match(_match_info(document), where)
+        info = _match_info(document)
+        visitor.begin_match(info, where)
         score = [0, 0]
         engine = _engine_name(document)
         for number, game in enumerate(document.get("games", []), 1):
             visitor.begin_game(number, (score[0], score[1]), where)
-            _visit_game(game, number, visitor, where, engine)
+            _visit_game(game, number, visitor, where, engine, info.variant.checkers)
             winner, points = game.get("winner"), game.get("points_won")
             if winner in (0, 1) and isinstance(points, int):
                 score[winner] += points
@@ -427,38 +450,98 @@ def _annotate(visitor: MatchVisitor, found: object, where: Location) -> None:
         visitor.annotate(None, {OGXM_KEY: found}, where)
 
 
+@dataclass(slots=True)
+class _GameTally:
+    """What the reader follows through a game's plies to tell how it ended: the cube's
+    value, each side's checkers borne off, and whether a drop or an accepted
+    resignation ended it."""
+
+    cube: int
+    borne_off: list[int] = field(default_factory=lambda: [0, 0])
+    ended: bool = False
+
+
 def _visit_game(
-    game: dict[str, Any], number: int, visitor: MatchVisitor, where: Location, engine: str
+    game: dict[str, Any],
+    number: int,
+    visitor: MatchVisitor,
+    where: Location,
+    engine: str,
+    checkers: int,
 ) -> None:
     plies = game.get("plies", [])
-    winner = game.get("winner")
+    if game.get("is_default_board") is False:
+        raise ValueError(
+            f"game {number} starts from a set-up position, which a match record cannot hold"
+        )
+    tally = _GameTally(int(game.get("initial_cube_value", 1)))
+    actions = [int(ply.get("action_id", NULL_ACTION)) for ply in plies]
+    last = max((i for i, action in enumerate(actions, 1) if action not in _MARKERS), default=0)
     for index, ply in enumerate(plies, 1):
-        action, player = int(ply["action_id"]), int(ply["color"])
-        if player not in (0, 1):
-            raise ValueError(f"game {number}, ply {index}: color {player}")
-        if 0 <= action <= 20:
-            visitor.roll(player, ROLLS[action], where)
-            _annotate(visitor, _cube_read(ply, engine), where)  # a "no double" before it
-            moves = [(int(m["from"]), int(m["pips"])) for m in ply.get("moves", [])]
-            visitor.play(player, _notation(player, moves), where)
-            _annotate(visitor, _checker_read(ply, player, engine), where)
-        elif action in _CUBE_OF_ID:
-            visitor.cube(player, _CUBE_OF_ID[action](), where)
-            _annotate(visitor, _cube_read(ply, engine), where)
-        elif action == RESIGN:  # the codec gives the resignation the receiver's color
-            level = _LEVELS[str(ply.get("resign_value", "single"))]
-            resigner = 1 - winner if winner in (0, 1) else 1 - player
-            visitor.resign(resigner, Resign(level), where)
-            if winner == 1 - resigner and index == len(plies):
-                visitor.resign(winner, AcceptResignation(), where)
-        else:
-            raise ValueError(f"game {number}, ply {index}: action {action} is not supported")
-    points = game.get("points_won")
-    visitor.end_game(
-        winner if winner in (0, 1) else None,
-        points if winner in (0, 1) and isinstance(points, int) else None,
-        where,
-    )
+        if actions[index - 1] in _MARKERS:
+            continue
+        try:
+            _visit_ply(ply, actions[index - 1], game, visitor, where, engine, tally, index == last)
+        except (KeyError, ValueError) as error:
+            raise ValueError(f"game {number}, ply {index}: {error}") from None
+    winner, points = game.get("winner"), game.get("points_won")
+    if winner not in (0, 1):
+        visitor.end_game(None, None, where)
+        return
+    if not tally.ended and tally.borne_off[winner] < checkers and isinstance(points, int):
+        _implied_resignation(winner, points, tally, visitor, where)
+    visitor.end_game(winner, points if isinstance(points, int) else None, where)
+
+
+def _visit_ply(
+    ply: dict[str, Any],
+    action: int,
+    game: dict[str, Any],
+    visitor: MatchVisitor,
+    where: Location,
+    engine: str,
+    tally: _GameTally,
+    last: bool,
+) -> None:
+    color = int(ply.get("color", -1))
+    if color not in (0, 1):
+        raise ValueError(f"color {color}")
+    player = _color(color)
+    if 0 <= action <= 20:
+        visitor.roll(player, ROLLS[action], where)
+        _annotate(visitor, _cube_read(ply, engine), where)  # a "no double" before it
+        moves = [(int(m["from"]), int(m["pips"])) for m in ply.get("moves", [])]
+        tally.borne_off[player] += sum(_absolute(player, start) <= die for start, die in moves)
+        visitor.play(player, _notation(player, moves), where)
+        _annotate(visitor, _checker_read(ply, player, engine), where)
+    elif action in _CUBE_OF_ID:
+        visitor.cube(player, _CUBE_OF_ID[action](), where)
+        _annotate(visitor, _cube_read(ply, engine), where)
+        tally.cube *= _CUBE_FACTORS.get(action, 1)
+        tally.ended = tally.ended or action == _CUBE_ACTIONS[Drop]
+    elif action == RESIGN:
+        visitor.resign(player, Resign(_LEVELS[str(ply.get("resign_value", "single"))]), where)
+        if game.get("winner") == 1 - player and last:
+            visitor.resign(1 - player, AcceptResignation(), where)
+            tally.ended = True
+    else:
+        raise ValueError(f"action {action} is not supported")
+
+
+def _implied_resignation(
+    winner: int, points: int, tally: _GameTally, visitor: MatchVisitor, where: Location
+) -> None:
+    """A game the file ends with a winner but no drop, resignation or last checker off
+    (GammonView's v1 files end a resigned game with its "game over" marker alone): the
+    loser resigned at ``points`` over the cube's value."""
+    level, remainder = divmod(points, tally.cube)
+    if remainder or not 1 <= level <= 3:
+        raise ValueError(
+            f"the game is not over, so its winner means a resignation, but {points} points "
+            f"is not 1, 2 or 3 times the cube ({tally.cube})"
+        )
+    visitor.resign(1 - winner, Resign(ResignLevel(level)), where)
+    visitor.resign(winner, AcceptResignation(), where)
 
 
 def _notation(player: int, moves: list[tuple[int, int]]) -> str:
