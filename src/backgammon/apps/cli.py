@@ -214,11 +214,26 @@ def selfplay(
 
 
 def _read_match_file(path: str) -> MatchRecord:
+    """A match file read through the rules (a clear error and exit 2 otherwise); an
+    OGXM file's signatures are checked and reported on stderr."""
     try:
-        return read_match(path)
+        record = read_match(path)
     except BackgammonError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
+    _report_signatures(path)
+    return record
+
+
+def _report_signatures(path: str) -> None:
+    from backgammon.formats import OGXM_MAGIC
+    from backgammon.formats.ogxm_signatures import check_signatures, describe_signatures
+
+    data = Path(path).read_bytes()
+    if data.startswith(OGXM_MAGIC):
+        report = describe_signatures(check_signatures(data, path=path))
+        if report:
+            typer.echo(report, err=True)
 
 
 @app.command()
