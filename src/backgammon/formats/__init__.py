@@ -183,7 +183,7 @@ def write_match(record: MatchRecord, path: str | Path) -> None:
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix in READ_ONLY_FORMATS:
         raise ValueError(
-            f"eXtreme Gammon's .{suffix} files are read only: write .mat or .sgf, got {path}"
+            f"eXtreme Gammon's .{suffix} files are read only: write .mat, .sgf or .ogxm, got {path}"
         )
     if suffix == "ogxm":
         from backgammon.formats.ogxm import write_ogxm
