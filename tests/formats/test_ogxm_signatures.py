@@ -18,7 +18,7 @@ from backgammon import MatchFileError
 from backgammon.apps.cli import app
 from backgammon.formats import read_match
 from backgammon.formats.ogxm import write_ogxm
-from backgammon.formats.ogxm_signatures import OgxmSignature, check_signatures
+from backgammon.formats.ogxm_signatures import OgxmSignature, check_signatures, signatures_in
 
 DATA = Path(__file__).parents[1] / "data"
 MATCH = DATA / "xg" / "gammonview" / "XCu3RJ0UvDg_Tldl.mat"
@@ -90,3 +90,17 @@ def test_cli_says_whether_each_signature_holds(tmp_path: Path) -> None:
     plain = runner.invoke(app, ["convert", str(MATCH), str(tmp_path / "plain.ogxm")])
     again = runner.invoke(app, ["convert", str(tmp_path / "plain.ogxm"), str(tmp_path / "p.mat")])
     assert plain.exit_code == again.exit_code == 0 and "signature" not in again.stderr
+
+
+def test_analyzing_a_stream_names_the_match_whose_signature_fails(tmp_path: Path) -> None:
+    stream = tmp_path / "club.ogxms"
+    key = Ed25519PrivateKey.generate()
+    stream.write_bytes(_signed(key) + write_ogxm(read_match(MATCH)) + _signed(key, rename="X"))
+    found = dict(signatures_in(stream))
+    assert sorted(found) == ["club.ogxms#1", "club.ogxms#3"]
+    assert found["club.ogxms#1"][0].valid and not found["club.ogxms#3"][0].valid
+    result = CliRunner().invoke(app, ["analyze", str(stream), "--processes", "1"])
+    assert result.exit_code == 0, result.output
+    assert "club.ogxms#1: match signature 1 ('club'): holds" in result.stderr
+    assert "club.ogxms#3: match signature 1 ('club'): DOES NOT HOLD" in result.stderr
+    assert "club.ogxms#3" in result.stdout and "all (3)" in result.stdout

@@ -226,14 +226,13 @@ def _read_match_file(path: str) -> MatchRecord:
 
 
 def _report_signatures(path: str) -> None:
-    from backgammon.formats import OGXM_MAGIC
-    from backgammon.formats.ogxm_signatures import check_signatures, describe_signatures
+    """Each signature of the OGXM matches at ``path`` (a file, a stream, a folder), on
+    stderr: whether it holds."""
+    from backgammon.formats.ogxm_signatures import describe_signatures, signatures_in
 
-    data = Path(path).read_bytes()
-    if data.startswith(OGXM_MAGIC):
-        report = describe_signatures(check_signatures(data, path=path))
-        if report:
-            typer.echo(report, err=True)
+    for label, signatures in signatures_in(path):
+        for line in describe_signatures(signatures).splitlines():
+            typer.echo(f"{label}: {line}", err=True)
 
 
 @app.command()
@@ -1434,6 +1433,7 @@ def _analyze_many(
     try:
         settings = AnalysisSettings(ply=ply, cubeful=cubeful)
         matches = list(read_matches(path))
+        _report_signatures(path)
         _say_while_compiling(ply)
     except (BackgammonError, ValueError) as error:
         typer.echo(f"error: {error}", err=True)

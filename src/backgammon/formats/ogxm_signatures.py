@@ -11,12 +11,14 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import io
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from backgammon.errors import MatchFileError
 
-__all__ = ["OgxmSignature", "check_signatures", "describe_signatures"]
+__all__ = ["OgxmSignature", "check_signatures", "describe_signatures", "signatures_in"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,3 +80,36 @@ def describe_signatures(signatures: Iterable[OgxmSignature], *, trusted: bool = 
             verdict = "DOES NOT HOLD: what it covers was changed, or it was never valid"
         lines.append(f"{what} {signature.index + 1} ({signature.signer!r}): {verdict}")
     return "\n".join(lines)
+
+
+def signatures_in(
+    path: str | Path, keys: Iterable[bytes] | None = None
+) -> Iterator[tuple[str, tuple[OgxmSignature, ...]]]:
+    """The checked signatures of every OGXM match at ``path`` that carries any, as
+    ``(label, signatures)``: an ``.ogxm`` file (its name), each match of an ``.ogxms``
+    stream (``name#N``), or those of a folder's files. Files that cannot be read are
+    left to the match readers to report."""
+    import ogxm
+
+    target = Path(path)
+    files = sorted(target.iterdir()) if target.is_dir() else [target]
+    trusted = None if keys is None else list(keys)
+    for file in files:
+        suffix = file.suffix.lower()
+        if not file.is_file() or suffix not in (".ogxm", ".ogxms"):
+            continue
+        try:
+            data = file.read_bytes()
+            if suffix == ".ogxms":
+                members = [
+                    (f"{file.name}#{n}", bytes(m))
+                    for n, m in enumerate(ogxm.iter_stream(io.BytesIO(data)), 1)
+                ]
+            else:
+                members = [(file.name, data)]
+            for label, member in members:
+                found = check_signatures(member, trusted, path=str(file))
+                if found:
+                    yield label, found
+        except (OSError, MatchFileError, ogxm.StreamError, ogxm.OgxmError, ValueError):
+            continue
