@@ -20,9 +20,17 @@ from backgammon.formats.ogxm import ogxm_document, read_ogxm_stream, write_ogxm
 from tests.formats.test_sgf import _random_record
 from tests.reference import REFERENCE
 
-FILES = sorted((REFERENCE / "formats").glob("match0*.mat")) + sorted(
-    (REFERENCE / "formats").glob("match0*.sgf")
-)
+REAL = Path(__file__).parents[1] / "data" / "xg" / "gammonview"
+UNREADABLE = {"5nqfGw9bWG3deTaU", "hQ8sVn2LbTdF4wRm", "rK7pXm4TqLb9NzWd", "uwvEbd63UvdX7SDin5o_Iw"}
+FILES = [
+    *sorted((REFERENCE / "formats").glob("match0*.mat")),
+    *sorted((REFERENCE / "formats").glob("match0*.sgf")),
+    *(
+        path
+        for path in sorted(REAL.glob("*.mat")) + sorted(REAL.glob("*.xg"))
+        if path.stem not in UNREADABLE
+    ),
+]
 
 
 def signature(record: MatchRecord) -> list[tuple[object, ...]]:
@@ -55,7 +63,8 @@ def test_our_files_round_trip_through_ogxm(path: Path, tmp_path: Path) -> None:
     assert ogxm.v2_problem(document) is None
     assert ogxm.json_to_binary(document) == data
     assert document["replay_complete"] is True
-    capped = tuple(min(points, record.length) for points in record.score)  # OGXM caps
+    length = record.length or 1 << 30
+    capped = tuple(min(points, length) for points in record.score)  # OGXM caps
     assert (document["white_score"], document["black_score"]) == capped
     again = read_match(target)
     assert again.players == record.players and again.length == record.length
