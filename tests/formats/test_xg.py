@@ -370,3 +370,21 @@ def test_cli_analyzes_an_xg_file_and_puts_xgs_analysis_beside_ours(tmp_path: Pat
         assert xg["options"][xg["played"]]["play"] == decision["play"]
     cube = [d for d in decisions if d["kind"] == "cube" and d["file_analysis"] is not None]
     assert cube and all(d["file_analysis"]["best_action"] == "double, take" for d in cube)
+
+
+def test_a_game_resigned_before_its_opening_roll_is_a_located_error() -> None:
+    """As a real server's file has it (tests/data/xg/README.md): the rules have no one
+    on roll to resign, so the game cannot be replayed."""
+    records = _records_of(MATCHES[0])
+    first_footer = next(i for i, r in enumerate(records) if r[8] == 4)
+    score = struct.unpack_from("<ii", records[first_footer], 12)
+    after = (score[0] + 1, score[1])
+    records = [
+        *records[: first_footer + 1],
+        xg_files.game_header(2, score, False, Game().position),
+        xg_files.game_footer(after, 0, 1, 101),
+    ]
+    with pytest.raises(XgFileError, match="a resignation before its opening roll") as caught:
+        read_match_bytes(xg_files.xg_file(records), path="early.xg")
+    assert caught.value.record == len(records)
+    assert "game 2, move 0" in str(caught.value)
