@@ -17,7 +17,7 @@ import ogxm
 import pytest
 
 from backgammon import MatchFileError, Play, Roll
-from backgammon.formats import MatchRecord, read_match
+from backgammon.formats import MatchRecord, read_match, read_match_bytes
 from backgammon.formats.ogxm import write_ogxm
 from backgammon.rules.game import Game
 from tests.formats.test_xg import signature
@@ -167,3 +167,19 @@ def test_our_file_of_a_match_has_the_plies_gammonviews_file_of_it_has() -> None:
     )
     assert _plies(ours) == _plies(theirs)
     assert [g["winner"] for g in ours["games"]] == [g["winner"] for g in theirs["games"]]
+
+
+def test_a_file_with_the_colours_swapped_is_a_clear_error() -> None:
+    """As this program wrote them before 2026-11-27: every ply's colour and point
+    numbering the other way round."""
+    document = ogxm.binary_to_json(write_ogxm(read_match(MAT_DATA / "XCu3RJ0UvDg_Tldl.mat")))
+    for game in document["games"]:
+        for ply in game["plies"]:
+            ply.pop("ogid_before", None)
+            ply.pop("ogid_after", None)
+            ply["color"] = 1 - ply["color"]
+            for move in ply.get("moves", []):
+                move["from"] = 25 - move["from"]
+    swapped = bytes(ogxm.json_to_binary(document))
+    with pytest.raises(MatchFileError, match="game 1: the file gives the game to Black, but White"):
+        read_match_bytes(swapped, path="old.ogxm")

@@ -488,6 +488,13 @@ def _visit_game(
     if winner not in (0, 1):
         visitor.end_game(None, None, where)
         return
+    if tally.borne_off[1 - winner] >= checkers:
+        sides = ("White", "Black")
+        raise ValueError(
+            f"game {number}: the file gives the game to {sides[winner]}, but "
+            f"{sides[1 - winner]} bore off every checker (files this program wrote "
+            "before 2026-11-27 swapped the colours: write it again from the match)"
+        )
     if not tally.ended and tally.borne_off[winner] < checkers and isinstance(points, int):
         _implied_resignation(winner, points, tally, visitor, where)
     visitor.end_game(winner, points if isinstance(points, int) else None, where)
