@@ -29,13 +29,13 @@ def _raw(key: Ed25519PrivateKey) -> bytes:
     return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
 
 
-def _signed(key: Ed25519PrivateKey, *, rename: str | None = None) -> bytes:
-    """Our file of a real match with a match signature by ``key`` (the player renamed
-    after signing, with ``rename``)."""
+def signed(key: Ed25519PrivateKey, *, rename: str | None = None, key_id: str = "club") -> bytes:
+    """Our file of a real match with a match signature by ``key`` under ``key_id`` (the
+    player renamed after signing, with ``rename``)."""
     document = ogxm.binary_to_json(write_ogxm(read_match(MATCH)))
     signature = {
         "algorithm": "ed25519",
-        "key_id": "club",
+        "key_id": key_id,
         "public_key": base64.b64encode(_raw(key)).decode(),
         "signature": base64.b64encode(bytes(64)).decode(),
     }
@@ -48,14 +48,14 @@ def _signed(key: Ed25519PrivateKey, *, rename: str | None = None) -> bytes:
 
 def test_a_signature_that_holds_and_one_by_another_key() -> None:
     key = Ed25519PrivateKey.generate()
-    data = _signed(key)
+    data = signed(key)
     assert check_signatures(data) == (OgxmSignature("match", 0, "club", True),)
     assert check_signatures(data, keys=[_raw(key)])[0].valid
     assert not check_signatures(data, keys=[_raw(Ed25519PrivateKey.generate())])[0].valid
 
 
 def test_a_signature_over_changed_bytes_does_not_hold() -> None:
-    data = _signed(Ed25519PrivateKey.generate(), rename="Mallory")
+    data = signed(Ed25519PrivateKey.generate(), rename="Mallory")
     assert check_signatures(data) == (OgxmSignature("match", 0, "club", False),)
 
 
@@ -77,8 +77,8 @@ def test_an_unsigned_file_has_no_signatures_and_bad_bytes_are_our_error() -> Non
 
 def test_cli_says_whether_each_signature_holds(tmp_path: Path) -> None:
     good, bad = tmp_path / "good.ogxm", tmp_path / "bad.ogxm"
-    good.write_bytes(_signed(Ed25519PrivateKey.generate()))
-    bad.write_bytes(_signed(Ed25519PrivateKey.generate(), rename="Mallory"))
+    good.write_bytes(signed(Ed25519PrivateKey.generate()))
+    bad.write_bytes(signed(Ed25519PrivateKey.generate(), rename="Mallory"))
     runner = CliRunner()
     held = runner.invoke(app, ["convert", str(good), str(tmp_path / "good.mat")])
     assert held.exit_code == 0, held.output
@@ -95,7 +95,7 @@ def test_cli_says_whether_each_signature_holds(tmp_path: Path) -> None:
 def test_analyzing_a_stream_names_the_match_whose_signature_fails(tmp_path: Path) -> None:
     stream = tmp_path / "club.ogxms"
     key = Ed25519PrivateKey.generate()
-    stream.write_bytes(_signed(key) + write_ogxm(read_match(MATCH)) + _signed(key, rename="X"))
+    stream.write_bytes(signed(key) + write_ogxm(read_match(MATCH)) + signed(key, rename="X"))
     found = dict(signatures_in(stream))
     assert sorted(found) == ["club.ogxms#1", "club.ogxms#3"]
     assert found["club.ogxms#1"][0].valid and not found["club.ogxms#3"][0].valid

@@ -15,9 +15,11 @@ from typing import Any
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from backgammon.formats import read_match_text
 
+from ..formats.test_ogxm_signatures import signed
 from ..formats.xg_files import xg_of
 from .browser import needs_chromium, watch
 from .test_review import SHORT_MATCH, played_match
@@ -241,6 +243,38 @@ def test_an_uploaded_xg_file_shows_xgs_equities_next_to_ours(
     assert shown[ours["play"]][0] == f"{ours['equity']:+.3f}", cells
     note = page.locator("#review-alternatives-note").text_content() or ""
     assert f"XG: best {xg_best['play']} ({xg_best['equity']:+.3f})" in note, note
+    page.close()
+    assert problems == []
+
+
+def test_an_ogxm_upload_shows_whether_its_signatures_hold(
+    server_factory: Any, browser: Any
+) -> None:
+    """A signature that holds, one broken by renaming a player after signing, and a
+    signer's name that is markup (shown as text)."""
+    key = Ed25519PrivateKey.generate()
+    hostile = '<img src=x onerror="document.title=1">club'
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    problems = watch(page)
+    page.goto(f"{server.url}/#/review", wait_until="load")
+    for name, content, verdict in [
+        ("signed.ogxm", signed(key, key_id=hostile), "holds (integrity only"),
+        ("renamed.ogxm", signed(key, rename="Mallory"), "DOES NOT HOLD"),
+    ]:
+        _upload(page, name, content)
+        page.locator("#review-signatures li").first.wait_for(timeout=120_000)
+        page.wait_for_function(
+            "(verdict) => document.querySelector('#review-signatures').textContent"
+            ".includes(verdict)",
+            arg=verdict,
+            timeout=120_000,
+        )
+        lines = page.locator("#review-signatures li").all_text_contents()
+        assert len(lines) == 1 and lines[0].startswith("match signature 1 ("), lines
+    assert page.locator("#review-signatures img").count() == 0
+    _upload(page, "short.xg", _xg_file())
+    page.wait_for_function("() => document.querySelector('#review-signatures-row').hidden")
     page.close()
     assert problems == []
 

@@ -706,5 +706,17 @@ def analyze_upload(
         ],
         "moves": moves,
         "errors": [move for move in moves if move["mark"] is not None],
+        "signatures": _signature_lines(text),
     }
     return summary, html_report(analysis)
+
+
+def _signature_lines(text: str | bytes) -> list[str]:
+    """What the signatures of an uploaded OGXM file say, a line each (none for other
+    files or an unsigned one)."""
+    from backgammon.formats import OGXM_MAGIC
+    from backgammon.formats.ogxm_signatures import check_signatures, describe_signatures
+
+    if not isinstance(text, bytes) or not text.startswith(OGXM_MAGIC):
+        return []
+    return describe_signatures(check_signatures(text)).splitlines()

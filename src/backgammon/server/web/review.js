@@ -120,11 +120,18 @@ function renderMoves() {
   $("#review-no-moves").hidden = review.moves.length > 0;
 }
 
+function renderSignatures(lines) {
+  // Each line names a signer the file chose: text only, never markup.
+  $("#review-signatures").replaceChildren(...lines.map((line) => el("li", { text: line })));
+  $("#review-signatures-row").hidden = lines.length === 0;
+}
+
 function renderReview(result) {
   review.names = result.names || result.players.map((p) => p.name);
   review.moves = result.moves || [];
   review.errors = result.errors || [];
   renderPlayers(result);
+  renderSignatures(result.signatures || []);
   renderMoves();
   $("#review-plot-card").hidden = review.moves.length === 0;
   $("#review-result").hidden = false;
