@@ -87,7 +87,7 @@ def test_many_matches_refuse_single_match_outputs_and_a_bad_stream(tmp_path: Pat
     empty = tmp_path / "empty"
     empty.mkdir()
     nothing = _analyze(str(empty))
-    assert nothing.returncode == 2 and "no match could be analysed" in nothing.stderr
+    assert nothing.returncode == 2 and "empty holds no match file" in nothing.stderr
 
 
 @pytest.mark.skipif(not ray_installed(), reason="needs the cluster extra (Ray)")

@@ -71,7 +71,7 @@ def test_errors_are_match_file_errors(tmp_path: Path) -> None:
     binary.write_bytes(b"\x00\x01\x02 3 point match")
     with pytest.raises(MatchFileError, match="not a text file"):
         read_match(binary)
-    with pytest.raises(ValueError, match=r"\.mat or \.sgf"):
+    with pytest.raises(ValueError, match=r"by the extension, \.mat, \.sgf or \.ogxm"):
         write_match(read_match(FILES[0]), tmp_path / "out.txt")
 
 

@@ -248,13 +248,16 @@ def convert(
     record = _read_match_file(source)
     try:
         write_match(record, target)
-    except (OSError, ValueError) as error:
+    except OSError as error:
+        typer.echo(f"error: {target}: cannot write the file: {error.strerror}", err=True)
+        raise typer.Exit(2) from None
+    except ValueError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
-    typer.echo(
-        f"{source} -> {target}: {len(record.games)} games, final score "
-        f"{record.score[0]}-{record.score[1]}"
-    )
+    games = len(record.games)
+    length = record.length or 1 << 30  # the match's last game banks what it needed
+    final = "-".join(str(min(points, length)) for points in record.score)
+    typer.echo(f"{source} -> {target}: {games} game{'s' * (games != 1)}, final score {final}")
 
 
 @app.command()
@@ -270,7 +273,7 @@ def show(
 ) -> None:
     """Draw a position, or print a match file move by move (with --game and --move, the
     board at that point)."""
-    if Path(what).is_file():
+    if Path(what).is_file() or _looks_like_a_path(what):
         _show_match(_read_match_file(what), game, move)
         return
     try:
@@ -280,6 +283,14 @@ def show(
         raise typer.Exit(2) from None
     typer.echo(str(board))
     typer.echo(f"Position ID: {board.position_id}   XGID: {board.xgid}")
+
+
+def _looks_like_a_path(text: str) -> bool:
+    """A file or folder, or a match file's name (a Position ID or an XGID never ends
+    in such an extension: neither holds a full stop)."""
+    from backgammon.analysis.batch import MATCH_SUFFIXES
+
+    return Path(text).exists() or text.lower().endswith(MATCH_SUFFIXES)
 
 
 def _show_match(record: MatchRecord, game_number: int | None, move: int | None) -> None:
@@ -1428,16 +1439,19 @@ def _analyze_many(
     from rich.table import Table
 
     from backgammon.analysis import AnalysisSettings
-    from backgammon.analysis.batch import batch_summary, read_matches
+    from backgammon.analysis.batch import MATCH_SUFFIXES, batch_summary, read_matches
 
     try:
         settings = AnalysisSettings(ply=ply, cubeful=cubeful)
         matches = list(read_matches(path))
         _report_signatures(path)
-        _say_while_compiling(ply)
     except (BackgammonError, ValueError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
+    if not matches:
+        typer.echo(f"error: {path} holds no match file ({', '.join(MATCH_SUFFIXES)})", err=True)
+        raise typer.Exit(2)
+    _say_while_compiling(ply)
     if ray is not None:
         readable = [(label, r) for label, r in matches if not isinstance(r, BackgammonError)]
         for label, record in matches:

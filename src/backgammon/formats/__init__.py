@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from backgammon.errors import MatchFileError
+from backgammon.errors import MatchFileError, XgFileError
 from backgammon.formats.record import (
     GameRecord,
     Location,
@@ -128,6 +128,9 @@ def read_match_bytes(data: bytes, *, path: str | None = None) -> MatchRecord:
     """
     name = path
     suffix = "" if path is None else Path(path).suffix.lower().lstrip(".")
+    if not data:
+        empty = XgFileError if suffix in READ_ONLY_FORMATS else MatchFileError
+        raise empty("the file is empty (0 bytes)", path=name)
     if data.startswith(XG_MAGIC) or suffix in READ_ONLY_FORMATS:
         from backgammon.formats.xg import read_xg
 
@@ -192,7 +195,7 @@ def write_match(record: MatchRecord, path: str | Path) -> None:
         return
     if suffix not in FORMATS:
         raise ValueError(
-            f"write_match chooses the format by extension: .mat or .sgf (or .ogxm), got {path}"
+            f"cannot write {path}: the format is chosen by the extension, .mat, .sgf or .ogxm"
         )
     Path(path).write_text(write_match_text(record, suffix), encoding="utf-8")
 

@@ -366,7 +366,9 @@ def read_ogxm(data: bytes, visitor: MatchVisitor, *, path: str | None = None) ->
     try:
         document: dict[str, Any] = dict(ogxm.binary_to_json(data))
     except (ogxm.OgxmError, ValueError, TypeError) as error:
-        raise MatchFileError(f"not a readable OGXM file: {error}", path=path) from None
+        raise MatchFileError(
+            f"not a readable OGXM file (cut short or damaged; the codec says: {error})", path=path
+        ) from None
     where = Location(path)
     try:
         info = _match_info(document)

@@ -132,7 +132,7 @@ def _archive_files(data: bytes, earliest: int, path: str | None) -> dict[str, by
     if registry_size < 0 or archive_size < 0 or start < earliest:
         raise XgFileError(
             f"the archive's sizes (files {archive_size}, registry {registry_size} bytes) "
-            "do not fit in the file",
+            "do not fit in the file: it is cut short or damaged",
             path=path,
         )
     if zlib.crc32(data[start:end]) != crc:
