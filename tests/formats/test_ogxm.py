@@ -68,6 +68,7 @@ def test_our_files_round_trip_through_ogxm(path: Path, tmp_path: Path) -> None:
     assert (document["white_score"], document["black_score"]) == capped
     again = read_match(target)
     assert again.players == record.players and again.length == record.length
+    assert _cube_rules(again) == _cube_rules(record)
     assert signature(again) == signature(record)
 
 
@@ -93,7 +94,15 @@ def test_random_matches_round_trip(seed: int) -> None:
     assert ogxm.v2_problem(ogxm.binary_to_json(data)) is None
     again = read_match_bytes(data, path="random.ogxm")
     assert again.info.variant == record.info.variant
+    assert _cube_rules(again) == _cube_rules(record)
     assert signature(again) == signature(record)
+
+
+def _cube_rules(record: MatchRecord) -> tuple[object, ...]:
+    """What OGXM keeps of the cube rules (beavers and raccoons in money play only)."""
+    rules = record.info.rules
+    money = not record.length
+    return (rules.beavers and money, rules.raccoons and money and rules.beavers, rules.max_cube)
 
 
 def test_a_stream_gives_each_match(tmp_path: Path) -> None:

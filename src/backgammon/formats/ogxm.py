@@ -15,6 +15,8 @@ format's specification is HedgeHog's ``OGXM_FORMAT_SPEC.md``):
   1 for Black. (Learnt from files HedgeHog's reference writer made, and from the v1
   files of GammonView's corpus converted by the codec, checked against the ``.mat``
   of the same matches.)
+- ``beavers``, ``raccoons`` (money play; absent is false) and ``cube_limit`` (the
+  largest cube; absent or 0: none): the cube rules.
 - ``started_at`` (milliseconds since 1970, UTC): the match's ``date`` metadata
   (``YYYY-MM-DD``, written as 00:00 UTC that day; read as its UTC date).
 - Points are numbered as Black sees them: Black's point ``p`` is ``p``, White's is
@@ -207,6 +209,12 @@ def ogxm_document(record: MatchRecord, analysis: OgxmAnalysis | None = None) -> 
         "jacoby": bool(not info.length and info.rules.jacoby),
         "games": [_game_document(game, analysis) for game in record.games],
     }
+    rules = info.rules
+    if not info.length and rules.beavers:  # the codec leaves false flags out
+        document["beavers"] = True
+        document["raccoons"] = rules.raccoons
+    if rules.max_cube is not None:
+        document["cube_limit"] = rules.max_cube
     if analysis is not None:
         document["analysis_info"] = {
             "model_name": analysis.engine,
@@ -399,11 +407,13 @@ def _match_info(document: dict[str, Any]) -> MatchInfo:
         from backgammon.variants import find
 
         variant = find(name)
+    beavers = bool(document.get("beavers")) and not length
     rules = CubeRules(
         crawford=bool(document.get("crawford")) if length else True,
         jacoby=bool(document.get("jacoby")) and not length,
-        beavers=not length,
-        raccoons=not length,
+        beavers=beavers,
+        raccoons=beavers and bool(document.get("raccoons")),
+        max_cube=int(document.get("cube_limit") or 0) or None,
     )
     players = (
         str(document.get("player_white", "White")),
