@@ -49,6 +49,8 @@ import hashlib
 import json
 import math
 import random
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -66,6 +68,7 @@ from backgammon.training.labelling import label_positions, read_labels
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "rollout_truth.json.gz"
+HISTORY = HERE / "data" / "network_history.json"
 GNUBG_SCRIPTS = HERE.parent.parent / "shared" / "gnubg"
 MARGIN = 0.10
 MOST_CANDIDATES = 5
@@ -143,6 +146,19 @@ def draw_decisions(args: argparse.Namespace, engine: Engine) -> list[dict[str, A
             decisions.append({"position_id": position.position_id, "dice": list(dice)})
             decisions[-1]["source"] = source
 
+    play_sample_games(args, ours, rng, keep)
+    return decisions
+
+
+def play_sample_games(
+    args: argparse.Namespace,
+    ours: Chooser,
+    rng: random.Random,
+    keep: Callable[[list[tuple[Position, tuple[int, int]]], str], None],
+) -> None:
+    """Play ``args.self_play_games`` games of ``ours`` against itself (one play in ten
+    random) and ``args.gnubg_games`` against GNU Backgammon 0-ply (its plays only),
+    handing each game's turns to ``keep`` with its source."""
     for _ in range(args.self_play_games):
         keep(play_game((ours, ours), rng, 0.1), "self-play")
     if args.gnubg_games:
@@ -151,7 +167,6 @@ def draw_decisions(args: argparse.Namespace, engine: Engine) -> list[dict[str, A
             for game in range(args.gnubg_games):
                 movers = (ours, theirs) if game % 2 == 0 else (theirs, ours)
                 keep(play_game(movers, rng, 0.0), "against-gnubg")
-    return decisions
 
 
 def candidates(engine: Engine, position: Position, dice: tuple[int, int]) -> list[str]:
@@ -266,19 +281,35 @@ def add_yardstick_picks(args: argparse.Namespace) -> None:
     missing: dict[int, set[str]] = {}
     with gnubg_service(Path(args.gnubg_scripts)) as service:
         for plies in (0, 2):
-            choose = gnubg_chooser(service, plies)
-            for index, decision in enumerate(body["decisions"]):
-                if decision["split"] != "heldout":
-                    continue
-                position = Position.from_position_id(decision["position_id"])
-                pick = choose(position, tuple(decision["dice"]))
-                if pick not in {entry["result_id"] for entry in decision["candidates"]}:
-                    missing.setdefault(index, set()).add(pick)
+            find_outside_picks(body, gnubg_chooser(service, plies), missing)
+    if add_rolled_out_picks(body, missing, "yardstick", args):
+        body["settings"]["yardstick_picks"] = "gnubg 0-ply and 2-ply picks, held-out decisions"
+        write_body(body, args.data)
+
+
+def find_outside_picks(body: dict[str, Any], choose: Chooser, missing: dict[int, set[str]]) -> None:
+    """Add to ``missing`` (decision index -> results) the picks of ``choose`` on the
+    held-out decisions that are not candidates."""
+    for index, decision in enumerate(body["decisions"]):
+        if decision["split"] != "heldout":
+            continue
+        position = Position.from_position_id(decision["position_id"])
+        pick = choose(position, tuple(decision["dice"]))
+        if pick not in {entry["result_id"] for entry in decision["candidates"]}:
+            missing.setdefault(index, set()).add(pick)
+
+
+def add_rolled_out_picks(
+    body: dict[str, Any], missing: dict[int, set[str]], marker: str, args: argparse.Namespace
+) -> bool:
+    """Roll out the ``missing`` picks with the data's settings (the same dice as the
+    other candidates) and add them to their decisions as candidates marked ``marker``;
+    whether there were any."""
     picks = sorted({pick for found in missing.values() for pick in found})
     print(f"{len(picks)} picks outside the candidates of {len(missing)} decisions", flush=True)
     if not picks:
-        return
-    work = Path(args.work or tempfile.mkdtemp(prefix="rollout-truth-yardstick-"))
+        return False
+    work = Path(args.work or tempfile.mkdtemp(prefix=f"rollout-truth-{marker}-"))
     label(
         {"settings": body["settings"], "decisions": [{"candidates": picks}]},
         work,
@@ -293,11 +324,10 @@ def add_yardstick_picks(args: argparse.Namespace) -> None:
                     "result_id": pick,
                     "equity": -truth[pick]["equity"],
                     "standard_error": truth[pick]["standard_error"],
-                    "yardstick": True,
+                    marker: True,
                 }
             )
-    body["settings"]["yardstick_picks"] = "gnubg 0-ply and 2-ply picks, held-out decisions"
-    write_body(body, args.data)
+    return True
 
 
 def build(args: argparse.Namespace) -> None:
@@ -331,16 +361,107 @@ def losses_of(decisions: list[dict[str, Any]], choose: Chooser) -> list[tuple[fl
 
 def summary_of(losses: list[tuple[float, bool]]) -> dict[str, float]:
     """Mean loss ×1000, its standard error, and the picks outside the candidates."""
-    values = [loss for loss, _ in losses]
+    mean, error = mean_and_error([loss for loss, _ in losses])
+    return {
+        "decisions": len(losses),
+        "error": 1000 * mean,
+        "standard_error": 1000 * error,
+        "outside": sum(not listed for _, listed in losses),
+    }
+
+
+def split_figures(
+    losses: list[Any], heldout: list[bool], summarise: Callable[[list[Any]], Any], began: float
+) -> dict[str, Any]:
+    """An evaluator's figures: ``summarise`` of its held-out and of all its losses, and
+    the seconds since ``began``."""
+    return {
+        "heldout": summarise([x for x, kept in zip(losses, heldout, strict=True) if kept]),
+        "all": summarise(losses),
+        "seconds": time.perf_counter() - began,
+    }
+
+
+def mean_and_error(values: list[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error."""
     n = len(values)
     mean = sum(values) / n
     spread = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1)) if n > 1 else 0.0
-    return {
-        "decisions": n,
-        "error": 1000 * mean,
-        "standard_error": 1000 * spread / math.sqrt(n),
-        "outside": sum(not listed for _, listed in losses),
-    }
+    return mean, spread / math.sqrt(n)
+
+
+PLANS = ("race", "back game", "blitz", "prime", "holding", "deep anchor", "other contact")
+
+
+def plan_of(position: Position) -> str:
+    """A rough game plan of a position, the first of :data:`PLANS` that either side
+    fits (for the score by plan; each side's points in its own numbering, the bar 25):
+    ``race`` no contact; ``back game`` a side holds two or more points in the other's
+    home board (its 19-24) and trails the race by 30 pips or more; ``blitz`` a side is
+    on the bar against three or more closed home points; ``prime`` a side has four or
+    more made points in a row with an enemy checker behind them; ``holding`` a side
+    holds an anchor on its 18-21 (the other's 4- to 7-point); ``deep anchor`` one on
+    its 22-24."""
+    if not position.has_contact():
+        return "race"
+    sides = (position.player, position.opponent)
+    pips = position.pip_counts()
+    for mine, behind in ((0, pips[0] - pips[1]), (1, pips[1] - pips[0])):
+        if sum(sides[mine][point] >= 2 for point in range(19, 25)) >= 2 and behind >= 30:
+            return "back game"
+    for mine, theirs in ((0, 1), (1, 0)):
+        if sides[mine][25] and sum(sides[theirs][point] >= 2 for point in range(1, 7)) >= 3:
+            return "blitz"
+    for mine, theirs in ((0, 1), (1, 0)):
+        if has_prime(sides[mine], sides[theirs]):
+            return "prime"
+    for first, last, plan in ((18, 21, "holding"), (22, 24, "deep anchor")):
+        if any(side[point] >= 2 for side in sides for point in range(first, last + 1)):
+            return plan
+    return "other contact"
+
+
+def has_prime(mine: tuple[int, ...], theirs: tuple[int, ...]) -> bool:
+    """Whether ``mine`` has four or more made points in a row with one of ``theirs``
+    behind them (``theirs`` in its own numbering: its point ``25 - p`` is our ``p``)."""
+    run = 0
+    for point in range(1, 25):
+        run = run + 1 if mine[point] >= 2 else 0
+        if run >= 4 and any(theirs[25 - below] for below in range(1, point - run + 1)):
+            return True
+    return False
+
+
+def plan_table(
+    decisions: list[dict[str, Any]], losses: dict[str, list[tuple[float, bool]]]
+) -> dict[str, dict[str, dict[str, float]]]:
+    """Each evaluator's held-out score by game plan, printed as a table."""
+    plans = [plan_of(Position.from_position_id(decision["position_id"])) for decision in decisions]
+    kept = [decision["split"] == "heldout" for decision in decisions]
+    table: dict[str, dict[str, dict[str, float]]] = {}
+    print(
+        f"held out, by game plan:\n{'plan':<14}{'decisions':>10}"
+        + "".join(f"{name:>14}" for name in losses)
+    )
+    for plan in PLANS:
+        rows = [
+            k
+            for k, (name, held) in enumerate(zip(plans, kept, strict=True))
+            if held and name == plan
+        ]
+        if not rows:
+            continue
+        table[plan] = {
+            name: summary_of([picked[k] for k in rows]) for name, picked in losses.items()
+        }
+        print(
+            f"{plan:<14}{len(rows):>10}"
+            + "".join(
+                f"{figures['error']:>8.1f} ± {figures['standard_error']:<3.1f}"
+                for figures in table[plan].values()
+            )
+        )
+    return table
 
 
 def score(args: argparse.Namespace) -> None:
@@ -357,7 +478,8 @@ def score(args: argparse.Namespace) -> None:
     engine = Engine(args.weights)
     for ply in args.plies:
         choosers.append((f"ours {ply}-ply", lambda ply=ply: our_chooser(engine, ply)))
-    report = {}
+    report: dict[str, Any] = {}
+    found: dict[str, list[tuple[float, bool]]] = {}
     with contextlib.ExitStack() as stack:
         if not args.no_gnubg:
             service = stack.enter_context(gnubg_service(Path(args.gnubg_scripts)))
@@ -367,15 +489,108 @@ def score(args: argparse.Namespace) -> None:
                 )
         for name, make in choosers:
             began = time.perf_counter()
-            losses = losses_of(decisions, make())
-            report[name] = {
-                "heldout": summary_of([x for x, kept in zip(losses, heldout, strict=True) if kept]),
-                "all": summary_of(losses),
-                "seconds": time.perf_counter() - began,
-            }
+            losses = found[name] = losses_of(decisions, make())
+            report[name] = split_figures(losses, heldout, summary_of, began)
             print_line(name, report[name])
+    if args.by_plan:
+        report["by_plan"] = plan_table(decisions, found)
     if args.report:
         Path(args.report).write_text(json.dumps(report, indent=2))
+
+
+def shipped_networks(history_path: str | Path, folder: Path) -> list[tuple[dict[str, Any], Path]]:
+    """Each network of the history file with its weights, taken from git into ``folder``."""
+    history = json.loads(Path(history_path).read_text())
+    networks = []
+    for entry in history["networks"]:
+        shown = subprocess.run(
+            ["git", "show", f"{entry['commit']}:{history['path']}"],
+            cwd=HERE.parent,
+            capture_output=True,
+            check=True,
+        )
+        weights = folder / f"{entry['commit']}.npz"
+        weights.write_bytes(shown.stdout)
+        networks.append((entry, weights))
+    return networks
+
+
+def track(args: argparse.Namespace) -> None:
+    """How the held-out 0-ply score tracks the games against GNU Backgammon: every
+    shipped network scored, its picks outside the candidates rolled out first (marked
+    ``history``), then the correlation and the least-squares line of points per game
+    on the score."""
+    body = read_body(args.data)
+    with tempfile.TemporaryDirectory() as folder:
+        engines = [
+            (entry, Engine(weights))
+            for entry, weights in shipped_networks(args.history, Path(folder))
+        ]
+        missing: dict[int, set[str]] = {}
+        for _, engine in engines:
+            find_outside_picks(body, our_chooser(engine, 0), missing)
+        if add_rolled_out_picks(body, missing, "history", args):
+            body["settings"]["history_picks"] = "shipped networks' 0-ply picks, held-out decisions"
+            write_body(body, args.data)
+        heldout = [decision for decision in body["decisions"] if decision["split"] == "heldout"]
+        rows = [history_row(entry, heldout, engine) for entry, engine in engines]
+    print("network                                   score (held out)   vs GNU Backgammon 0-ply")
+    for row in rows:
+        print(
+            f"{row['commit']} {row['name']:<32} {row['score']:5.1f} ± {row['score_error']:.1f}"
+            f"        {row['ppg']:+.3f} ± {row['ppg_error']:.3f} ({row['games']:,} games)"
+        )
+    fits = {
+        "all": line_of([row["score"] for row in rows], [row["ppg"] for row in rows]),
+        "without the oldest": line_of(
+            [row["score"] for row in rows[1:]], [row["ppg"] for row in rows[1:]]
+        ),
+    }
+    for name, fit in fits.items():
+        print(
+            f"{name}: correlation {fit['correlation']:.3f}"
+            f" (of ranks {fit['rank_correlation']:.3f});"
+            f" ppg = {fit['intercept']:+.3f} {fit['slope']:+.4f} × score, even with GNU"
+            f" Backgammon at a score of {fit['even_at']:.1f}"
+        )
+    if args.report:
+        Path(args.report).write_text(json.dumps({"networks": rows, "fits": fits}, indent=2))
+
+
+def ranks_of(values: list[float]) -> list[float]:
+    """Each value's rank (0 for the smallest; ties share their mean rank)."""
+    order = sorted(values)
+    return [order.index(value) + (order.count(value) - 1) / 2 for value in values]
+
+
+def history_row(
+    entry: dict[str, Any], heldout: list[dict[str, Any]], engine: Engine
+) -> dict[str, Any]:
+    """One shipped network's held-out 0-ply score beside its games' figure."""
+    figures = summary_of(losses_of(heldout, our_chooser(engine, 0)))
+    return {
+        "commit": entry["commit"],
+        "name": entry["name"],
+        "score": figures["error"],
+        "score_error": figures["standard_error"],
+        "outside": figures["outside"],
+        "ppg": entry["ppg"],
+        "ppg_error": entry["standard_error"],
+        "games": entry["games"],
+    }
+
+
+def line_of(scores: list[float], ppg: list[float]) -> dict[str, float]:
+    """Pearson's correlation, Spearman's (of the ranks), and the least-squares line of
+    ``ppg`` on ``scores``, with the score at which the line crosses zero."""
+    slope, intercept = statistics.linear_regression(scores, ppg)
+    return {
+        "correlation": statistics.correlation(scores, ppg),
+        "rank_correlation": statistics.correlation(ranks_of(scores), ranks_of(ppg)),
+        "slope": slope,
+        "intercept": intercept,
+        "even_at": -intercept / slope,
+    }
 
 
 def print_line(name: str, figures: dict[str, Any]) -> None:
@@ -429,11 +644,19 @@ def main() -> None:
     )
     yardstick.add_argument("--data", default=str(DATA))
     add_label_options(yardstick)
+    tracking = commands.add_parser(
+        "track", help="score every shipped network against its games with GNU Backgammon"
+    )
+    tracking.add_argument("--data", default=str(DATA))
+    tracking.add_argument("--history", default=str(HISTORY))
+    tracking.add_argument("--report", default=None, help="write the figures as JSON here")
+    add_label_options(tracking)
     rate = commands.add_parser("score", help="score evaluators on the data")
     rate.add_argument("--data", default=str(DATA))
     rate.add_argument("--plies", type=int, nargs="*", default=[0, 1, 2])
     rate.add_argument("--weights", default=None)
     rate.add_argument("--no-gnubg", action="store_true")
+    rate.add_argument("--by-plan", action="store_true", help="held-out scores by game plan")
     rate.add_argument("--report", default=None, help="write the figures as JSON here")
     args = parser.parse_args()
     if args.command == "build":
@@ -444,6 +667,8 @@ def main() -> None:
         label(read_body(args.decisions), Path(args.work), args.cpus, args.ray)
     elif args.command == "yardstick":
         add_yardstick_picks(args)
+    elif args.command == "track":
+        track(args)
     elif args.command == "assemble":
         write_body(assemble(read_body(args.decisions), Path(args.work)), args.out)
     else:
