@@ -6,7 +6,9 @@ score evaluators on it, as GNU Backgammon's contact.bm / race.bm are used:
     python benchmarks/rollout_truth.py build --self-play-games 40 --gnubg-games 40 \\
         --per-game 4 --trials 72 --truncate 7 --cpus 2 \\
         --out benchmarks/data/rollout_truth.json.gz [--ray local|auto|ray://HOST:PORT]
-    python benchmarks/rollout_truth.py score [--plies 0 1 2] [--no-gnubg] [--report F]
+    python benchmarks/rollout_truth.py score [--plies 0 1 2] [--no-gnubg] [--by-plan] [--report F]
+    python benchmarks/rollout_truth.py track --cpus 2     # the shipped networks against their games
+    python benchmarks/rollout_truth.py races --cpus 2     # race decisions rolled out to the end
 
 The build also runs in three steps, so that the rollouts can run on another machine
 (GNU Backgammon is needed only to draw): ``draw ... --out D.json.gz`` (decisions and
@@ -330,6 +332,35 @@ def add_rolled_out_picks(
     return True
 
 
+def roll_out_races_to_the_end(args: argparse.Namespace) -> None:
+    """Roll out again, without truncation, every candidate of the decisions whose game
+    plan is a race (the same trials and dice), so that the race truth is the games'
+    own ends rather than our race network's estimate after the truncation; such a
+    decision is marked ``"truncation": null``."""
+    body = read_body(args.data)
+    chosen = [
+        decision
+        for decision in body["decisions"]
+        if "truncation" not in decision
+        and plan_of(Position.from_position_id(decision["position_id"])) == "race"
+    ]
+    picks = sorted({entry["result_id"] for decision in chosen for entry in decision["candidates"]})
+    print(f"{len(picks)} candidates of {len(chosen)} race decisions", flush=True)
+    if not picks:
+        return
+    work = Path(args.work or tempfile.mkdtemp(prefix="rollout-truth-races-"))
+    untruncated = {"settings": {**body["settings"], "truncation": None}}
+    label({**untruncated, "decisions": [{"candidates": picks}]}, work, args.cpus, args.ray)
+    truth = dict(zip(picks, read_labels(work), strict=True))
+    for decision in chosen:
+        for entry in decision["candidates"]:
+            entry["equity"] = -truth[entry["result_id"]]["equity"]
+            entry["standard_error"] = truth[entry["result_id"]]["standard_error"]
+        decision["truncation"] = None
+    body["settings"]["races"] = "race decisions rolled out to the end (no truncation)"
+    write_body(body, args.data)
+
+
 def build(args: argparse.Namespace) -> None:
     """Draw the decisions, roll out their candidates, write the data (the three steps
     of ``draw``, ``label`` and ``assemble`` in one)."""
@@ -644,6 +675,11 @@ def main() -> None:
     )
     yardstick.add_argument("--data", default=str(DATA))
     add_label_options(yardstick)
+    races = commands.add_parser(
+        "races", help="roll the race decisions' candidates out to the end (no truncation)"
+    )
+    races.add_argument("--data", default=str(DATA))
+    add_label_options(races)
     tracking = commands.add_parser(
         "track", help="score every shipped network against its games with GNU Backgammon"
     )
@@ -667,6 +703,8 @@ def main() -> None:
         label(read_body(args.decisions), Path(args.work), args.cpus, args.ray)
     elif args.command == "yardstick":
         add_yardstick_picks(args)
+    elif args.command == "races":
+        roll_out_races_to_the_end(args)
     elif args.command == "track":
         track(args)
     elif args.command == "assemble":
