@@ -538,8 +538,13 @@ def shipped_networks(history_path: str | Path, folder: Path) -> list[tuple[dict[
             ["git", "show", f"{entry['commit']}:{history['path']}"],
             cwd=HERE.parent,
             capture_output=True,
-            check=True,
         )
+        if shown.returncode != 0:
+            raise SystemExit(
+                f"error: cannot read the network of commit {entry['commit']} from git"
+                f" ({shown.stderr.decode().strip()}); track needs the repository's history"
+                " (in a shallow clone: git fetch --unshallow)"
+            )
         weights = folder / f"{entry['commit']}.npz"
         weights.write_bytes(shown.stdout)
         networks.append((entry, weights))
