@@ -7,6 +7,7 @@ plays), as GNU Backgammon's benchmarks score cube decisions:
         --per-game 1 --trials 144 --truncate 9 --cpus 2 \\
         --out benchmarks/data/cube_truth.json.gz [--ray local|auto|ray://HOST:PORT]
     python benchmarks/cube_truth.py score [--plies 0 1 2] [--no-gnubg] [--report F]
+    python benchmarks/cube_truth.py to-the-end --trials 72 --cpus 2   # held out, untruncated
 
 * **Positions.** Money, cube 1 centred, no Jacoby rule, no beavers; the side on roll
   before its roll. They come from the same two kinds of game as the checker plays
@@ -221,6 +222,27 @@ def build(args: argparse.Namespace) -> None:
     print(f"wrote {args.out} in {time.perf_counter() - began:.0f} s")
 
 
+def roll_out_to_the_end(args: argparse.Namespace) -> None:
+    """Roll the held-out positions out again without truncation (``--trials`` each,
+    the data's dice seed), so that their truth no longer takes our cubeful estimate
+    after 9 plies; such a position is marked ``"truncation": null``."""
+    body = read_body(args.data)
+    chosen = [
+        entry
+        for entry in body["positions"]
+        if entry["split"] == "heldout" and "truncation" not in entry
+    ]
+    args.truncate, args.seed = None, body["settings"]["seed"]
+    work = Path(args.work) if args.work else Path(args.data).with_suffix(".end-work")
+    for entry, truth in zip(chosen, label(args, chosen, work), strict=True):
+        entry.update({key: value for key, value in truth.items() if key != "position_id"})
+        entry["truncation"] = None
+    body["settings"]["to_the_end"] = (
+        f"held-out positions rolled out to the end, {args.trials} trials"
+    )
+    write_body(body, args.data)
+
+
 def loss_of(truth: dict[str, Any], equities: Equities) -> tuple[float, bool, bool]:
     """The loss of acting on ``equities`` by the rollout's equities, and whether the
     doubling and the taking decisions were right."""
@@ -308,6 +330,14 @@ def main() -> None:
     make.add_argument("--ray", default=None)
     make.add_argument("--work", default=None, help="the labelling folder (resumable)")
     make.add_argument("--out", default=str(DATA))
+    ending = commands.add_parser(
+        "to-the-end", help="roll the held-out positions out again without truncation"
+    )
+    ending.add_argument("--data", default=str(DATA))
+    ending.add_argument("--trials", type=int, default=72)
+    ending.add_argument("--cpus", type=int, default=1)
+    ending.add_argument("--ray", default=None)
+    ending.add_argument("--work", default=None, help="the labelling folder (resumable)")
     rate = commands.add_parser("score", help="score evaluators on the data")
     rate.add_argument("--data", default=str(DATA))
     rate.add_argument("--plies", type=int, nargs="*", default=[0, 1, 2])
@@ -317,6 +347,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "build":
         build(args)
+    elif args.command == "to-the-end":
+        roll_out_to_the_end(args)
     else:
         score(args)
 
