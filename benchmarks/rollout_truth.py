@@ -311,14 +311,14 @@ def add_rolled_out_picks(
     print(f"{len(picks)} picks outside the candidates of {len(missing)} decisions", flush=True)
     if not picks:
         return False
-    work = Path(args.work or tempfile.mkdtemp(prefix=f"rollout-truth-{marker}-"))
-    label(
-        {"settings": body["settings"], "decisions": [{"candidates": picks}]},
-        work,
-        args.cpus,
-        args.ray,
-    )
-    truth = dict(zip(picks, read_labels(work), strict=True))
+    to_the_end = {
+        pick
+        for index, found in missing.items()
+        if "truncation" in body["decisions"][index]  # a race decision rolled out to the end
+        for pick in found
+    }
+    truth = roll_out(body["settings"], sorted(set(picks) - to_the_end), marker, args)
+    truth |= roll_out({**body["settings"], "truncation": None}, sorted(to_the_end), marker, args)
     for index, found in missing.items():
         for pick in sorted(found):
             body["decisions"][index]["candidates"].append(
@@ -330,6 +330,24 @@ def add_rolled_out_picks(
                 }
             )
     return True
+
+
+def roll_out(
+    settings: dict[str, Any], results: list[str], name: str, args: argparse.Namespace
+) -> dict[str, dict[str, Any]]:
+    """Each result's label, rolled out with ``settings`` (the data's dice) in
+    ``args.work`` (resumable; a folder a truncation) or a new temporary folder."""
+    if not results:
+        return {}
+    truncation = settings["truncation"]
+    work = (
+        Path(args.work) / f"truncation-{truncation}"
+        if args.work
+        else Path(tempfile.mkdtemp(prefix=f"rollout-truth-{name}-"))
+    )
+    job = {"settings": settings, "decisions": [{"candidates": results}]}
+    label(job, work, args.cpus, args.ray)
+    return dict(zip(results_of(job), read_labels(work), strict=True))
 
 
 def roll_out_races_to_the_end(args: argparse.Namespace) -> None:
@@ -348,10 +366,7 @@ def roll_out_races_to_the_end(args: argparse.Namespace) -> None:
     print(f"{len(picks)} candidates of {len(chosen)} race decisions", flush=True)
     if not picks:
         return
-    work = Path(args.work or tempfile.mkdtemp(prefix="rollout-truth-races-"))
-    untruncated = {"settings": {**body["settings"], "truncation": None}}
-    label({**untruncated, "decisions": [{"candidates": picks}]}, work, args.cpus, args.ray)
-    truth = dict(zip(picks, read_labels(work), strict=True))
+    truth = roll_out({**body["settings"], "truncation": None}, picks, "races", args)
     for decision in chosen:
         for entry in decision["candidates"]:
             entry["equity"] = -truth[entry["result_id"]]["equity"]
