@@ -313,24 +313,30 @@ class FibsSession:
             await self.close()
 
     async def _next_line(self) -> str | None:
-        """The next line, or None after an error line for one that was refused.
+        """The next line, or None after an error line for one that was refused. Every
+        line takes a token, a refused one (too long, not text) too: each gets an
+        answer, so a flood of them must meet the limit as good lines do.
 
         Raises:
             ConnectionAbortedError: the client kept flooding (told, to be closed).
         """
+        refusal = None
+        line = ""
         try:
             line = (await self._read_line()).strip()
-            if self._limit.allow():
-                return line
+        except LineTooLongError:
+            refusal = "Unknown command: (a line too long, ignored)"
+        except UnicodeDecodeError:
+            refusal = "Unknown command: (bytes that are not text, ignored)"
+        if not self._limit.allow():
             if self._limit.flooding:
                 await self.error("Too many commands: you are disconnected.")
                 raise ConnectionAbortedError("flooding")
-            await self.error("You are sending commands too fast; wait a moment.")
-        except LineTooLongError:
-            await self.error("Unknown command: (a line too long, ignored)")
-        except UnicodeDecodeError:
-            await self.error("Unknown command: (bytes that are not text, ignored)")
-        return None
+            refusal = "You are sending commands too fast; wait a moment."
+        if refusal is not None:
+            await self.error(refusal)
+            return None
+        return line
 
     async def close(self) -> None:
         """Leave the service (the user's matches go on; see docs/fibs.md)."""
