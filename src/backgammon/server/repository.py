@@ -35,8 +35,8 @@ __all__ = [
     "append_entries",
     "append_rows",
     "claim_seat",
-    "count_open_matches",
     "count_stored_messages",
+    "count_unfinished_matches",
     "create_match",
     "create_user",
     "delete_open_match",
@@ -45,6 +45,7 @@ __all__ = [
     "get_rating",
     "insert_rating_history",
     "list_matches",
+    "lock_user",
     "match_by_request",
     "match_entries",
     "match_row",
@@ -265,15 +266,26 @@ async def match_by_request(
     return None if row is None else MatchRow(**row._asdict())
 
 
-async def count_open_matches(connection: AsyncConnection, user_id: int) -> int:
-    """How many matches ``user_id`` created that are still open (waiting for an
-    opponent or an invitee)."""
+async def count_unfinished_matches(connection: AsyncConnection, user_id: int) -> int:
+    """How many matches ``user_id`` sits in that are not finished: open ones (waiting
+    for an opponent or an invitee) and those in play, against bots included (an
+    invitation to ``user_id`` is not theirs until they accept it)."""
     result = await connection.execute(
         select(func.count())
         .select_from(matches)
-        .where(matches.c.created_by == user_id, matches.c.status == "open")
+        .where(
+            or_(matches.c.player0 == user_id, matches.c.player1 == user_id),
+            matches.c.status.in_(("open", "playing")),
+        )
     )
     return int(result.scalar_one())
+
+
+async def lock_user(connection: AsyncConnection, user_id: int) -> None:
+    """Hold ``user_id``'s row until the transaction ends (PostgreSQL's ``FOR
+    UPDATE``; SQLite's transactions take turns anyway), so that two requests of one
+    user, in any processes, count and add their rows one after the other."""
+    await connection.execute(select(users.c.id).where(users.c.id == user_id).with_for_update())
 
 
 async def delete_open_match(connection: AsyncConnection, match_id: str) -> bool:

@@ -142,7 +142,9 @@ MAX_STORED_MESSAGES = 50
 
 
 MAX_OPEN_MATCHES = 20
-"""Open matches (invitations included) one user may have waiting at once."""
+"""Unfinished matches one user may be in at once when creating another: open ones
+and invitations waiting, and matches in play, against bots too (each bot match keeps a
+bot thinking, so one account could otherwise keep the bots busy: issue 50)."""
 
 
 VIEWER_ROOMS = 2
@@ -631,7 +633,7 @@ class GameService:
 
         Raises:
             ServiceError: ``bad_request`` for an unknown opponent; ``conflict``
-                for a user with :data:`MAX_OPEN_MATCHES` open matches already;
+                for a user in :data:`MAX_OPEN_MATCHES` unfinished matches already;
                 ``forbidden`` for a banned user.
         """
         await self._check_active(user)
@@ -680,8 +682,7 @@ class GameService:
         match_id = _new_match_id()
         now = self.clock.now()
         async with self.db.transaction() as connection:
-            if opponent is None:
-                await self._check_open_matches(connection, user)
+            await self._check_open_matches(connection, user)
             seed = await self._committed_seed(connection, user, request)
             await repo.create_match(
                 connection,
@@ -721,12 +722,15 @@ class GameService:
         return await self._summary(row)
 
     async def _check_open_matches(self, connection: Any, user: User) -> None:
-        """Refuse a new open match to a user with :data:`MAX_OPEN_MATCHES` waiting."""
-        waiting = await repo.count_open_matches(connection, user.id)
-        if waiting >= MAX_OPEN_MATCHES:
+        """Refuse a new match to a user in :data:`MAX_OPEN_MATCHES` unfinished ones
+        (the user's row is held, so concurrent requests count one after another)."""
+        await repo.lock_user(connection, user.id)
+        unfinished = await repo.count_unfinished_matches(connection, user.id)
+        if unfinished >= MAX_OPEN_MATCHES:
             raise ServiceError(
                 "conflict",
-                f"you have {waiting} open matches and invitations waiting: cancel one first",
+                f"you are in {unfinished} unfinished matches (open ones, invitations, "
+                "matches in play, against bots too): finish or cancel one first",
                 409,
             )
 
