@@ -7,9 +7,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
+
+from backgammon.server.fibs.listener import MAX_CONNECTIONS_PER_ADDRESS, FibsListener
+from backgammon.server.settings import Settings
 
 from .clip_client import ClipClient
 
@@ -89,5 +93,110 @@ def test_refused_lines_count_against_the_fibs_rate_limit(server_factory: Any) ->
         await again.send("help")
         await again.wait_for(lambda line: line.startswith("Commands:"))
         await again.close()
+
+    asyncio.run(scenario())
+
+
+def test_fibs_logins_time_out_and_metrics_are_not_public(server_factory: Any) -> None:
+    """A FIBS connection that has not logged in within ``--fibs-login-timeout`` is
+    told and closed, however it keeps the connection busy (blank lines, a name and no
+    password); one that logged in stays. ``/metrics`` answers loopback and the bearer
+    of ``--metrics-token``, not a client from elsewhere (here through the trusted
+    local proxy's ``X-Forwarded-For``, as behind nginx)."""
+    token = "a metrics token for the scraper"
+    server = server_factory(
+        "--no-warm-up",
+        "--no-bots",
+        "--fibs-port",
+        "0",
+        "--fibs-login-timeout",
+        "2",
+        "--metrics-token",
+        token,
+    )
+    port = _fibs_port(server)
+    httpx.post(
+        f"{server.url}/api/register", json={"name": "carol", "password": PASSWORD}
+    ).raise_for_status()
+
+    async def scenario() -> None:
+        silent, chatty, named = [await _connect(port) for _ in range(3)]
+        await named.send("carol")
+        await named.wait_prompt("password: ")
+        member = await _clip_login(port, "carol")
+        started = time.monotonic()
+        with contextlib.suppress(ConnectionError):  # closed meanwhile
+            while not chatty.closed and time.monotonic() - started < 2.5:
+                await chatty.send("")  # a blank line: 'login: ' again
+                await asyncio.sleep(0.25)
+        for client in (silent, chatty, named):
+            assert await _closed(client, 3.0), "a connection that never logged in was kept"
+            assert any("did not log in" in line for line in client.lines), client.lines[-3:]
+        await _healthy(server.url)
+        assert not member.closed
+        await member.send("help")
+        await member.wait_for(lambda line: line.startswith("Commands:"))
+        await member.close()
+
+    asyncio.run(scenario())
+    elsewhere = {"X-Forwarded-For": "203.0.113.7"}
+    assert httpx.get(f"{server.url}/metrics", headers=elsewhere).status_code == 403
+    wrong = {**elsewhere, "Authorization": "Bearer not the token"}
+    assert httpx.get(f"{server.url}/metrics", headers=wrong).status_code == 403
+    scraper = {**elsewhere, "Authorization": f"Bearer {token}"}
+    answer = httpx.get(f"{server.url}/metrics", headers=scraper)
+    assert answer.status_code == 200 and "backgammon_connections" in answer.text
+    assert httpx.get(f"{server.url}/metrics").status_code == 200  # loopback
+    asyncio.run(_healthy(server.url))
+
+
+class _Peer:
+    """The writer side of a FIBS connection from ``address`` (what the listener asks
+    of an ``asyncio.StreamWriter``)."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.written = bytearray()
+        self.closed = False
+
+    def get_extra_info(self, name: str) -> Any:
+        return (self.address, 50000, 0, 0) if name == "peername" else None
+
+    def write(self, data: bytes) -> None:
+        self.written += data
+
+    async def drain(self) -> None:
+        return None
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_fibs_connection_caps_count_an_ipv6_client_by_its_64() -> None:
+    """One IPv6 subscriber holds a /64: connections from many addresses in it count
+    together against the per-address cap (before, each address had its own 20).
+    (The listener's own code, fed connections with the addresses an attacker's
+    machine would have: loopback has a single IPv6 address.)"""
+    service = SimpleNamespace(settings=Settings(fibs_login_timeout=60))
+    listener = FibsListener(service, port=0)  # type: ignore[arg-type]
+
+    async def scenario() -> None:
+        tasks, peers = [], []
+        for number in range(MAX_CONNECTIONS_PER_ADDRESS + 5):
+            peer = _Peer(f"2001:db8:1:2::{number + 1:x}")
+            reader = asyncio.StreamReader()  # nothing comes: the session waits
+            peers.append(peer)
+            tasks.append(asyncio.create_task(listener._serve(reader, peer)))  # type: ignore[arg-type]
+            await asyncio.sleep(0)
+        neighbour = _Peer("2001:db8:1:3::1")  # another subscriber's /64
+        tasks.append(
+            asyncio.create_task(listener._serve(asyncio.StreamReader(), neighbour))  # type: ignore[arg-type]
+        )
+        await asyncio.sleep(0.1)
+        refused = [peer for peer in peers if b"Too many connections" in peer.written]
+        assert len(refused) == 5 and all(peer.closed for peer in refused)
+        assert b"login: " in neighbour.written and not neighbour.closed
+        await listener.stop()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     asyncio.run(scenario())

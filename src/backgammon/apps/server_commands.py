@@ -78,6 +78,19 @@ def serve(
         int | None,
         typer.Option(help="Also accept FIBS (CLIP) clients on this TCP port, e.g. 4321."),
     ] = None,
+    fibs_login_timeout: Annotated[
+        float,
+        typer.Option(help="Seconds a FIBS connection has to log in before it is closed."),
+    ] = 120.0,
+    metrics_token: Annotated[
+        str,
+        typer.Option(
+            envvar="BACKGAMMON_METRICS_TOKEN",
+            help="A bearer token that lets a Prometheus scraper read /metrics from "
+            "anywhere (loopback clients always may; others get 403 without it).",
+            show_default=False,
+        ),
+    ] = "",
     rate_limit: Annotated[
         float, typer.Option(help="Messages a second each connection may send.")
     ] = 20.0,
@@ -149,6 +162,8 @@ def serve(
             allowed_origins=tuple(origin or ()),
             messages_per_second=rate_limit,
             fibs_port=fibs_port,
+            fibs_login_timeout=fibs_login_timeout,
+            metrics_token=metrics_token,
             admins=tuple(admin or ()),
             fibs_host=host,
             message_burst=max(40, int(2 * rate_limit)),

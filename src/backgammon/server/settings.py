@@ -66,6 +66,10 @@ class Settings(BaseModel):
             this process in all; a connection beyond either is refused.
         fibs_port: where the FIBS front end listens (None: no FIBS front end; 0: a
             free port); ``fibs_host``: its interface.
+        fibs_login_timeout: seconds a FIBS connection has to log in (or register)
+            before it is told and closed.
+        metrics_token: a bearer token that lets a scraper read ``/metrics`` from
+            anywhere (empty: none); loopback clients may always read it.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -96,6 +100,8 @@ class Settings(BaseModel):
     viewers: int = Field(default=2000, ge=0)
     fibs_port: int | None = Field(default=None, ge=0, le=65535)
     fibs_host: str = "127.0.0.1"
+    fibs_login_timeout: float = Field(default=120.0, gt=0)
+    metrics_token: str = ""
 
     @field_validator("database_url")
     @classmethod

@@ -4,7 +4,8 @@
 Lines end in LF (a CR before it is dropped); telnet's IAC negotiation bytes are
 removed. A line longer than :data:`MAX_LINE` bytes is discarded with an error and the
 connection stays open, as FIBS keeps it; bytes that are not UTF-8 text get an error
-too. Connections per address are limited.
+too. Connections per address are limited (an IPv6 client by its /64, as the login
+throttles count it: one subscriber holds a whole /64).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from backgammon.server.fibs.lobby_feed import WRITE_BUFFER_LIMIT, LobbyFeed
 from backgammon.server.fibs.session import FibsSession, LineTooLongError
 from backgammon.server.fibs.who_lines import WhoLines
 from backgammon.server.service import GameService
+from backgammon.server.throttle import client_address
 
 __all__ = ["MAX_LINE", "FibsListener"]
 
@@ -30,7 +32,7 @@ default, 100, drops connections when a restarted server is met by a thousand
 reconnecting clients at once: their handshake completes, then nothing comes)."""
 
 MAX_CONNECTIONS_PER_ADDRESS = 20
-"""Open FIBS connections one address may hold."""
+"""Open FIBS connections one address (an IPv6 /64) may hold."""
 
 _TELNET = re.compile(rb"\xff[\xfb-\xfe].|\xff[\xf0-\xfa]|\xff\xff", re.DOTALL)
 
@@ -73,11 +75,12 @@ class FibsListener:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
         address = str(peer[0]) if peer else "unknown"
-        if self._per_address.get(address, 0) >= MAX_CONNECTIONS_PER_ADDRESS:
+        key = client_address(address)
+        if self._per_address.get(key, 0) >= MAX_CONNECTIONS_PER_ADDRESS:
             writer.write(b"** Too many connections from your address.\r\n")
             writer.close()
             return
-        self._per_address[address] = self._per_address.get(address, 0) + 1
+        self._per_address[key] = self._per_address.get(key, 0) + 1
         task = asyncio.current_task()
         if task is not None:
             self._sessions.add(task)
@@ -124,7 +127,9 @@ class FibsListener:
         except Exception:  # pragma: no cover - logged; the listener goes on
             log.exception("FIBS session failed")
         finally:
-            self._per_address[address] -= 1
+            self._per_address[key] -= 1
+            if not self._per_address[key]:
+                del self._per_address[key]  # (kept, it would grow with every address)
             if task is not None:
                 self._sessions.discard(task)
             with contextlib.suppress(Exception):

@@ -10,7 +10,8 @@ gets a ``** `` line and changes nothing.
 Each connection may send ``messages_per_second`` lines a second in bursts of
 ``message_burst`` (the same :class:`~backgammon.server.rate_limit.TokenBucket` and
 settings as a WebSocket); a line over the limit is refused, and a client that keeps
-flooding is disconnected. No line the session writes can hold a line break or any
+flooding is disconnected, and so is one that has not logged in within
+``fibs_login_timeout`` seconds. No line the session writes can hold a line break or any
 other control character, whatever text it carries (defence in depth: the service
 already refuses such text from users).
 """
@@ -291,11 +292,8 @@ class FibsSession:
         self._runner = asyncio.current_task()
         try:
             await self._write(f"backgammon {__version__} - FIBS front end\r\nlogin: ")
-            while self.user is None:
-                line = await self._next_line()
-                if line is None:
-                    continue
-                await self._login(line)
+            if not await self._log_in_in_time():
+                return
             await self._welcome()
             while True:
                 line = await self._next_line()
@@ -311,6 +309,25 @@ class FibsSession:
             self._runner.uncancel()
         finally:
             await self.close()
+
+    async def _log_in_in_time(self) -> bool:
+        """Wait for a login (or a registration), at most ``fibs_login_timeout``
+        seconds from the connection, whatever the client sends meanwhile: False
+        (told) when none came. A connection that never logs in would otherwise hold
+        one of its address's connections and a session for ever."""
+        timeout = self.service.settings.fibs_login_timeout
+        try:
+            async with asyncio.timeout(timeout):
+                while self.user is None:
+                    line = await self._next_line()
+                    if line is not None:
+                        await self._login(line)
+        except TimeoutError:
+            with contextlib.suppress(TimeoutError):  # (a client that does not read)
+                async with asyncio.timeout(1.0):
+                    await self.error(f"You did not log in within {timeout:g} seconds.")
+            return False
+        return True
 
     async def _next_line(self) -> str | None:
         """The next line, or None after an error line for one that was refused. Every

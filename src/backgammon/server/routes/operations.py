@@ -1,14 +1,23 @@
-"""Operations: the readiness probe and Prometheus's metrics."""
+"""Operations: the readiness probe and Prometheus's metrics.
+
+``/metrics`` tells how busy the server is and how it fails, which is nobody else's
+business: it answers loopback clients (a scraper on the same machine) and the bearer
+of ``Settings.metrics_token``, and 403 to anyone else. Behind a reverse proxy the
+client's address is the proxy's ``X-Forwarded-For`` (``serve --forwarded-allow-ips``).
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import ipaddress
+import secrets
+
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from backgammon.server.metrics import Histogram
 from backgammon.server.protocol import PROTOCOL_VERSION
-from backgammon.server.routes.dependencies import Service
-from backgammon.server.service import GameService
+from backgammon.server.routes.dependencies import Service, client_address
+from backgammon.server.service import GameService, ServiceError
 
 __all__ = ["router"]
 
@@ -24,8 +33,30 @@ async def healthz(service: Service) -> JSONResponse:
 
 
 @router.get("/metrics")
-async def metrics(service: Service) -> PlainTextResponse:
+async def metrics(request: Request, service: Service) -> PlainTextResponse:
+    """The server's metrics in Prometheus's text format, for a scraper only.
+
+    Raises:
+        ServiceError: ``forbidden`` (403) for a client that is neither on loopback
+            nor the bearer of the metrics token.
+    """
+    if not _may_scrape(request, service.settings.metrics_token):
+        raise ServiceError("forbidden", "metrics: loopback or the metrics token only", 403)
     return PlainTextResponse(_prometheus(service), media_type="text/plain; version=0.0.4")
+
+
+def _may_scrape(request: Request, token: str) -> bool:
+    """Whether ``request`` may read the metrics: from loopback, or with the token."""
+    header = request.headers.get("authorization", "")
+    given = header[7:].strip() if header.lower().startswith("bearer ") else ""
+    if token and secrets.compare_digest(given.encode(), token.encode()):
+        return True
+    try:
+        address = ipaddress.ip_address(client_address(request))
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1 on a dual stack
+    return bool((mapped or address).is_loopback)
 
 
 def _prometheus(service: GameService) -> str:
