@@ -55,6 +55,12 @@ class ArenaState:
             "open": list(self.open),
         }
 
+    @staticmethod
+    def ends_at_of(data: dict[str, Any]) -> float:
+        """When the arena stored as ``data`` (:meth:`to_json`) ends, without reading
+        its games."""
+        return float(data["started_at"]) + float(data["arena"]["duration"])
+
     @property
     def ends_at(self) -> float:
         """When no more pairings are made (Unix time)."""

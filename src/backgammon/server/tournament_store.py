@@ -27,6 +27,7 @@ __all__ = [
     "match_links",
     "players_of",
     "remove_player",
+    "tournament_ids",
     "tournament_of_match",
     "tournament_row",
     "update_tournament",
@@ -79,6 +80,15 @@ async def list_tournaments(
     if format is not None:
         query = query.where(tournaments.c.format == format)
     return [TournamentRow(**row._asdict()) for row in await connection.execute(query)]
+
+
+async def tournament_ids(connection: AsyncConnection, status: str, format: str) -> list[str]:
+    """The ids of the tournaments of one status and format (their states unread: a
+    long arena's is megabytes)."""
+    query = select(tournaments.c.id).where(
+        tournaments.c.status == status, tournaments.c.format == format
+    )
+    return [str(row.id) for row in await connection.execute(query)]
 
 
 async def count_live_by_organiser(connection: AsyncConnection, user_id: int) -> int:

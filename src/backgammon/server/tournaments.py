@@ -19,6 +19,7 @@ import asyncio
 import logging
 import secrets
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -67,6 +68,13 @@ MAX_DOUBLE_ELIMINATION = 32
 
 MAX_LIVE_PER_ORGANISER = 5
 """The most open or running tournaments one organiser may have."""
+
+KEPT_VIEWS = 128
+"""How many ended (finished or cancelled) tournaments' rounds and standings a
+process keeps computed (the least recently viewed forgotten first)."""
+
+ENDED = ("finished", "cancelled")
+"""The statuses after which a tournament's record never changes."""
 
 FORMATS: dict[str, type[RoundHistory]] = {
     "knockout": Knockout,
@@ -178,6 +186,25 @@ def _rounds_progress(
     return {"rounds": rounds, "standings": [s.to_json() for s in event.standings()]}
 
 
+def _progress(row: store.TournamentRow, links: Links) -> dict[str, Any]:
+    """The rounds (or an arena's games) and standings of an ended tournament, or an
+    arena's at this point: read from its record (a 256-player Swiss of 20 rounds
+    replays in half a second, a long arena's standings take as long; the service
+    runs this in a thread and keeps the result)."""
+    assert row.state is not None
+    if row.format == "arena":
+        return _arena_progress(ArenaState.from_json(row.state), links)
+    return _rounds_progress(row, _load_event(row), None, links)
+
+
+def _arena_key(row: store.TournamentRow) -> tuple[str, int, tuple[int, ...]]:
+    """What an arena's view depends on: its status, how many pairings it made and
+    which are still in play (a pairing is stored with its match's link, a result
+    taken off ``open`` with its game)."""
+    assert row.state is not None
+    return row.status, len(row.state["paired"]), tuple(row.state["open"])
+
+
 def _arena_progress(state: ArenaState, links: Links) -> dict[str, Any]:
     """An arena's games (in the order paired), standings and end time."""
     return {
@@ -203,6 +230,12 @@ class TournamentService:
         # Each running round-by-round event as last read, with its next round, by id
         # (see _event_of).
         self._events: dict[str, tuple[int, RoundHistory, Round | None]] = {}
+        # The views' rounds and standings as computed: an ended tournament's (they
+        # never change) and a running arena's (by _arena_key), at most KEPT_VIEWS.
+        self._views: OrderedDict[str, tuple[Any, dict[str, Any]]] = OrderedDict()
+        self._computing = asyncio.Lock()  # one such computation at a time
+        # When each running arena ends, as read once (the ticker reads only ids).
+        self._arena_ends: dict[str, float] = {}
         games.match_finished_hooks.append(self._match_finished)
         games.room_snapshots["tournament:"] = self._room_snapshot
 
@@ -284,13 +317,22 @@ class TournamentService:
 
     async def end_due_arenas(self) -> None:
         """Bring every running arena whose time is up to date (it ends once its last
-        match is over)."""
+        match is over). Each arena's end is read once and kept: this runs every
+        second, and a long arena's state is megabytes."""
         now = self.games.clock.now()
         async with self.games.db.transaction() as connection:
-            arenas = await store.list_tournaments(connection, "running", 100_000, "arena")
-        for row in arenas:
-            if row.state is not None and ArenaState.from_json(row.state).ends_at <= now:
-                await self._advance_logged(row.id)
+            running = await store.tournament_ids(connection, "running", "arena")
+        for gone in set(self._arena_ends) - set(running):
+            del self._arena_ends[gone]
+        for tournament_id in running:
+            ends_at = self._arena_ends.get(tournament_id)
+            if ends_at is None:
+                row = await self._row(tournament_id)
+                if row.state is None:
+                    continue
+                ends_at = self._arena_ends[tournament_id] = ArenaState.ends_at_of(row.state)
+            if ends_at <= now:
+                await self._advance_logged(tournament_id)
 
     # -- actions ---------------------------------------------------------------------
 
@@ -764,11 +806,7 @@ class TournamentService:
             links = await store.match_links(connection, tournament_id)
             organiser = await repo.user_by_id(connection, row.organiser)
             side_events = await self._side_events(connection, row)
-        progress: dict[str, Any] = {"rounds": [], "standings": []}
-        if row.state is not None and row.format == "arena":
-            progress = _arena_progress(ArenaState.from_json(row.state), links)
-        elif row.state is not None:
-            progress = _rounds_progress(row, *self._event_of(row), links)
+        progress = await self._progress_of(row, links)
         rounds = progress["rounds"]
         return {
             "id": row.id,
@@ -784,6 +822,27 @@ class TournamentService:
             "parent": row.settings.get("parent"),
             "side_events": side_events,
         }
+
+    async def _progress_of(self, row: store.TournamentRow, links: Links) -> dict[str, Any]:
+        """A view's rounds (or games) and standings: a running round-by-round event's
+        from the event kept while it runs; an ended tournament's and a running
+        arena's computed once (in a thread, one at a time) and kept."""
+        if row.state is None:
+            return {"rounds": [], "standings": []}
+        if row.status not in ENDED and row.format != "arena":
+            return _rounds_progress(row, *self._event_of(row), links)
+        key = row.status if row.status in ENDED else _arena_key(row)
+        kept = self._views.get(row.id)
+        if kept is None or kept[0] != key:
+            async with self._computing:
+                kept = self._views.get(row.id)
+                if kept is None or kept[0] != key:
+                    kept = (key, await asyncio.to_thread(_progress, row, links))
+                    self._views[row.id] = kept
+                    while len(self._views) > KEPT_VIEWS:
+                        self._views.popitem(last=False)
+        self._views.move_to_end(row.id)
+        return kept[1]
 
     @staticmethod
     async def _side_events(connection: Any, row: store.TournamentRow) -> list[dict[str, Any]]:

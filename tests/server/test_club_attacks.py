@@ -1,0 +1,191 @@
+"""The club features under attack (issue 50): tournaments and chouettes driven as an
+attacker would, over HTTP and WebSockets against one real ``backgammon serve`` per
+database (its bots on, ``root`` an administrator). Each test checks that the server's
+``/healthz`` answered within a second throughout, and that the state stayed right."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from backgammon.server.client import ServerClient
+from backgammon.server.tournament_arena import new_arena_state
+from backgammon.tournaments import Entrant, Pairing, Round, Swiss
+
+from .conftest import BACKENDS, POSTGRESQL, ServerProcess, new_postgresql_database
+
+PASSWORD = "a long enough password"
+HEALTHY = 1.0
+"""The longest a ``/healthz`` may take, in seconds."""
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def club(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One server for the whole file (on SQLite, then on PostgreSQL): bots on,
+    ``root`` an administrator."""
+    if request.param == "postgresql" and not POSTGRESQL:
+        pytest.skip("no PostgreSQL server (set BACKGAMMON_TEST_POSTGRESQL; .ci/run does)")
+    database = new_postgresql_database() if request.param == "postgresql" else ""
+    data = tmp_path_factory.mktemp("club")
+    server = ServerProcess(data, database, "--no-warm-up", "--bot-processes", "1")
+    server.extra = (*server.extra, "--admin", "root")
+    server.start()
+    body = {"name": "root", "password": PASSWORD}
+    assert httpx.post(f"{server.url}/api/register", json=body).status_code == 201
+    server.stop()  # root is made an administrator when it starts again
+    server.start()
+    yield server
+    server.stop()
+
+
+@asynccontextmanager
+async def _healthy(server: Any) -> AsyncIterator[list[float]]:
+    """Poll ``/healthz`` every 0.1 s while the block runs; on leaving, check every
+    answer came within :data:`HEALTHY` seconds. Yields the times taken."""
+    taken: list[float] = []
+
+    async def poll() -> None:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+            while True:
+                began = time.monotonic()
+                assert (await client.get("/healthz")).status_code == 200
+                taken.append(time.monotonic() - began)
+                await asyncio.sleep(0.1)
+
+    task = asyncio.create_task(poll())
+    try:
+        yield taken
+    finally:
+        task.cancel()
+    assert taken and max(taken) < HEALTHY, f"/healthz took {max(taken):.2f} s"
+
+
+async def _person(server: Any, name: str, connect: bool = True) -> ServerClient:
+    client = ServerClient(server.url)
+    await client.register(name, PASSWORD)
+    if connect:
+        await client.connect()
+    return client
+
+
+async def _sql(server: Any, statement: str, *values: Any) -> None:
+    """Run one statement on the server's database (``?`` for each value): the
+    tests' way to build in a moment what an attacker would take hours to."""
+    if server.database:
+        import asyncpg
+
+        parts = statement.split("?")
+        statement = "".join(f"{part}${i + 1}" for i, part in enumerate(parts[:-1])) + parts[-1]
+        connection = await asyncpg.connect(server.database)
+        try:
+            await connection.execute(statement, *values)
+        finally:
+            await connection.close()
+    else:
+        import sqlite3
+
+        with sqlite3.connect(Path(server.data) / "backgammon.sqlite3", timeout=30) as database:
+            database.execute(statement, values)
+
+
+def _played_swiss(players: int, rounds: int) -> dict[str, Any]:
+    """The record of a Swiss played to the end (winners drawn at random)."""
+    event = Swiss([Entrant(f"p{i}", 1500.0 + i) for i in range(players)], rounds=rounds, seed=1)
+    draw = random.Random(1)
+    while (pending := event.next_round()) is not None:
+        played = [
+            p if p.is_bye else p.won_by(str(p.players[draw.randrange(2)])) for p in pending.pairings
+        ]
+        event.record(Round(pending.number, tuple(played)))
+    return event.to_json()
+
+
+def _long_arena(games: int, now: float) -> dict[str, Any]:
+    """A running arena's stored state with ``games`` games played (16 players, in
+    pairs that alternate; its time ends in a day)."""
+    names = [f"a{i}" for i in range(16)]
+    state = new_arena_state([Entrant(name, 1500.0) for name in names], 86_400, 1, now).to_json()
+    draw = random.Random(2)
+    for number in range(games):
+        shift = number // 8 % 2
+        first, second = names[(2 * number + shift) % 16], names[(2 * number + shift + 1) % 16]
+        pairing = Pairing((first, second), (first, second)[draw.randrange(2)])
+        started = number / 8.0
+        state["arena"]["games"].append(
+            {"pairing": pairing.to_json(), "started": started, "ended": started + 0.05}
+        )
+        state["paired"].append([first, second])
+    return state
+
+
+# -- 6: what a view and the ticker cost --------------------------------------------------
+
+
+def test_a_big_finished_tournament_and_long_arenas_do_not_stall_the_server(club: Any) -> None:
+    """A finished 256-player, 20-round Swiss polled by many pages at once, while eight
+    arenas with 15,000 games each are running: the views are computed once, the
+    ticker does not parse the arenas every second."""
+
+    async def main() -> None:
+        organiser = await _person(club, "olga6")
+        cup = await organiser.request(
+            "POST", "/api/tournaments", {"name": "Big Swiss", "format": "swiss"}
+        )
+        record = _played_swiss(256, 20)
+        await _sql(
+            club,
+            "UPDATE tournaments SET status = 'finished', state = ? WHERE id = ?",
+            json.dumps(record),
+            cup["id"],
+        )
+        arena = json.dumps(_long_arena(15_000, time.time()))
+        arenas = []
+        second = await _person(club, "oscar6", connect=False)  # 5 live events each at most
+        for number in range(8):
+            created = await (organiser, second)[number % 2].request(
+                "POST", "/api/tournaments", {"name": f"Arena {number}", "format": "arena"}
+            )
+            arenas.append(created["id"])
+            await _sql(
+                club,
+                "UPDATE tournaments SET status = 'running', state = ? WHERE id = ?",
+                arena,
+                created["id"],
+            )
+        path = f"/api/tournaments/{cup['id']}"
+
+        async def poll(times: int) -> list[Any]:
+            async with httpx.AsyncClient(base_url=club.url, timeout=60) as client:
+                return [(await client.get(path)).json() for _ in range(times)]
+
+        try:
+            async with _healthy(club):
+                began = time.monotonic()
+                views = await asyncio.gather(*(poll(4) for _ in range(8)))
+                took = time.monotonic() - began
+                await asyncio.sleep(3)  # the ticker's turns with the arenas running
+                shown = await organiser.request("GET", f"/api/tournaments/{arenas[0]}")
+        finally:
+            for tournament_id in arenas:
+                await _sql(
+                    club, "UPDATE tournaments SET status = 'finished' WHERE id = ?", tournament_id
+                )
+        first = views[0][0]
+        assert first["status"] == "finished" and len(first["standings"]) == 256
+        assert len(first["rounds"]) == 20
+        assert all(view == first for answers in views for view in answers)
+        assert took < 10, f"32 views took {took:.1f} s"
+        assert shown["status"] == "running" and len(shown["games"]) == 15_000
+        for client in (organiser, second):
+            await client.close()
+
+    asyncio.run(main())
