@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from backgammon.server.client import ServerClient
+from backgammon.server.client import ClientError, ServerClient
 from backgammon.server.tournament_arena import new_arena_state
 from backgammon.tournaments import Entrant, Pairing, Round, Swiss
 
@@ -186,6 +186,78 @@ def test_a_big_finished_tournament_and_long_arenas_do_not_stall_the_server(club:
         assert took < 10, f"32 views took {took:.1f} s"
         assert shown["status"] == "running" and len(shown["games"]) == 15_000
         for client in (organiser, second):
+            await client.close()
+
+    asyncio.run(main())
+
+
+# -- 8: a muted user's names, and the administrator's closings -------------------------
+
+
+async def _refused(call: Any, status: int, words: str) -> None:
+    with pytest.raises(ClientError) as refused:
+        await call
+    assert refused.value.status == status and words in refused.value.message, refused.value
+
+
+def test_a_muted_user_cannot_publish_names_and_an_administrator_closes_tables_and_events(
+    club: Any,
+) -> None:
+    """A muted user opens a chouette table and a tournament named as adverts (both
+    listed to everyone): refused, nothing listed. An administrator closes a table and
+    cancels a tournament; their people are told; nobody else may."""
+
+    async def main() -> None:
+        root = ServerClient(club.url)
+        await root.login("root", PASSWORD)
+        mona, nick, pia = [await _person(club, name) for name in ("mona8", "nick8", "pia8")]
+        await root.request("POST", "/api/admin/users/mona8/mute")
+        await mona.wait_for(lambda m: m["type"] == "moderation", timeout=10)
+        advert = "FREE CHIPS at evil.example"
+        async with _healthy(club):
+            await _refused(mona.request("POST", "/api/chouettes", {"name": advert}), 403, "muted")
+            body = {"name": advert, "format": "swiss"}
+            await _refused(mona.request("POST", "/api/tournaments", body), 403, "muted")
+            await _refused(
+                nick.request("POST", "/api/chouettes", {"name": "Evil\u202eelbat"}), 400, "name"
+            )
+            tables = await nick.request("GET", "/api/chouettes")
+            events = await nick.request("GET", "/api/tournaments")
+            assert advert not in [t["name"] for t in tables["tables"]]
+            assert advert not in [t["name"] for t in events["tournaments"]]
+            # The administrator's closing of a table, told to the people seated.
+            table = await nick.request("POST", "/api/chouettes", {"name": "Nick's table"})
+            await pia.request("POST", f"/api/chouettes/{table['id']}/sit")
+            close = f"/api/admin/chouettes/{table['id']}/close"
+            await _refused(nick.request("POST", close), 403, "administrators")
+            closed = await root.request("POST", close)
+            assert closed["status"] == "closed"
+            for client in (nick, pia):
+                told = await client.wait_for(
+                    lambda m: m["type"] == "moderation" and m.get("table") == table["id"],
+                    timeout=10,
+                )
+                assert "closed" in told["message"]
+            await _refused(root.request("POST", close), 409, "closed")
+            await _refused(mona.request("POST", f"/api/chouettes/{table['id']}/sit"), 409, "")
+            # The administrator's cancelling of a tournament, told to its players.
+            cup = await nick.request("POST", "/api/tournaments", {"name": "Cup", "format": "swiss"})
+            path = f"/api/tournaments/{cup['id']}"
+            await pia.request("POST", f"{path}/register")
+            cancel = f"/api/admin/tournaments/{cup['id']}/cancel"
+            await _refused(nick.request("POST", cancel), 403, "administrators")
+            cancelled = await root.request("POST", cancel)
+            assert cancelled["status"] == "cancelled"
+            for client in (nick, pia):
+                told = await client.wait_for(
+                    lambda m: m["type"] == "moderation" and m.get("tournament") == cup["id"],
+                    timeout=10,
+                )
+                assert "cancelled" in told["message"]
+            await _refused(nick.request("POST", f"{path}/start"), 409, "not open")
+            await _refused(mona.request("POST", f"{path}/register"), 409, "")
+            assert (await mona.request("GET", path))["status"] == "cancelled"
+        for client in (root, mona, nick, pia):
             await client.close()
 
     asyncio.run(main())

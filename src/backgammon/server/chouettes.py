@@ -22,6 +22,7 @@ import secrets
 import weakref
 from collections.abc import Callable
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -52,7 +53,6 @@ from backgammon.server.moderation import CLOSING
 from backgammon.server.protocol import ChouetteActionBody
 from backgammon.server.repository import User
 from backgammon.server.service import GameService, ServiceError
-from backgammon.server.user_text import UserTextError, check_text
 
 __all__ = [
     "MAX_LIVE_PER_OWNER",
@@ -155,14 +155,12 @@ class ChouetteService:
 
         Raises:
             ServiceError: ``bad_request`` for a name others may not see;
-                ``forbidden`` for a bot or a banned user; ``conflict`` past
+                ``forbidden`` for a bot, or a muted or banned user; ``conflict`` past
                 :data:`MAX_LIVE_PER_OWNER` or :data:`MAX_SEATED_PER_USER`.
         """
         await self._check_person(user)
-        try:
-            name = check_text(body.name, "name")
-        except UserTextError as error:
-            raise ServiceError("bad_request", str(error), 422) from None
+        await self.games._check_speaker(user, body.name, "name")  # the list shows it
+        name = body.name
         table_id = _new_id()
         async with self.games.db.transaction() as connection:
             owned = await store.count_live_owned(connection, user.id)
@@ -337,21 +335,41 @@ class ChouetteService:
         self._wake_bots(table_id)
         return await self.view(table_id)
 
-    async def close_table(self, user: User, table_id: str) -> dict[str, Any]:
-        """The owner ends the table (the session's scores stay as they are).
+    async def close_table(
+        self, user: User, table_id: str, *, as_admin: bool = False
+    ) -> dict[str, Any]:
+        """The owner (or, ``as_admin``, an administrator) ends the table (the
+        session's scores stay as they are); an administrator's closing is told to
+        every person seated and to the owner.
 
         Raises:
-            ServiceError: ``forbidden`` unless the owner; ``conflict`` if closed.
+            ServiceError: ``forbidden`` unless the owner (an administrator
+                ``as_admin``); ``conflict`` if closed.
         """
+        if as_admin and not user.is_admin:
+            raise ServiceError("forbidden", "administrators only", 403)
         async with self._lock(table_id):
             async with self.games.db.transaction() as connection:
                 row = await self._row_in(connection, table_id)
-                if row.owner != user.id:
+                if row.owner != user.id and not as_admin:
                     raise ServiceError("forbidden", "only the table's owner closes it", 403)
                 if row.status == "closed":
                     raise ServiceError("conflict", f"table {table_id} is closed already", 409)
                 await store.update_table(connection, table_id, status="closed")
             self._sessions.pop(table_id, None)
+        if as_admin:
+            log.info("chouette %s closed by the administrator %s", table_id, user.name)
+            people = {row.owner} | {int(s["user_id"]) for s in row.seats if not s["bot"]}
+            for person in people:
+                self.games.tell_user(
+                    person,
+                    {
+                        "type": "moderation",
+                        "action": "close_table",
+                        "table": table_id,
+                        "message": f"an administrator closed the chouette table {row.name}",
+                    },
+                )
         await self._publish(table_id)
         return await self.view(table_id)
 
@@ -564,7 +582,7 @@ class ChouetteService:
             if not bots:
                 return
             seq = len(chouette.history)
-            decision = await next_bot_action(chouette, bots, self._think)
+            decision = await next_bot_action(chouette, bots, partial(self._think, row.owner))
             if decision is None:
                 return
             player, body, pause = decision
@@ -579,8 +597,10 @@ class ChouetteService:
         except Exception:
             log.exception("chouette %s: a bot failed", table_id)
 
-    async def _think(self, question: ChouetteQuestion) -> str:
-        return await self.games.pool.think(answer, question)
+    async def _think(self, owner: int, question: ChouetteQuestion) -> str:
+        """A bot's answer, computed when the bots' scheduler gives the table's
+        ``owner`` a turn (a chouette has no clock)."""
+        return await self.games.bot_think(owner, None, answer, question)
 
     # -- views -----------------------------------------------------------------------
 
@@ -607,7 +627,7 @@ class ChouetteService:
             row = await self._row_in(connection, table_id)
             owner = await repo.user_by_id(connection, row.owner)
             session = None
-            if row.status != "open":
+            if await _started(connection, row):
                 session = await self._session(connection, row)
         return {
             "id": row.id,
@@ -631,7 +651,7 @@ class ChouetteService:
         """
         async with self.games.db.transaction() as connection:
             row = await self._row_in(connection, table_id)
-            if row.status == "open":
+            if not await _started(connection, row):
                 raise ServiceError("conflict", f"table {table_id}'s session has not started", 409)
             return write_chouette(await self._session(connection, row))
 
@@ -684,6 +704,14 @@ def _seat_of(row: store.TableRow, user_id: int) -> int:
     if not _seated(row, user_id):
         raise ServiceError("not_found", "the user does not sit at this table", 404)
     return user_id
+
+
+async def _started(connection: Any, row: store.TableRow) -> bool:
+    """Whether the table has a session to show: playing, or closed after an action
+    (a table closed before its start, perhaps with 2 seats, has none)."""
+    if row.status == "closed":
+        return await store.count_actions(connection, row.id) > 0
+    return row.status == "playing"
 
 
 def _people_in(seats: list[dict[str, Any]]) -> bool:

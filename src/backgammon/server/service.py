@@ -1936,11 +1936,12 @@ class GameService:
         if (await self.standing(user)).banned:
             raise ServiceError("forbidden", f"{user.name} is banned", 403)
 
-    async def _check_speaker(self, user: User, text: str) -> None:
+    async def _check_speaker(self, user: User, text: str, what: str = "text") -> None:
         """Refuse a text that others may not receive, or any text from a muted or
-        banned user."""
+        banned user (chat, and every name a user gives what others see: a chouette
+        table's, a tournament's; ``what``: the field, for the error)."""
         try:
-            check_text(text)
+            check_text(text, what)
         except UserTextError as error:
             raise ServiceError("bad_request", str(error)) from None
         current = await self.standing(user)

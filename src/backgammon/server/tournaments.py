@@ -33,7 +33,6 @@ from backgammon.server.protocol import ClockSettings, MatchSettings
 from backgammon.server.repository import User
 from backgammon.server.service import GameService, ServiceError
 from backgammon.server.tournament_arena import ArenaState, advance_arena, new_arena_state
-from backgammon.server.user_text import UserTextError, check_text
 from backgammon.tournaments import (
     Clock,
     DoubleElimination,
@@ -342,14 +341,13 @@ class TournamentService:
         Raises:
             ServiceError: ``bad_request`` for a name others may not see, a start in
                 the past, or rounds the format cannot have; ``forbidden`` for a
-                guest; ``conflict`` past :data:`MAX_LIVE_PER_ORGANISER`.
+                guest, or a muted or banned user; ``conflict`` past
+                :data:`MAX_LIVE_PER_ORGANISER`.
         """
         if user.kind != "human":
             raise ServiceError("forbidden", "only registered users organise tournaments", 403)
-        try:
-            name = check_text(body.name, "name")
-        except UserTextError as error:
-            raise ServiceError("bad_request", str(error), 422) from None
+        await self.games._check_speaker(user, body.name, "name")  # the lobby shows it
+        name = body.name
         if body.starts_at is not None and body.starts_at < self.games.clock.now():
             raise ServiceError("bad_request", "starts_at: the start time is in the past", 422)
         self._check_format_settings(body)
@@ -510,6 +508,39 @@ class TournamentService:
             await store.update_tournament(connection, tournament_id, status="running", state=state)
         log.info("tournament %s started with %d players", tournament_id, len(entrants))
         await self._advance(tournament_id)
+
+    async def cancel(self, admin: User, tournament_id: str) -> dict[str, Any]:
+        """An administrator cancels an open or running tournament: no more rounds
+        are paired (matches in play finish as ordinary matches); its players and
+        organiser are told.
+
+        Raises:
+            ServiceError: ``forbidden`` unless an administrator; ``not_found``;
+                ``conflict`` once it has ended.
+        """
+        if not admin.is_admin:
+            raise ServiceError("forbidden", "administrators only", 403)
+        async with self._lock(tournament_id), self.games.db.transaction() as connection:
+            row = await self._row_in(connection, tournament_id)
+            if row.status in ENDED:
+                raise ServiceError("conflict", f"tournament {row.id} is {row.status}", 409)
+            await store.update_tournament(connection, row.id, status="cancelled")
+            players = await store.players_of(connection, row.id)
+        self._events.pop(row.id, None)
+        log.info("tournament %s cancelled by the administrator %s", row.id, admin.name)
+        people = {row.organiser} | {user_id for user_id, _, kind in players if kind != "bot"}
+        for person in people:
+            self.games.tell_user(
+                person,
+                {
+                    "type": "moderation",
+                    "action": "cancel_tournament",
+                    "tournament": row.id,
+                    "message": f"an administrator cancelled the tournament {row.name}",
+                },
+            )
+        await self._publish(row.id)
+        return await self.view(row.id)
 
     def _new_state(self, row: store.TournamentRow, entrants: list[Entrant]) -> dict[str, Any]:
         """The stored state of a tournament starting now with ``entrants``."""
