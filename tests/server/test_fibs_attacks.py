@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 
+from backgammon.server.client import ServerClient
 from backgammon.server.fibs.listener import MAX_CONNECTIONS_PER_ADDRESS, FibsListener
 from backgammon.server.settings import Settings
 
@@ -198,5 +199,53 @@ def test_fibs_connection_caps_count_an_ipv6_client_by_its_64() -> None:
         assert b"login: " in neighbour.written and not neighbour.closed
         await listener.stop()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def test_fibs_does_not_show_an_unlisted_match_to_a_stranger(server_factory: Any) -> None:
+    """An unlisted match (the web's 'Invite by link': its id is the link) is its
+    players' business: a stranger on FIBS who watches a player by name is not taken
+    into it when it starts, and ``look``, ``watch``, ``whois`` and ``who`` do not show
+    it or whom its players play; a player still sees their own match."""
+    server = server_factory("--no-warm-up", "--no-bots", "--fibs-port", "0")
+    port = _fibs_port(server)
+
+    async def scenario() -> None:
+        alice, bob = ServerClient(server.url), ServerClient(server.url)
+        await alice.register("alice", PASSWORD)
+        await bob.register("bob", PASSWORD)
+        await ServerClient(server.url).register("eve", PASSWORD)
+        eve = await _clip_login(port, "eve")
+        await eve.send("watch alice")  # watch her next match, as FIBS does
+        await eve.wait_for(lambda line: "not doing anything interesting" in line)
+        match_id = str((await alice.create_match(length=3, public=False))["id"])
+        await bob.join(match_id)
+        await asyncio.sleep(1.5)  # the lobby feed's ticks
+        seen = len(eve.lines)
+        await eve.send("look alice")
+        await eve.wait_for(lambda line: "alice is not playing" in line, since=seen)
+        await eve.send("watch bob")
+        await eve.wait_for(lambda line: "bob is not doing anything interesting" in line, seen)
+        await eve.send("whois alice")
+        await eve.wait_for(lambda line: "Rating:" in line, since=seen)
+        await eve.send("rawwho")
+        done = await eve.wait_for(lambda line: line == "6", since=seen)
+        shown = "\n".join(eve.lines)
+        assert "board:" not in shown and "start a" not in shown, eve.lines[-20:]
+        assert "playing with" not in shown and match_id not in shown
+        assert [line for line in eve.lines[seen:done] if line.startswith("5 alice bob")] == []
+        await _healthy(server.url)
+        # Alice, a player, sees her own match from FIBS; the web shows it to her.
+        own = await _clip_login(port, "alice")
+        await own.wait_for(lambda line: "Your running match was loaded" in line)
+        await own.send("look bob")
+        await own.wait_for(lambda line: line.startswith("board:"))
+        state = await alice.request("GET", f"/api/matches/{match_id}")
+        assert state["players"] == ["alice", "bob"]
+        for client in (eve, own):
+            await client.close()
+        await alice.close()
+        await bob.close()
 
     asyncio.run(scenario())

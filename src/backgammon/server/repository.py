@@ -555,8 +555,9 @@ async def who_facts(
     connection: AsyncConnection, user_ids: list[int]
 ) -> dict[int, tuple[str, str, float, int, str | None]]:
     """For each of ``user_ids`` that exists: name, kind, standard rating, experience
-    and the name of the opponent in a match it is playing (None if none), in three
-    queries whatever the number of users (the who list of a FIBS login)."""
+    and the name of the opponent in a public match it is playing (None if none: an
+    unlisted match is its players' business), in three queries whatever the number
+    of users (the who list of a FIBS login)."""
     found: dict[int, tuple[str, str, float, int, str | None]] = {}
     for start in range(0, len(user_ids), 500):
         chunk = user_ids[start : start + 500]
@@ -575,6 +576,7 @@ async def who_facts(
             select(matches.c.player0, matches.c.player1)
             .where(
                 matches.c.status == "playing",
+                matches.c.public.is_(True),
                 or_(matches.c.player0.in_(chunk), matches.c.player1.in_(chunk)),
             )
             .order_by(matches.c.created_at.desc())

@@ -16,7 +16,7 @@ import math
 import secrets
 import time
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Protocol
@@ -126,6 +126,14 @@ class _Seats:
             if seated is not None and seated.id == user.id:
                 return seat
         return None
+
+
+def _findable(public: bool, player_ids: Iterable[int | None], viewer: User) -> bool:
+    """Whether ``viewer`` may find a match by a player's name or in a list (the
+    lobby's matches in play; FIBS's ``watch``, ``look``, ``who``): a public match, or
+    one of the viewer's own. An unlisted match's id is its invitation link: only those
+    it was handed to may open it (issue 50)."""
+    return public or viewer.id in player_ids
 
 
 class _ConflictError(Exception):
@@ -953,8 +961,9 @@ class GameService:
             entries = live.start(self.clock.now())
             await self._commit(live, entries)
         self.metrics.matches_started += 1
-        self._lobby_event({"event": "match_started", "match": match_id})
         seats = self._seats.get(match_id)
+        if seats is None or seats.public:  # an unlisted match's id is its link: not told
+            self._lobby_event({"event": "match_started", "match": match_id})
         if seats is not None:
             self._who.forget(*(user.id for user in seats.users if user is not None))
             names = [None if user is None else user.name for user in seats.users]
@@ -1416,6 +1425,7 @@ class GameService:
                 for row in own
                 if row.player0 == user.id and row.player1 is None and row.id not in listed
             ],
+            # (_findable without the user's own: the web lists those as "sent")
             "playing": [await self._summary(row) for row in playing if row.public],
         }
 
@@ -1775,11 +1785,27 @@ class GameService:
                 return row.id
         raise ServiceError("not_found", f"{host.name} did not invite you", 404)
 
-    async def matches_of(self, user: User, status: str = "playing") -> list[dict[str, Any]]:
-        """Summaries of a user's matches in ``status``, newest first."""
+    async def matches_of(
+        self, user: User, status: str = "playing", *, viewer: User | None = None
+    ) -> list[dict[str, Any]]:
+        """Summaries of a user's matches in ``status``, newest first; with a
+        ``viewer``, only those the viewer may find by the user's name (public ones
+        and the viewer's own: not another's unlisted match)."""
         async with self.db.transaction() as connection:
             rows = await repo.list_matches(connection, status=status, user_id=user.id)
-        return [await self._summary(row) for row in rows]
+        return [
+            await self._summary(row)
+            for row in rows
+            if viewer is None or _findable(row.public, (row.player0, row.player1), viewer)
+        ]
+
+    def findable(self, match_id: str, viewer: User) -> bool:
+        """Whether ``viewer`` may find the loaded match ``match_id`` by a player's
+        name (as :meth:`matches_of` with a viewer); False for a match not loaded."""
+        seats = self._seats.get(match_id)
+        if seats is None:
+            return False
+        return _findable(seats.public, [u.id for u in seats.users if u is not None], viewer)
 
     async def rating_of(self, user: User, variant: str = "standard") -> tuple[float, int]:
         """A user's (rating, experience) in a variant (1500 and 0 if never rated)."""

@@ -822,7 +822,7 @@ class FibsSession:
         target = await self._named(rest.split()[0])
         if target is None:
             return None
-        playing = await self.service.matches_of(target)
+        playing = await self.service.matches_of(target, viewer=self.user)
         if not playing:
             await self.error(f"{target.name} is not playing.")
             return None
@@ -843,16 +843,17 @@ class FibsSession:
         self._stop_watching()
         self.watched_name = target.name
         await self.line(f"You're now watching {target.name}.")
-        playing = await self.service.matches_of(target)
+        playing = await self.service.matches_of(target, viewer=self.user)
         if not playing:
             await self.line(f"{target.name} is not doing anything interesting.")
             return
         await self._watch_match(playing[0]["id"], target.name)
 
     async def _watch_match(self, match_id: str, name: str) -> None:
-        assert self.connection is not None
+        """Watch ``name``'s match, unless it is another's unlisted match."""
+        assert self.connection is not None and self.user is not None
         state = await self.service.state(match_id)
-        if name not in state["players"]:
+        if name not in state["players"] or not self.service.findable(match_id, self.user):
             return
         refusal = _unshowable(state["settings"])
         if refusal is not None:
@@ -1220,8 +1221,10 @@ class FibsSession:
             return
         state = await self.service.state(match_id)
         names = state["players"]
-        if name not in names:
+        if name not in names or self.user is None:
             return
+        if not self.service.findable(match_id, self.user):
+            return  # (an unlisted match's start is not told; this is defence in depth)
         length = state["settings"]["length"]
         what = f"a {length} point match" if length else "an unlimited match"
         self._seen[match_id] = 0  # told from its start
