@@ -18,8 +18,9 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from operator import itemgetter
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
@@ -39,6 +40,7 @@ from backgammon.server.accounts import (
     new_token,
     verify_password,
 )
+from backgammon.server.bot_queue import BotQueue
 from backgammon.server.bots import BotPool
 from backgammon.server.database import Database
 from backgammon.server.events import EventBus, LocalBus, PostgresBus
@@ -73,6 +75,8 @@ __all__ = [
 ]
 
 log = logging.getLogger("backgammon.server")
+
+_T = TypeVar("_T")
 
 
 class Clock(Protocol):
@@ -115,11 +119,13 @@ class ServiceError(Exception):
 
 @dataclass
 class _Seats:
-    """Who sits where in a live match."""
+    """Who sits where in a live match, and whose its bots' work counts as (the
+    person who started it, or the tournament's organiser)."""
 
     users: tuple[User | None, User | None]
     rated: bool
     public: bool
+    owner: int
 
     def seat_of(self, user: User) -> int | None:
         for seat, seated in enumerate(self.users):
@@ -229,6 +235,8 @@ class GameService:
         self.hub = Hub() if hub is None else hub
         self.clock: Clock = SystemClock() if clock is None else clock
         self._bot_pool = bots
+        # Every bot decision waits here for a worker, by deadline and owner (issue 50).
+        self._bot_queue = BotQueue(max(1, settings.bot_processes), self.clock.now)
         self.metrics = Metrics()
         self._live: dict[str, LiveMatch] = {}
         self._seats: dict[str, _Seats] = {}
@@ -336,6 +344,7 @@ class GameService:
             self._ticker.cancel()
         for task in list(self._bot_tasks):
             task.cancel()
+        self._bot_queue.close()
         self.hub.close_all()
         if self._bot_pool is not None:
             self._bot_pool.close()
@@ -911,17 +920,20 @@ class GameService:
         settings: MatchSettings,
         *,
         rated: bool,
+        owner: int | None = None,
     ) -> str:
         """Store a match between ``players`` with both seats taken, inside the
         caller's transaction (a tournament stores its link in the same one); it
-        starts with :meth:`begin_match` once committed. Returns its id."""
+        starts with :meth:`begin_match` once committed. Returns its id. ``owner``
+        (the first player by default) is the user it is created by, whose work its
+        bots' decisions count as (a tournament's organiser)."""
         match_id = _new_match_id()
         seed = self._dice_seeds()
         await repo.create_match(
             connection,
             id=match_id,
             created_at=self.clock.now(),
-            created_by=players[0].id,
+            created_by=players[0].id if owner is None else owner,
             config=settings.model_dump(),
             status="open",
             player0=players[0].id,
@@ -1008,7 +1020,7 @@ class GameService:
         if stored is not None:
             return stored  # another task loaded it while this one read the log
         self._live[match_id] = live
-        self._seats[match_id] = _Seats((users[0], users[1]), row.rated, row.public)
+        self._seats[match_id] = _Seats((users[0], users[1]), row.rated, row.public, row.created_by)
         for user in users:
             if user is not None:
                 self._matches_of.setdefault(user.id, set()).add(match_id)
@@ -1993,17 +2005,29 @@ class GameService:
         user = seats.users[seat]
         if user is None or user.kind != "bot":
             return
-        task = asyncio.create_task(self._bot_turn(match_id, user, live.seq))
+        task = asyncio.create_task(self._bot_turn(match_id, user, live.seq, seats.owner))
         self._bot_tasks.add(task)
         task.add_done_callback(self._bot_tasks.discard)
 
-    async def _bot_turn(self, match_id: str, bot: User, seq: int) -> None:
+    async def bot_think(
+        self, owner: int, deadline: float | None, fn: Callable[..., _T], *args: Any
+    ) -> _T:
+        """``fn(*args)`` in the bots' workers (as
+        :meth:`~backgammon.server.bots.BotPool.think`), once the bots' scheduler
+        (:mod:`~backgammon.server.bot_queue`) gives it its turn: work of the user
+        ``owner`` needed by ``deadline`` (None: no clock runs)."""
+        return await self._bot_queue.submit(owner, deadline, partial(self.pool.think, fn, *args))
+
+    async def _bot_turn(self, match_id: str, bot: User, seq: int, owner: int) -> None:
+        """Let ``bot`` decide at ``seq`` (through the bots' scheduler: the match's
+        ``owner``'s work, needed before the bot's time runs out) and act."""
         live = self._live.get(match_id)
         if live is None or live.seq != seq or self._bot_pool is None:
             return
         game = live.game
         if game is None:
             return
+        pool = self._bot_pool
         level = bot.bot_level or "expert"
         request = (
             level,
@@ -2013,9 +2037,17 @@ class GameService:
             list(game.history),
             hash((match_id, seq)) & 0xFFFFFFFF,
         )
+
+        async def decide() -> dict[str, Any] | None:
+            # Nothing to decide once the match has moved on while this waited.
+            if self._live.get(match_id) is not live or live.seq != seq:
+                return None
+            return await pool.decide(request)
+
         try:
-            decided = await self._bot_pool.decide(request)
-            await self.act(bot, match_id, ActionBody(**decided), expect=seq)
+            decided = await self._bot_queue.submit(owner, live.deadline(), decide)
+            if decided is not None:
+                await self.act(bot, match_id, ActionBody(**decided), expect=seq)
         except ServiceError as error:
             if error.code != "stale":
                 log.warning("bot %s in %s: %s", bot.name, match_id, error.message)

@@ -136,6 +136,7 @@ async def advance_arena(
             (await _account(connection, ids[first]), await _account(connection, ids[second])),
             settings,
             rated=bool(row.settings["rated"]),
+            owner=row.organiser,  # its bots' work counts as the organiser's
         )
         state.paired.append((first, second))
         number = len(state.paired)

@@ -603,7 +603,11 @@ class TournamentService:
                     continue
                 first, second = [await self._account(connection, users, p) for p in pairing.players]
                 match_id = await self.games.seat_match(
-                    connection, (first, second), settings, rated=bool(row.settings["rated"])
+                    connection,
+                    (first, second),
+                    settings,
+                    rated=bool(row.settings["rated"]),
+                    owner=row.organiser,  # its bots' work counts as the organiser's
                 )
                 await store.link_match(connection, row.id, pending.number, index, match_id)
                 links[(pending.number, index)] = (match_id, "open", None)
