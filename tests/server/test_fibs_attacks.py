@@ -249,3 +249,91 @@ def test_fibs_does_not_show_an_unlisted_match_to_a_stranger(server_factory: Any)
         await bob.close()
 
     asyncio.run(scenario())
+
+
+async def _store_old_messages(server: Any, recipient: str, sender: str, count: int) -> None:
+    """Put ``count`` messages 31 days old in ``recipient``'s stored messages, straight
+    into the server's database (as if they had waited that long)."""
+    at = time.time() - 31 * 86400
+    names = "SELECT id FROM users WHERE name = {}"
+    insert = (
+        "INSERT INTO stored_messages (recipient, sender, text, at) "
+        f"VALUES (({names.format('{0}')}), ({names.format('{1}')}), {{2}}, {{3}})"
+    )
+    if server.database:  # PostgreSQL
+        import asyncpg
+
+        connection = await asyncpg.connect(server.database)
+        try:
+            for number in range(count):
+                query = insert.format("$1", "$2", "$3", "$4")
+                await connection.execute(query, recipient, sender, f"old {number}", at)
+        finally:
+            await connection.close()
+        return
+    import sqlite3
+
+    with sqlite3.connect(server.data / "backgammon.sqlite3", timeout=10) as database:
+        for number in range(count):
+            database.execute(
+                insert.format("?", "?", "?", "?"), (recipient, sender, f"old {number}", at)
+            )
+
+
+def test_stored_fibs_messages_are_bounded_gagged_and_expire(server_factory: Any) -> None:
+    """FIBS's ``message`` to a user who is offline is kept for their next login: one
+    sender may keep only a few for one user and a bounded number in all; a ``gag``
+    outlives the login, so a gagged user's messages never arrive (not even those kept
+    while the gagger was away); messages older than 30 days are dropped, so the
+    mailbox of a user who never logs in over FIBS empties."""
+    server = server_factory("--no-warm-up", "--no-bots", "--fibs-port", "0")
+    port = _fibs_port(server)
+    recipients = ["rita", "rick", "rosa", "ron"]
+
+    async def saved(client: ClipClient, name: str, times: int) -> list[bool]:
+        """Send ``times`` messages to ``name``; for each, whether it was kept."""
+        kept = []
+        for number in range(times):
+            start = len(client.lines)
+            await client.send(f"message {name} note {number}")
+            index = await client.wait_for(
+                lambda line: line == f"11 {name}" or line.startswith("** "), since=start
+            )
+            kept.append(client.lines[index] == f"11 {name}")
+        return kept
+
+    async def scenario() -> None:
+        for name in ["alice", "bob", "mallory", "webby", *recipients]:
+            await ServerClient(server.url).register(name, PASSWORD)
+        alice = await _clip_login(port, "alice")
+        await alice.send("gag mallory")
+        await alice.wait_for(lambda line: line == "** You gag mallory.")
+        await alice.close()
+        mallory = await _clip_login(port, "mallory")
+        assert await saved(mallory, "rita", 8) == [True] * 5 + [False] * 3
+        for name in recipients[1:]:
+            assert await saved(mallory, name, 5) == [True] * 5
+        assert await saved(mallory, "bob", 1) == [False]  # 20 waiting in all
+        await saved(mallory, "alice", 3)  # gagged: never to arrive
+        await _healthy(server.url)
+        await _store_old_messages(server, "webby", "bob", 50)
+        await _store_old_messages(server, "alice", "bob", 1)
+        bob = await _clip_login(port, "bob")
+        assert await saved(bob, "webby", 1) == [True]  # the expired 50 made room
+        assert await saved(bob, "alice", 1) == [True]
+        alice = await _clip_login(port, "alice")
+        told = [line for line in alice.lines if line.startswith("9 ")]
+        assert [line.split(" ", 3)[::3] for line in told] == [["9", "note 0"]], told
+        assert told[0].split()[1] == "bob"
+        await mallory.send("tell alice are you there?")  # the gag outlived the login
+        await mallory.wait_for(lambda line: line == "16 alice are you there?")
+        await bob.send("tell alice hello")
+        await alice.wait_for(lambda line: line == "12 bob hello")
+        assert not any(line.startswith(("9 mallory", "12 mallory")) for line in alice.lines)
+        rita = await _clip_login(port, "rita")
+        assert len([line for line in rita.lines if line.startswith("9 mallory ")]) == 5
+        await _healthy(server.url)
+        for client in (alice, bob, mallory, rita):
+            await client.close()
+
+    asyncio.run(scenario())

@@ -10,7 +10,7 @@ import random
 import re
 from pathlib import Path
 
-from backgammon.server.service import MAX_STORED_MESSAGES
+from backgammon.server.service import MAX_STORED_FROM_ONE, MAX_STORED_MESSAGES
 from backgammon.server.user_text import MAX_TEXT
 
 from .clip_client import ClipClient
@@ -90,8 +90,13 @@ def test_a_message_with_no_addressee_a_bad_text_or_a_full_mailbox_is_refused_and
             await fred.wait_for(
                 lambda line: line.startswith("** usage: message <user> <text> (text: at most")
             )
+            # Several senders fill alice's mailbox (each may keep only a few for her).
+            senders = [fred_user]
+            while len(senders) * MAX_STORED_FROM_ONE < MAX_STORED_MESSAGES:
+                senders.append((await service.register(f"sender{len(senders)}", PASSWORD))[0])
             for number in range(MAX_STORED_MESSAGES):
-                await service.leave_message(fred_user, "alice", f"note {number}")
+                sender = senders[number // MAX_STORED_FROM_ONE]
+                await service.leave_message(sender, "alice", f"note {number}")
             await fred.send("message alice one too many")
             await fred.wait_for(lambda line: "messages waiting already" in line)
             await _bye(fred)

@@ -16,6 +16,7 @@ from backgammon.server.tables import (
     chat_messages,
     dice_commitments,
     friends,
+    gags,
     match_actions,
     matches,
     rating_history,
@@ -36,12 +37,15 @@ __all__ = [
     "append_rows",
     "claim_seat",
     "count_stored_messages",
+    "count_stored_messages_from",
     "count_unfinished_matches",
     "create_match",
     "create_user",
     "delete_open_match",
     "delete_token",
+    "forget_stored_messages",
     "friend_ids",
+    "gagged_names",
     "get_rating",
     "insert_rating_history",
     "list_matches",
@@ -54,6 +58,7 @@ __all__ = [
     "recent_chat",
     "remove_friend",
     "replace_password_hash",
+    "set_gag",
     "set_rating",
     "set_user_flags",
     "store_token",
@@ -476,11 +481,37 @@ async def count_stored_messages(connection: AsyncConnection, recipient: int) -> 
     return int(result.scalar_one())
 
 
-async def take_stored_messages(connection: AsyncConnection, recipient: int) -> list[dict[str, Any]]:
-    """The messages waiting for ``recipient`` (oldest first, with the senders'
-    names), deleted as they are read."""
+async def count_stored_messages_from(
+    connection: AsyncConnection, sender: int, recipient: int | None = None
+) -> int:
+    """How many messages from ``sender`` wait (for ``recipient`` alone if given)."""
+    query = select(func.count()).select_from(stored_messages)
+    query = query.where(stored_messages.c.sender == sender)
+    if recipient is not None:
+        query = query.where(stored_messages.c.recipient == recipient)
+    return int((await connection.execute(query)).scalar_one())
+
+
+async def forget_stored_messages(connection: AsyncConnection, before: float) -> None:
+    """Delete every stored message kept since before ``before`` (expired)."""
+    await connection.execute(delete(stored_messages).where(stored_messages.c.at < before))
+
+
+async def take_stored_messages(
+    connection: AsyncConnection, recipient: int, since: float = 0.0
+) -> list[dict[str, Any]]:
+    """The messages waiting for ``recipient`` kept since ``since`` and from users
+    ``recipient`` does not gag (oldest first, with the senders' names); every
+    message read is deleted, those left out too."""
+    gagged = select(gags.c.gagged_id).where(gags.c.user_id == recipient)
     result = await connection.execute(
-        select(stored_messages.c.id, stored_messages.c.text, stored_messages.c.at, users.c.name)
+        select(
+            stored_messages.c.id,
+            stored_messages.c.text,
+            stored_messages.c.at,
+            users.c.name,
+            stored_messages.c.sender.in_(gagged).label("gagged"),
+        )
         .join(users, users.c.id == stored_messages.c.sender)
         .where(stored_messages.c.recipient == recipient)
         .order_by(stored_messages.c.id)
@@ -490,7 +521,39 @@ async def take_stored_messages(connection: AsyncConnection, recipient: int) -> l
         await connection.execute(
             delete(stored_messages).where(stored_messages.c.id.in_([row.id for row in rows]))
         )
-    return [{"from": row.name, "text": row.text, "at": row.at} for row in rows]
+    return [
+        {"from": row.name, "text": row.text, "at": row.at}
+        for row in rows
+        if row.at >= since and not row.gagged
+    ]
+
+
+async def gagged_names(connection: AsyncConnection, user_id: int) -> set[str]:
+    """The names of the users ``user_id`` gags."""
+    result = await connection.execute(
+        select(users.c.name)
+        .join(gags, gags.c.gagged_id == users.c.id)
+        .where(gags.c.user_id == user_id)
+    )
+    return set(result.scalars())
+
+
+async def set_gag(
+    connection: AsyncConnection, user_id: int, gagged_id: int, gagged: bool, now: float
+) -> int:
+    """Gag (or un-gag) ``gagged_id`` for ``user_id``; returns how many users
+    ``user_id`` gags now."""
+    await connection.execute(
+        delete(gags).where(gags.c.user_id == user_id, gags.c.gagged_id == gagged_id)
+    )
+    if gagged:
+        await connection.execute(
+            insert(gags).values(user_id=user_id, gagged_id=gagged_id, added_at=now)
+        )
+    result = await connection.execute(
+        select(func.count()).select_from(gags).where(gags.c.user_id == user_id)
+    )
+    return int(result.scalar_one())
 
 
 async def recent_chat(

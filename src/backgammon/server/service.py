@@ -154,6 +154,20 @@ PENDING_COMMITMENTS = 10
 MAX_STORED_MESSAGES = 50
 """Messages that may wait for one user's next login (FIBS's ``message``)."""
 
+MAX_STORED_FROM_ONE = 5
+"""Messages one user may keep waiting for one other user (so that one sender cannot
+fill another's mailbox)."""
+
+MAX_STORED_SENT = 20
+"""Messages one user may keep waiting for others in all."""
+
+STORED_MESSAGE_DAYS = 30
+"""Days a stored message waits at most: older ones are dropped (the mailbox of a
+user who never logs in over FIBS empties)."""
+
+MAX_GAGS = 200
+"""Users one user may gag (FIBS's ``gag``, kept across logins)."""
+
 
 MAX_OPEN_MATCHES = 20
 """Unfinished matches one user may be in at once when creating another: open ones
@@ -1768,19 +1782,56 @@ class GameService:
             )
             return target, True
         async with self.db.transaction() as connection:
-            waiting = await repo.count_stored_messages(connection, target.id)
-            if waiting >= MAX_STORED_MESSAGES:
-                raise ServiceError(
-                    "conflict", f"{target.name} has {waiting} messages waiting already", 409
-                )
-            await repo.add_stored_message(connection, target.id, user.id, text, now)
-        return target, False
+            await repo.lock_user(connection, user.id)  # a sender's counts, one at a time
+            await repo.forget_stored_messages(connection, now - STORED_MESSAGE_DAYS * 86400)
+            await self._check_mailbox(connection, user, target)
+            if user.name not in await repo.gagged_names(connection, target.id):
+                await repo.add_stored_message(connection, target.id, user.id, text, now)
+        return target, False  # (to a user who gags the sender: not kept, not said)
+
+    @staticmethod
+    async def _check_mailbox(connection: Any, user: User, target: User) -> None:
+        """Refuse a stored message from ``user`` to ``target`` over a bound:
+        :data:`MAX_STORED_MESSAGES` for ``target``, :data:`MAX_STORED_FROM_ONE` from
+        ``user`` to ``target``, :data:`MAX_STORED_SENT` from ``user`` in all."""
+        bounds = (
+            (await repo.count_stored_messages(connection, target.id), MAX_STORED_MESSAGES),
+            (
+                await repo.count_stored_messages_from(connection, user.id, target.id),
+                MAX_STORED_FROM_ONE,
+            ),
+            (await repo.count_stored_messages_from(connection, user.id), MAX_STORED_SENT),
+        )
+        whose = (f"{target.name} has {{}}", f"you have {{}} for {target.name}", "you have {}")
+        for (waiting, bound), who in zip(bounds, whose, strict=True):
+            if waiting >= bound:
+                kept = who.format(f"{waiting} messages waiting")
+                raise ServiceError("conflict", f"{kept} already (at most {bound})", 409)
 
     async def take_messages(self, user: User) -> list[dict[str, Any]]:
         """The messages kept for ``user`` (``from``, ``text``, ``at``; oldest first),
-        removed as they are handed over."""
+        removed as they are handed over; those from users ``user`` gags and those
+        older than :data:`STORED_MESSAGE_DAYS` are removed untold."""
+        since = self.clock.now() - STORED_MESSAGE_DAYS * 86400
         async with self.db.transaction() as connection:
-            return await repo.take_stored_messages(connection, user.id)
+            return await repo.take_stored_messages(connection, user.id, since)
+
+    async def gags(self, user: User) -> set[str]:
+        """The names of the users ``user`` gags (FIBS's ``gag``: whose words ``user``
+        does not hear; kept across logins)."""
+        async with self.db.transaction() as connection:
+            return await repo.gagged_names(connection, user.id)
+
+    async def set_gag(self, user: User, target: User, gagged: bool) -> None:
+        """Gag ``target`` for ``user`` (or stop gagging them when not ``gagged``).
+
+        Raises:
+            ServiceError: ``conflict`` past :data:`MAX_GAGS` (nothing changed).
+        """
+        async with self.db.transaction() as connection:
+            count = await repo.set_gag(connection, user.id, target.id, gagged, self.clock.now())
+            if count > MAX_GAGS:
+                raise ServiceError("conflict", f"you can gag at most {MAX_GAGS} users", 409)
 
     async def invitation_from(self, user: User, inviter: str) -> str:
         """The open match ``inviter`` created for ``user`` (or for anyone), newest

@@ -30,6 +30,7 @@ __all__ = [
     "chouette_tables",
     "dice_commitments",
     "friends",
+    "gags",
     "login_addresses",
     "match_actions",
     "matches",
@@ -182,6 +183,9 @@ stored_messages = Table(
     Column("text", Text, nullable=False),
     Column("at", Float, nullable=False),
     Index("ix_stored_messages_recipient", "recipient", "id"),
+    # Each sender's messages waiting (bounded per sender), the oldest (expired).
+    Index("ix_stored_messages_sender", "sender", "recipient"),
+    Index("ix_stored_messages_at", "at"),
 )
 
 chat_messages = Table(
@@ -203,6 +207,16 @@ friends = Table(
     # alone (the lobby shows which friends are online).
     Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("friend_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("added_at", Float, nullable=False),
+)
+
+gags = Table(
+    "gags",
+    metadata,
+    # FIBS's ``gag NAME``: whose words (tells, shouts, stored messages) a user does not
+    # hear, kept across logins.
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("gagged_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("added_at", Float, nullable=False),
 )
 

@@ -225,7 +225,8 @@ class FibsSession:
         # (unsaid) until the player types 'join'.
         self._held: str | None = None
         self._held_back: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
-        # The users whose words (gag) and invitations (blind) this login ignores.
+        # The users whose words (gag: kept with the account, read at login) and
+        # invitations (blind: for this login) this session ignores.
         self.gagged: set[str] = set()
         self.blinded: set[str] = set()
         # The users this login waits for (``waitfor``), told once when they log in.
@@ -453,6 +454,7 @@ class FibsSession:
         self.who_lines.logged_in(user.id, self.login_time)
         self.connection = Connection(user, queue_size=1024)
         self.connection.reads_legal_plays = False
+        self.gagged = await self.service.gags(user)
         self.service.connect(self.connection, self._authenticated_at)
         self.feed.join(self)  # before the who list: no login falls between
         if self.clip:
@@ -982,9 +984,12 @@ class FibsSession:
         await self.service.tell_waited_for(self.user, name)
 
     async def _cmd_gag(self, rest: str) -> None:
-        """Stop (or start again) hearing a user's words, for this login."""
+        """Stop (or start again) hearing a user's words: their tells, shouts and
+        messages, stored ones too; kept with the account, for later logins."""
         target = await self._other_user(rest, "You talk too much, don't you?")
         if target is not None:
+            assert self.user is not None
+            await self.service.set_gag(self.user, target, target.name not in self.gagged)
             await self._flip(self.gagged, target.name, "gag")
 
     async def _cmd_blind(self, rest: str) -> None:
