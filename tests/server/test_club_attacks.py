@@ -261,3 +261,83 @@ def test_a_muted_user_cannot_publish_names_and_an_administrator_closes_tables_an
             await client.close()
 
     asyncio.run(main())
+
+
+# -- 12: places, absentees, clocks and numbered bots --------------------------------------
+
+
+async def _resign_when_on_roll(client: ServerClient, match_id: str, name: str) -> None:
+    """Resign a backgammon (which any opponent accepts) at ``name``'s first turn."""
+    snapshot = await client.subscribe(match_id)
+    seat = snapshot["state"]["players"].index(name)
+    await client.wait_for(
+        lambda m: (
+            m["type"] == "state" and m["match"] == match_id and m["state"]["waiting_for"] == seat
+        ),
+        timeout=60,
+    )
+    answer = await client.act(match_id, "resign", level=3)
+    assert answer["type"] == "ack", answer
+
+
+def _rating(profile: dict[str, Any]) -> tuple[float, int]:
+    standard = profile["ratings"].get("standard") or {"rating": 1500.0, "experience": 0}
+    return float(standard["rating"]), int(standard["experience"])
+
+
+def test_guests_absentees_short_clocks_and_numbered_bots_do_not_game_ratings(club: Any) -> None:
+    """A guest squats a place; the organiser cannot withdraw a person; a rated event
+    with a 1-second clock is started at once on a registered player who is not there;
+    a numbered bot is a fresh 1500-rated account to beat. None of it works: guests
+    do not enter, the organiser withdraws anyone before the start, a rated event's
+    clock has 30 s a point at least, an absentee is withdrawn at the start, and a
+    numbered bot plays on its level's rating."""
+
+    async def main() -> None:
+        tina, uma = await _person(club, "tina12"), await _person(club, "uma12")
+        vic = await _person(club, "vic12", connect=False)  # registered, then away
+        guest = ServerClient(club.url)
+        await guest.guest()
+        short = {"delay_seconds": 0, "reserve_per_point_seconds": 1}
+        one_point = {"format": "swiss", "rounds": 1, "early_length": 1}
+        async with _healthy(club):
+            body = {"name": "Quick", "clock": short, **one_point}
+            await _refused(tina.request("POST", "/api/tournaments", body), 422, "clock")
+            cup = await tina.request("POST", "/api/tournaments", {"name": "Cup", **one_point})
+            path = f"/api/tournaments/{cup['id']}"
+            await _refused(guest.request("POST", f"{path}/register"), 403, "account")
+            for client in (tina, uma, vic):
+                await client.request("POST", f"{path}/register")
+            await tina.request("POST", f"{path}/withdraw?name=uma12")
+            told = await uma.wait_for(lambda m: m.get("tournament") == cup["id"], timeout=10)
+            assert "withdrew" in told["message"]
+            await _refused(uma.request("POST", f"{path}/withdraw?name=tina12"), 403, "only")
+            await uma.request("POST", f"{path}/register")
+            started = await tina.request("POST", f"{path}/start")
+            assert started["status"] == "running"
+            assert [p["name"] for p in started["players"]] == ["tina12", "uma12"]
+            (pairing,) = started["rounds"][0]["pairings"]
+            assert sorted(pairing["players"]) == ["tina12", "uma12"]
+            assert _rating(await vic.request("GET", "/api/users/vic12")) == (1500.0, 0)
+            # A numbered bot plays on its level's rating.
+            level = await tina.request("GET", "/api/users/bot_beginner")
+            bots = await tina.request("POST", "/api/tournaments", {"name": "Bots", **one_point})
+            path = f"/api/tournaments/{bots['id']}"
+            await tina.request("POST", f"{path}/register")
+            await tina.request("POST", f"{path}/bots", {"level": "beginner"})
+            started = await tina.request("POST", f"{path}/start")
+            match_id = started["rounds"][0]["pairings"][0]["match"]
+            await _resign_when_on_roll(tina, match_id, "tina12")
+            deadline = time.monotonic() + 60
+            while (await tina.request("GET", path))["status"] != "finished":
+                assert time.monotonic() < deadline, "the bots' event did not finish"
+                await asyncio.sleep(0.25)
+            numbered = await tina.request("GET", "/api/users/bot_beginner_1")
+            assert _rating(numbered) == (1500.0, 0), numbered
+            after = await tina.request("GET", "/api/users/bot_beginner")
+            assert _rating(after)[1] == _rating(level)[1] + 1
+            assert _rating(after)[0] > _rating(level)[0]
+        for client in (tina, uma, vic, guest):
+            await client.close()
+
+    asyncio.run(main())

@@ -461,6 +461,7 @@ def test_a_fibs_player_is_told_its_pairing_and_a_no_show_loses_on_the_clock(
             "format": "swiss",
             "rounds": 1,
             "clock": {"delay_seconds": 0, "reserve_per_point_seconds": 1},
+            "rated": False,  # a rated event's clock has 30 s a point at least
             "starts_at": time.time() + 2,
             **ONE_POINT,
         }

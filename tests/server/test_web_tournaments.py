@@ -40,6 +40,9 @@ def test_the_page_lists_a_tournament_and_shows_its_standings_change(
         "rounds": 1,
         "early_length": 1,
         "clock": {"delay_seconds": 0, "reserve_per_point_seconds": 1},
+        # Unrated: a rated event's clock has 30 s a point at least, and its start
+        # withdraws players connected nowhere (ada and bob have no connection here).
+        "rated": False,
     }
     created = ada.post("/api/tournaments", json=body)
     created.raise_for_status()

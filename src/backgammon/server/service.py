@@ -1100,6 +1100,9 @@ class GameService:
             return
         winner, loser = users[result.winner], users[1 - result.winner]
         assert winner is not None and loser is not None
+        winner, loser = self._rated_as(winner), self._rated_as(loser)
+        if winner.id == loser.id:
+            return  # two bots of one level
         variant = live.settings.variant
         before = []
         for user in (winner, loser):
@@ -1117,6 +1120,14 @@ class GameService:
                 experience=rating.experience,
                 at=now,
             )
+
+    def _rated_as(self, user: User) -> User:
+        """The account whose rating ``user``'s rated matches move: a numbered bot
+        (``bot_LEVEL_N``, entered in a tournament) plays on its level's bot account's
+        rating, so that beating one is worth what beating that bot is, not what
+        beating a fresh 1500 account would be."""
+        level = user.bot_level if user.kind == "bot" else None
+        return self._bot_users.get(level, user) if level is not None else user
 
     def _publish_state(self, live: LiveMatch, entries: list[Entry]) -> None:
         message = {

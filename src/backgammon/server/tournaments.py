@@ -72,6 +72,10 @@ KEPT_VIEWS = 128
 """How many ended (finished or cancelled) tournaments' rounds and standings a
 process keeps computed (the least recently viewed forgotten first)."""
 
+MIN_RATED_RESERVE_PER_POINT = 30
+"""The least reserve per point of a rated tournament's clock, in seconds: a player a
+moment away from the board does not lose a rated match on the clock."""
+
 ENDED = ("finished", "cancelled")
 """The statuses after which a tournament's record never changes."""
 
@@ -378,7 +382,16 @@ class TournamentService:
 
     @staticmethod
     def _check_format_settings(body: CreateTournament) -> None:
-        """Refuse settings the format cannot have (``bad_request``)."""
+        """Refuse settings the format cannot have, and a rated event's clock under
+        :data:`MIN_RATED_RESERVE_PER_POINT` (``bad_request``)."""
+        reserve = body.clock.reserve_per_point_seconds
+        if body.rated and reserve < MIN_RATED_RESERVE_PER_POINT:
+            raise ServiceError(
+                "bad_request",
+                f"clock: a rated tournament gives at least {MIN_RATED_RESERVE_PER_POINT} s "
+                f"of reserve per point (got {reserve}); or make it unrated",
+                422,
+            )
         if body.rounds is not None and body.rounds > body.max_players:
             raise ServiceError("bad_request", "rounds: more rounds than players", 422)
         if (body.consolation or body.last_chance) and body.format != "knockout":
@@ -401,8 +414,12 @@ class TournamentService:
 
         Raises:
             ServiceError: ``not_found``; ``conflict`` once started, when full, or
-                registered already; ``forbidden`` for a banned user.
+                registered already; ``forbidden`` for a guest (a place is an
+                account's: guests are free and would fill an event) or a banned
+                user.
         """
+        if user.kind != "human":
+            raise ServiceError("forbidden", "register an account to enter tournaments", 403)
         if (await self.games.standing(user)).banned:
             raise ServiceError("forbidden", "your account is banned", 403)
         await self._add(tournament_id, user)
@@ -454,8 +471,8 @@ class TournamentService:
     async def withdraw(
         self, user: User, tournament_id: str, name: str | None = None
     ) -> dict[str, Any]:
-        """``user`` leaves an open tournament (the organiser may withdraw a bot it
-        entered by ``name``).
+        """``user`` leaves an open tournament (the organiser may withdraw anyone by
+        ``name``, who is told).
 
         Raises:
             ServiceError: ``forbidden`` for someone else's entry; ``conflict`` once
@@ -466,7 +483,7 @@ class TournamentService:
             target = user
             if name is not None and name != user.name:
                 found = await repo.user_by_name(connection, name)
-                if found is None or found[0].kind != "bot" or row.organiser != user.id:
+                if found is None or row.organiser != user.id:
                     raise ServiceError("forbidden", "you may withdraw only yourself", 403)
                 target = found[0]
             if row.status != "open":
@@ -475,8 +492,21 @@ class TournamentService:
                 )
             if not await store.remove_player(connection, tournament_id, target.id):
                 raise ServiceError("not_found", f"{target.name} is not registered", 404)
+        if target.id != user.id and target.kind != "bot":
+            self._tell_withdrawn(row, target.id, "the organiser withdrew you")
         await self._publish(tournament_id)
         return await self.view(tournament_id)
+
+    def _tell_withdrawn(self, row: store.TournamentRow, user_id: int, why: str) -> None:
+        self.games.tell_user(
+            user_id,
+            {
+                "type": "moderation",
+                "action": "withdrawn",
+                "tournament": row.id,
+                "message": f"tournament {row.name}: {why}",
+            },
+        )
 
     async def start(self, user: User, tournament_id: str) -> dict[str, Any]:
         """The organiser starts an open tournament now: round 1 is paired and its
@@ -497,7 +527,7 @@ class TournamentService:
             row = await self._row_in(connection, tournament_id)
             if row.status != "open":
                 raise ServiceError("conflict", f"tournament {tournament_id} is not open", 409)
-            players = await store.players_of(connection, tournament_id)
+            players = await self._present(connection, row)
             if len(players) < 2:
                 raise ServiceError("conflict", "a tournament needs at least 2 players", 409)
             entrants = []
@@ -508,6 +538,23 @@ class TournamentService:
             await store.update_tournament(connection, tournament_id, status="running", state=state)
         log.info("tournament %s started with %d players", tournament_id, len(entrants))
         await self._advance(tournament_id)
+
+    async def _present(self, connection: Any, row: store.TournamentRow) -> list[Any]:
+        """The players who start a tournament: in a rated one, a person connected
+        nowhere is withdrawn (and told), so no absent player loses rated matches
+        on the clock."""
+        players = await store.players_of(connection, row.id)
+        if not row.settings["rated"]:
+            return players
+        present = []
+        for user_id, name, kind in players:
+            if kind == "bot" or self.games._connected(user_id):
+                present.append((user_id, name, kind))
+            else:
+                await store.remove_player(connection, row.id, user_id)
+                self._tell_withdrawn(row, user_id, "you were not connected at the start")
+                log.info("tournament %s: %s withdrawn, absent at the start", row.id, name)
+        return present
 
     async def cancel(self, admin: User, tournament_id: str) -> dict[str, Any]:
         """An administrator cancels an open or running tournament: no more rounds
