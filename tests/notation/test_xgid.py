@@ -71,20 +71,21 @@ def xgid_fields(draw: st.DrawFn) -> XgidFields:
         dice = (0, 0)
     else:
         dice = draw(st.just((0, 0)) | st.tuples(st.integers(1, 6), st.integers(1, 6)))
-    small = st.integers(0, 30) | st.integers(0, 999_999_999)
+    small = st.integers(0, 30) | st.integers(0, 32_767)
+    cube = st.integers(0, 15)
     return XgidFields(
         bottom=bottom,
         top=top,
-        cube_log2=draw(small),
+        cube_log2=draw(cube),
         cube_position=draw(st.sampled_from([-1, 0, 1])),
         turn=draw(st.sampled_from([-1, 1])),
         dice=dice,
         double_pending=double_pending,
         score_bottom=draw(small),
         score_top=draw(small),
-        crawford_jacoby=draw(st.integers(0, 3) | small),
+        crawford_jacoby=draw(st.integers(0, 3)),
         match_length=draw(small),
-        max_cube=draw(st.sampled_from([0, 10]) | small),
+        max_cube=draw(st.sampled_from([0, 10]) | cube),
     )
 
 
@@ -201,6 +202,13 @@ def _with_field(index: int, value: str) -> str:
         (_with_field(1, " 1"), "cube field"),
         (_with_field(1, "1" * 10), "cube field"),
         (_with_field(1, "-1"), "cube_log2"),
+        (_with_field(1, "16"), "cube_log2 must be 0..15"),
+        (_with_field(1, "999999999"), "cube_log2 must be 0..15"),
+        (_with_field(5, "32768"), "score_bottom must be 0..32767"),
+        (_with_field(6, "999999999"), "score_top must be 0..32767"),
+        (_with_field(7, "4"), "crawford_jacoby must be 0..3"),
+        (_with_field(8, "999999999"), "match_length must be 0..32767"),
+        (_with_field(9, "999999999"), "max_cube must be 0..15"),
         (_with_field(2, "2"), "cube_position"),
         (_with_field(3, "0"), "turn"),
         (_with_field(3, "2"), "turn"),

@@ -153,7 +153,11 @@ NO_MOVE = "Ø"
 # as GNU Backgammon's importer decides.
 _RIGHT_COLUMN = 16
 
-_TAG = re.compile(r'[;#]\s*\[\s*([A-Za-z][A-Za-z0-9 _.-]*?)\s+"(.*)"\s*\]')
+# A header tag, ``; [Name "value"]``. Linear: the name part runs to the first quote
+# (no backtracking over it) and is checked apart (:func:`_tag_name`); a lazy name
+# followed by ``\s+`` backtracked quadratically over a long unquoted line.
+_TAG = re.compile(r'[;#]\s*\[\s*([A-Za-z][^"]*)"(.*)"\s*\]')
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9 _.-]*")
 _LENGTH = re.compile(r"([0-9]{1,9})\s+point\s+match", re.IGNORECASE)
 _GAME = re.compile(r"game\s+([0-9]{1,9})", re.IGNORECASE)
 _NUMBER = re.compile(r"\s*([0-9]{1,9})\)")
@@ -397,6 +401,8 @@ class _Reader:
     def header_line(self, stripped: str, where: Location) -> None:
         if stripped[0] in ";#":
             tag = _TAG.fullmatch(stripped)
+            if tag is not None and not _tag_name(tag.group(1)):
+                tag = None
             if tag is None:
                 if self.comment_where is None:
                     self.comment_where = where
@@ -768,6 +774,12 @@ def _chained(words: list[str]) -> str:
         else:
             chains.append([word])
     return " ".join("/".join(chain) for chain in chains)
+
+
+def _tag_name(part: str) -> bool:
+    """Whether the text before a header tag's quote is a tag name and the space
+    that ends it."""
+    return part[-1:].isspace() and _TAG_NAME.fullmatch(part.rstrip()) is not None
 
 
 def _quote(value: object) -> str:

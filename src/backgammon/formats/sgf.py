@@ -287,6 +287,7 @@ def parse_sgf(text: str, *, path: str | None = None) -> list[SgfTree]:
             node_offset = pos
             pos += 1
             properties: list[SgfProperty] = []
+            names: set[str] = set()
             while True:
                 pos = _skip(text, pos)
                 ident = _IDENT.match(text, pos)
@@ -309,8 +310,9 @@ def parse_sgf(text: str, *, path: str | None = None) -> list[SgfTree]:
                     pos = value.end()
                 if not values:
                     raise error(pos, f"property {name} has no value; expected '['")
-                if any(prop.name == name for prop in properties):
+                if name in names:
                     raise error(prop_offset, f"property {name} appears twice in one node")
+                names.add(name)
                 line, column = lines.at(prop_offset)
                 properties.append(SgfProperty(name, tuple(values), line, column))
             line, column = lines.at(node_offset)

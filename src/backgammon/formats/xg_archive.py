@@ -19,7 +19,10 @@ format eXtreme Gammon publishes (https://www.extremegammon.com/xgformat.aspx):
 
 Every size, offset and checksum is checked; anything wrong raises
 :class:`~backgammon.errors.XgFileError`. Decompressed files are capped at
-:data:`MAX_FILE_BYTES` each.
+:data:`MAX_FILE_BYTES` each and :data:`MAX_TOTAL_BYTES` together, a name may appear
+once, and the registry's declared sizes are checked against both caps before any file
+is inflated: a small file whose entries all point at the same compressed bytes (a
+decompression bomb) is refused before it costs memory.
 """
 
 from __future__ import annotations
@@ -30,13 +33,17 @@ from dataclasses import dataclass, field
 
 from backgammon.errors import XgFileError
 
-__all__ = ["HEADER_BYTES", "MAX_FILE_BYTES", "XgContainer", "open_container"]
+__all__ = ["HEADER_BYTES", "MAX_FILE_BYTES", "MAX_TOTAL_BYTES", "XgContainer", "open_container"]
 
 HEADER_BYTES = 8232
 """Size of the RichGameFormat header."""
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """The largest file the archive may unpack to (a defence against zip bombs)."""
+
+MAX_TOTAL_BYTES = 64 * 1024 * 1024
+"""The most the archive's files may unpack to together (a long match with rollouts and
+comments is a few MB)."""
 
 _MAGIC = b"RGMH"
 _TEXT_UNITS = 1024
@@ -147,11 +154,33 @@ def _archive_files(data: bytes, earliest: int, path: str | None) -> dict[str, by
             f"the archive's registry has {len(registry)} bytes, too few for {count} files",
             path=path,
         )
+    _check_declared_sizes(registry, count, path)
     files: dict[str, bytes] = {}
     for index in range(count):
         name, content = _archive_file(data, start, archive_size, registry, index, path)
         files[name] = content
     return files
+
+
+def _check_declared_sizes(registry: bytes, count: int, path: str | None) -> None:
+    """Refuse repeated names and a total unpacked size over the cap, before inflating."""
+    names: set[str] = set()
+    total = 0
+    for index in range(count):
+        name_field, _folder, size, *_rest = _FILE_ENTRY.unpack_from(
+            registry, index * _FILE_ENTRY.size
+        )
+        name = _pascal_text(name_field)
+        if name in names:
+            raise XgFileError(f"the archive names the file {name!r} twice", path=path)
+        names.add(name)
+        total += max(size, 0)
+    if total > MAX_TOTAL_BYTES:
+        raise XgFileError(
+            f"the archive's files say they unpack to {total} bytes together, more than the "
+            f"{MAX_TOTAL_BYTES} allowed",
+            path=path,
+        )
 
 
 def _archive_file(

@@ -58,6 +58,12 @@ _MAX_PER_CHAR = 16
 _POSITION_PATTERN = re.compile(r"[-A-Pa-p]{26}")
 _INT_PATTERN = re.compile(r"0|-?[1-9][0-9]{0,8}")
 _DICE_PATTERN = re.compile(r"00|D|[1-6][1-6]")
+# The bounds of GNU Backgammon's Match ID (and our MatchState): a cube of at most
+# 2**15, scores and lengths of 15 bits. Bounding them here keeps every consumer's
+# ``1 << cube_log2`` and score arithmetic small, whoever sent the text.
+_MAX_CUBE_LOG2 = 15
+_MAX_15_BITS = (1 << 15) - 1
+_MAX_CRAWFORD_JACOBY = 3
 
 
 def _check_int(name: str, value: object, low: int, high: int | None = None) -> None:
@@ -89,17 +95,18 @@ class XgidFields:
             in its own numbering, then its bar.
         top: 25 counts of the top (lower-case) player: its points 1..24 in **its own**
             numbering (XG's point ``i`` is its point ``25 - i``), then its bar.
-        cube_log2: log2 of the cube value, >= 0.
+        cube_log2: log2 of the cube value, 0..15 (a cube of at most 32768).
         cube_position: 1 the bottom player owns the cube, 0 centred, -1 the top player.
         turn: 1 the bottom player is on roll, -1 the top player.
         dice: the two dice as written, each 1..6, or ``(0, 0)`` when not rolled.
         double_pending: whether a double is pending (dice field ``D``; dice ``(0, 0)``).
-        score_bottom: the bottom player's score.
-        score_top: the top player's score.
+        score_bottom: the bottom player's score, 0..32767.
+        score_top: the top player's score, 0..32767.
         crawford_jacoby: the Crawford flag in match play, the Jacoby/beaver bit field
             in money play.
-        match_length: 0 for money.
-        max_cube: log2 of the largest cube allowed (usually 10; 0 means cubeless).
+        match_length: 0 for money, at most 32767.
+        max_cube: log2 of the largest cube allowed, 0..15 (usually 10; 0 means
+            cubeless).
 
     Raises:
         ValueError: from the constructor, if a field is out of range, a side does not
@@ -129,7 +136,7 @@ class XgidFields:
                     f"both sides hold the bottom player's point {point} "
                     f"(the top player's point {25 - point})"
                 )
-        _check_int("cube_log2", self.cube_log2, 0)
+        _check_int("cube_log2", self.cube_log2, 0, _MAX_CUBE_LOG2)
         _check_choice("cube_position", self.cube_position, (-1, 0, 1), "-1, 0 or 1")
         _check_choice("turn", self.turn, (-1, 1), "1 (bottom) or -1 (top)")
         if not isinstance(self.dice, tuple) or len(self.dice) != 2:
@@ -142,11 +149,11 @@ class XgidFields:
             raise ValueError(f"double_pending must be a bool, got {self.double_pending!r}")
         if self.double_pending and self.dice != (0, 0):
             raise ValueError(f"a pending double cannot come with dice, got {self.dice}")
-        _check_int("score_bottom", self.score_bottom, 0)
-        _check_int("score_top", self.score_top, 0)
-        _check_int("crawford_jacoby", self.crawford_jacoby, 0)
-        _check_int("match_length", self.match_length, 0)
-        _check_int("max_cube", self.max_cube, 0)
+        _check_int("score_bottom", self.score_bottom, 0, _MAX_15_BITS)
+        _check_int("score_top", self.score_top, 0, _MAX_15_BITS)
+        _check_int("crawford_jacoby", self.crawford_jacoby, 0, _MAX_CRAWFORD_JACOBY)
+        _check_int("match_length", self.match_length, 0, _MAX_15_BITS)
+        _check_int("max_cube", self.max_cube, 0, _MAX_CUBE_LOG2)
 
 
 def _count_char(count: int, upper: bool) -> str:

@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable, MutableMapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import cache
 from multiprocessing.managers import SyncManager
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -35,7 +36,7 @@ from backgammon.variants import find
 if TYPE_CHECKING:
     from backgammon.engine.evaluator import Engine
 
-__all__ = ["BotPool", "BotRequest", "decide", "engine_for"]
+__all__ = ["BotPool", "BotRequest", "WorkerDiedError", "decide", "engine_for"]
 
 _T = TypeVar("_T")
 _log = logging.getLogger(__name__)
@@ -142,6 +143,11 @@ def _stop(executor: Executor) -> None:
     executor.shutdown(wait=True, cancel_futures=True)
 
 
+class WorkerDiedError(RuntimeError):
+    """A worker process died during a job (killed, or out of memory); the pool has
+    been started again for the next job."""
+
+
 class BotPool:
     """Runs bot decisions off the event loop, in ``processes`` worker processes of
     their own, and the server's other searches (:meth:`run`) in ``tool_processes``
@@ -151,7 +157,8 @@ class BotPool:
     def __init__(self, processes: int = 1, tool_processes: int = 1) -> None:
         self._processes = processes
         self._bots = _executor(processes, "bot")
-        self._tools = _executor(tool_processes if processes > 0 else 0, "tool")
+        self._tool_processes = tool_processes if processes > 0 else 0
+        self._tools = _executor(self._tool_processes, "tool")
         self._manager: SyncManager | None = None
         self._manager_lock = threading.Lock()  # jobs may ask from several threads at once
 
@@ -163,22 +170,53 @@ class BotPool:
                 self._bots.submit(engine_for, "standard")
 
     async def decide(self, request: BotRequest) -> dict[str, Any]:
-        """The bot's action for ``request``, computed in the bots' workers."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._bots, decide, request)
+        """The bot's action for ``request``, computed in the bots' workers (asked
+        again once if a worker died under it: a bot's decision is cheap and bounded,
+        and its clock runs)."""
+        try:
+            return await self._in_bots(decide, request)
+        except WorkerDiedError:
+            return await self._in_bots(decide, request)
 
     async def think(self, fn: Callable[..., _T], *args: Any) -> _T:
         """``fn(*args)`` computed in the bots' workers: a bot decision other than a
-        match's (``fn`` and its arguments must pickle, as for :meth:`run`)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._bots, fn, *args)
+        match's (``fn`` and its arguments must pickle, as for :meth:`run`).
+
+        Raises:
+            WorkerDiedError: the worker died; the next call gets fresh workers.
+        """
+        return await self._in_bots(fn, *args)
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
         """``fn(*args)`` computed in the tools' workers, never the bots' (``fn`` and
         its arguments must pickle: a module-level function such as
-        :func:`~backgammon.server.engine_tools.position_report`)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._tools, fn, *args)
+        :func:`~backgammon.server.engine_tools.position_report`).
+
+        Raises:
+            WorkerDiedError: the worker died (the job is not tried again: it may be
+                what killed it); the next call gets fresh workers.
+        """
+        executor = self._tools
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
+        except BrokenProcessPool:
+            if self._tools is executor:
+                self._tools = _executor(self._tool_processes, "tool")
+                executor.shutdown(wait=False, cancel_futures=True)
+                _log.error("a tools' worker died; its pool is started again")
+            raise WorkerDiedError("the engine's worker stopped (out of memory?)") from None
+
+    async def _in_bots(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """``fn(*args)`` in the bots' workers, starting them again if one died."""
+        executor = self._bots
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
+        except BrokenProcessPool:
+            if self._bots is executor:
+                self._bots = _executor(self._processes, "bot")
+                executor.shutdown(wait=False, cancel_futures=True)
+                _log.error("a bots' worker died; its pool is started again")
+            raise WorkerDiedError("the bots' worker stopped") from None
 
     def shared_mapping(self) -> MutableMapping[Any, Any]:
         """A mapping the workers can write and the server read (progress of long

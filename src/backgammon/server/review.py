@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -28,14 +29,43 @@ __all__ = ["ReviewJob", "ReviewJobs"]
 log = logging.getLogger("backgammon.server")
 
 
+def analyze_encoded(
+    text: str | bytes, name: str | None, job: str, board: Any, ply: int
+) -> tuple[bytes, str]:
+    """:func:`~backgammon.server.engine_tools.analyze_upload`, its summary already as
+    JSON (run in a worker: a long match's summary is tens of MB of JSON, encoded once
+    there instead of in the event loop on every poll)."""
+    summary, report = analyze_upload(text, name, job, board, ply)
+    return json.dumps(summary, separators=(",", ":")).encode(), report
+
+
+def _done_status(job: ReviewJob, summary: bytes) -> bytes:
+    """The answer to every poll of a done job: its status with the encoded summary."""
+    head = {"id": job.id, "state": "done", "ply": job.ply, "done": job.total}
+    head["total"] = job.total
+    return json.dumps(head)[:-1].encode() + b', "result": ' + summary + b"}"
+
+
 @dataclass
 class ReviewJob(PoolJob):
-    """One match file's analysis at ``ply``: ``total`` actions, then the result (and
-    the HTML ``report``) or an error."""
+    """One match file's analysis at ``ply``: ``total`` actions, then the result (the
+    whole answer of a poll as JSON, ``encoded`` once, and the HTML ``report``) or an
+    error."""
 
     ply: int = 0
     key: str = ""
+    encoded: bytes | None = field(default=None, repr=False)
     report: str | None = field(default=None, repr=False)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the job is over (done, cancelled or failed)."""
+        return self.encoded is not None or self.error is not None
+
+    @property
+    def size(self) -> int:
+        """The bytes its result holds in memory."""
+        return len(self.encoded or b"") + len(self.report or "")
 
 
 class ReviewJobs(PoolJobs[ReviewJob]):
@@ -46,6 +76,9 @@ class ReviewJobs(PoolJobs[ReviewJob]):
     owner_limit = 2
     """How many one user (or address) may run at once."""
     noun = "analyses"
+    kept_bytes = 256 * 1024 * 1024
+    """The most the kept results may hold in memory together (a 1 MB match file's
+    summary and report are about 60 MB): beyond it the oldest finished are forgotten."""
 
     def find(self, text: str | bytes, name: str | None, ply: int) -> ReviewJob | None:
         """The kept job of the same file at the same ply, unless it failed."""
@@ -89,9 +122,10 @@ class ReviewJobs(PoolJobs[ReviewJob]):
 
     async def _run(self, job: ReviewJob, text: str | bytes, name: str | None) -> None:
         try:
-            job.result, job.report = await self._pool.run(
-                analyze_upload, text, name, job.id, self._progress, job.ply
+            summary, job.report = await self._pool.run(
+                analyze_encoded, text, name, job.id, self._progress, job.ply
             )
+            job.encoded = _done_status(job, summary)
         except ValueError as error:
             job.error = str(error)
         except Exception as error:  # a worker that died, an engine error: say so
@@ -100,21 +134,37 @@ class ReviewJobs(PoolJobs[ReviewJob]):
         finally:
             with contextlib.suppress(OSError, EOFError):  # the manager stopped first
                 self._progress.pop(job.id, None)
+            self._forget_oldest()
 
-    def status(self, job_id: str) -> dict[str, Any] | None:
-        """What ``GET /api/analysis/{id}`` answers, or ``None`` for an unknown job."""
+    def _forget_oldest(self) -> None:
+        """Forget the oldest finished jobs while the kept results hold more than
+        :attr:`kept_bytes`."""
+        held = sum(job.size for job in self._jobs.values())
+        for job_id, job in list(self._jobs.items()):
+            if held <= self.kept_bytes:
+                break
+            if job.finished:
+                held -= job.size
+                del self._jobs[job_id]
+
+    def known(self, job_id: str) -> bool:
+        """Whether ``job_id`` is a kept job."""
+        return job_id in self._jobs
+
+    def status_json(self, job_id: str) -> bytes | None:
+        """What ``GET /api/analysis/{id}`` answers, as JSON, or ``None`` for an unknown
+        job. A done job's summary was encoded once, in the worker: a poll only joins
+        bytes, the same for every poll, however large the analysis."""
         job = self._jobs.get(job_id)
         if job is None:
             return None
-        if job.result is not None:
-            return {
-                "id": job.id,
-                "state": "done",
-                "ply": job.ply,
-                "done": job.total,
-                "total": job.total,
-                "result": job.result,
-            }
+        if job.encoded is not None:
+            return job.encoded
+        status = self._unfinished_status(job)
+        return json.dumps(status).encode()
+
+    def _unfinished_status(self, job: ReviewJob) -> dict[str, Any]:
+        """The status of a job that failed or runs."""
         if job.error is not None:
             return {
                 "id": job.id,

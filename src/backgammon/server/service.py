@@ -16,6 +16,7 @@ import math
 import secrets
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -178,6 +179,10 @@ bot thinking, so one account could otherwise keep the bots busy: issue 50)."""
 VIEWER_ROOMS = 2
 """Matches one anonymous viewer's connection may watch at once."""
 
+FINISHED_KEPT = 64
+"""How many finished matches one process keeps rebuilt for readers (their state and
+records), the most recently read; others are rebuilt from the log when read."""
+
 
 def _login_required(what: str) -> ServiceError:
     """The refusal of anything but watching to an anonymous viewer."""
@@ -254,6 +259,9 @@ class GameService:
         self.metrics = Metrics()
         self._live: dict[str, LiveMatch] = {}
         self._seats: dict[str, _Seats] = {}
+        # Finished matches read by anyone (their state, their records): the newest few,
+        # never in _live, so downloads of old matches cannot fill the memory.
+        self._finished: OrderedDict[str, LiveMatch] = OrderedDict()
         # One lock per match (or room) while anyone holds or waits for it: weak values,
         # so requests naming matches that do not exist leave nothing behind.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -1010,6 +1018,24 @@ class GameService:
         live = self._live.get(match_id)
         if live is not None:
             return live
+        live, row, users = await self._rebuild(match_id)
+        self._finished.pop(match_id, None)
+        stored = self._live.get(match_id)
+        if stored is not None:
+            return stored  # another task loaded it while this one read the log
+        self._live[match_id] = live
+        self._seats[match_id] = _Seats((users[0], users[1]), row.rated, row.public, row.created_by)
+        for user in users:
+            if user is not None:
+                self._matches_of.setdefault(user.id, set()).add(match_id)
+        return live
+
+    async def _rebuild(self, match_id: str) -> tuple[LiveMatch, MatchRow, list[User | None]]:
+        """A match rebuilt from the database (stored nowhere), its row and players.
+
+        Raises:
+            ServiceError: ``not_found``.
+        """
         async with self.db.transaction() as connection:
             row = await repo.match_row(connection, match_id)
             if row is None:
@@ -1030,14 +1056,21 @@ class GameService:
             self._play_texts,
         )
         live.replay(entries)
-        stored = self._live.get(match_id)
-        if stored is not None:
-            return stored  # another task loaded it while this one read the log
-        self._live[match_id] = live
-        self._seats[match_id] = _Seats((users[0], users[1]), row.rated, row.public, row.created_by)
-        for user in users:
-            if user is not None:
-                self._matches_of.setdefault(user.id, set()).add(match_id)
+        return live, row, users
+
+    async def _view(self, match_id: str, row: MatchRow) -> LiveMatch:
+        """A started match to read (its state, its records): this process's live copy,
+        else a finished match from the bounded cache of :data:`FINISHED_KEPT`, else
+        the match loaded to be played."""
+        live = self._live.get(match_id) or self._finished.get(match_id)
+        if live is not None:
+            return live
+        if row.status != "finished":
+            return await self._load(match_id)
+        live, _row, _users = await self._rebuild(match_id)
+        self._finished[match_id] = live
+        while len(self._finished) > FINISHED_KEPT:
+            self._finished.popitem(last=False)
         return live
 
     async def _commit(self, live: LiveMatch, entries: list[Entry]) -> None:
@@ -1307,7 +1340,7 @@ class GameService:
             if anonymous:
                 raise _login_required("see a match that has not started")
             return {"match": match_id, "open": await self._summary(row)}
-        live = await self._load(match_id)
+        live = await self._view(match_id, row)
         return live.state(self.clock.now())
 
     async def download(self, match_id: str, kind: str) -> str | bytes:
@@ -1323,7 +1356,7 @@ class GameService:
             row = await repo.match_row(connection, match_id)
         if row is None or row.status == "open":
             raise ServiceError("not_found", f"no started match {match_id[:16]!r}", 404)
-        live = await self._load(match_id)
+        live = await self._view(match_id, row)
         if kind == "dice":
             return json.dumps(live.dice_record(), indent=1)
         writers: dict[str, Callable[[MatchRecord], str | bytes]] = {
@@ -1353,7 +1386,7 @@ class GameService:
                 "conflict", f"match: {match_id[:16]!r} is not over: only finished matches", 409
             )
         try:
-            return write_match_text((await self._load(match_id)).record(), "mat")
+            return write_match_text((await self._view(match_id, row)).record(), "mat")
         except ValueError as error:  # a variant a .mat file cannot hold
             raise ServiceError("conflict", f"match: {error}", 409) from None
 

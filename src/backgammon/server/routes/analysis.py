@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from backgammon.server.bots import WorkerDiedError
 from backgammon.server.protocol import AnalysisUpload, ProtocolError, parse_body
 from backgammon.server.quotas import QuotaExceededError
 from backgammon.server.routes.dependencies import Service, request_owner, throttled
@@ -66,6 +66,8 @@ async def upload_analysis(request: Request, service: Service) -> JSONResponse:
             job = await jobs.start(text, name, upload.ply, owner)
         except QuotaExceededError as error:
             raise throttled(error) from None
+        except WorkerDiedError as error:
+            raise ServiceError("busy", f"{error}: try again", 503, retry_after=5) from None
         except ValueError as error:
             field = "data" if upload.data is not None else "text"
             raise ServiceError("bad_request", f"{field}: {error}") from None
@@ -89,17 +91,17 @@ def _decoded(data: str) -> bytes:
 
 
 @router.get("/analysis/{job_id}")
-async def analysis_status(job_id: str, request: Request) -> dict[str, Any]:
-    status = review_jobs(request).status(job_id)
+async def analysis_status(job_id: str, request: Request) -> Response:
+    status = review_jobs(request).status_json(job_id)
     if status is None:
         raise ServiceError("not_found", f"no analysis {job_id!r} (they are kept a while)", 404)
-    return status
+    return Response(status, media_type="application/json")
 
 
 @router.get("/analysis/{job_id}/report.html")
 async def analysis_report(job_id: str, request: Request) -> HTMLResponse:
     jobs = review_jobs(request)
-    if jobs.status(job_id) is None:
+    if not jobs.known(job_id):
         raise ServiceError("not_found", f"no analysis {job_id!r} (they are kept a while)", 404)
     report = jobs.report(job_id)
     if report is None:

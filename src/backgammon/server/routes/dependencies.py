@@ -16,6 +16,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
+from backgammon.server import throttle
 from backgammon.server.quotas import QuotaExceededError
 from backgammon.server.repository import User
 from backgammon.server.routes.state import service_of
@@ -79,9 +80,12 @@ Auth = Annotated[User, Depends(current_user)]
 
 
 async def request_owner(request: Request) -> str:
-    """Whom engine work is counted against: the logged-in user, else the address."""
+    """Whom engine work is counted against: the logged-in user, else the address
+    (an IPv6 address by its /64, one subscriber's allocation)."""
     user = await service_of(request).authenticate(session_token(request))
-    return f"user:{user.id}" if user is not None else f"address:{client_address(request)}"
+    if user is not None:
+        return f"user:{user.id}"
+    return f"address:{throttle.client_address(client_address(request))}"
 
 
 def throttled(error: QuotaExceededError) -> ServiceError:

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from backgammon.server.bots import WorkerDiedError
 from backgammon.server.engine_tools import position_report, read_position
 from backgammon.server.protocol import PositionQuery, ProtocolError, parse_position_query
 from backgammon.server.quotas import QuotaExceededError
@@ -47,7 +48,10 @@ async def position(request: Request, service: Service) -> dict[str, Any]:
     except QuotaExceededError as error:
         raise throttled(error) from None
     with slot:
-        report: dict[str, Any] = await service.pool.run(
-            position_report, query.position, query.roll, query.ply
-        )
+        try:
+            report: dict[str, Any] = await service.pool.run(
+                position_report, query.position, query.roll, query.ply
+            )
+        except WorkerDiedError as error:
+            raise ServiceError("busy", f"{error}: try again", 503, retry_after=5) from None
     return report

@@ -1,0 +1,95 @@
+"""Every upload format's reader is bounded in time and memory per input byte.
+
+A stranger's upload reaches these readers before any quota can weigh it, so each must
+be linear: the known attacks (tests/formats/upload_attacks.py) and Hypothesis's
+repetitions of structural characters are read at a small and a sixteen-times larger
+size. Time is compared within the same run (the larger size may cost at most twice
+the linear share, where a quadratic reader costs sixteen times more: no absolute
+timing), and the peak of Python's allocations is bounded per byte.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import tracemalloc
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from backgammon import BackgammonError
+from backgammon.formats import read_match_bytes
+
+from .upload_attacks import ATTACKS, MAT_SAMPLE, Attack
+
+SMALL = 8_192
+LARGE = 16 * SMALL
+MEMORY_PER_BYTE = 200
+"""The most a reader may allocate per input byte (beyond a fixed 4 MB): a match's
+record of Python objects is about 100 bytes per byte of .mat text."""
+
+
+def _read(data: bytes, name: str) -> tuple[float, int]:
+    """The CPU seconds and the peak allocation of reading ``data`` as ``name``."""
+    tracemalloc.start()
+    start = time.process_time()
+    with contextlib.suppress(BackgammonError, ValueError):
+        read_match_bytes(data, path=name)
+    seconds = time.process_time() - start
+    _current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return seconds, peak
+
+
+def _check_linear(small: tuple[bytes, str], large: tuple[bytes, str]) -> None:
+    small_time = min(_read(*small)[0] for _ in range(2))
+    large_time, peak = _read(*large)
+    ratio = len(large[0]) / max(len(small[0]), 1)
+    assert large_time <= 0.05 + 2 * ratio * small_time, (
+        f"{len(large[0])} bytes took {large_time:.3f} s, {len(small[0])} took "
+        f"{small_time:.3f} s: more than linear"
+    )
+    assert peak <= 4_000_000 + MEMORY_PER_BYTE * len(large[0]), (
+        f"{len(large[0])} bytes allocated {peak} bytes at their peak"
+    )
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _warm() -> None:
+    """Import every reader (and the rules' tables) before measuring."""
+    for attack in ATTACKS.values():
+        _read(*attack(64))
+
+
+@pytest.mark.parametrize("name", sorted(ATTACKS))
+def test_known_attacks_are_linear(name: str) -> None:
+    attack: Attack = ATTACKS[name]
+    _check_linear(attack(SMALL), attack(LARGE))
+
+
+STRUCTURE = st.sampled_from([*list('[]();:"\\ \n\t#/*0123456789abAB-'), "Game", "point"])
+PREFIXES = {
+    "mat": MAT_SAMPLE.read_text().split(" Game 1", 1)[0],
+    "mat game": MAT_SAMPLE.read_text()[:1200],
+    "sgf": "(;GM[6]",
+    "sgf value": "(;GM[6]C[",
+    "mat tag": "; [a",
+    "mat tag value": '; [a "',
+    "none": "",
+}
+
+
+@given(
+    prefix=st.sampled_from(sorted(PREFIXES)),
+    unit=st.lists(STRUCTURE, min_size=1, max_size=6).map("".join),
+    suffix=st.sampled_from(["", "\n", "x]", ")", '"]\n']),
+    kind=st.sampled_from(["upload.mat", "upload.sgf", "upload.xg", "upload.ogxm"]),
+)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_repeated_structure_is_linear(prefix: str, unit: str, suffix: str, kind: str) -> None:
+    def build(size: int) -> tuple[bytes, str]:
+        body = PREFIXES[prefix] + unit * (size // len(unit)) + suffix
+        return body.encode(), kind
+
+    _check_linear(build(SMALL), build(LARGE))
