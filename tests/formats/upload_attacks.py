@@ -64,6 +64,7 @@ MAT_ATTACKS: dict[str, Attack] = {
 
 SGF_ATTACKS: dict[str, Attack] = {
     "sgf: deep nesting": _sgf(lambda n: "(" * n + ";GM[6]" + ")" * n),
+    "sgf: nested variations": _sgf(lambda n: "(;GM[6]" + _repeat("(;C[x]", n) + ")" * (n // 6 + 1)),
     "sgf: many nodes": _sgf(lambda n: "(;GM[6]" + _repeat(";C[x]", n) + ")"),
     "sgf: many values": _sgf(lambda n: "(;GM[6]AB" + _repeat("[a]", n) + ")"),
     "sgf: many properties": _sgf(

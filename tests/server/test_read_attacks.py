@@ -127,3 +127,31 @@ def test_a_done_analysis_is_encoded_once_and_old_results_are_forgotten() -> None
             pool.close()
 
     asyncio.run(scenario())
+
+
+def test_watching_and_chatting_in_finished_matches_keeps_them_out_of_memory(
+    server_factory: Any,
+) -> None:
+    """A logged-in stranger who subscribes to and chats in many finished matches
+    leaves none of them live; the players' ratings and presence still come."""
+    server = server_factory("--no-warm-up", "--no-bots")
+    matches = asyncio.run(_finished_matches(server.url, 4))
+
+    async def stranger() -> None:
+        async with ServerClient(server.url) as eve:
+            await eve.register("eve", PASSWORD)
+            await eve.connect()
+            for match_id in matches:
+                mark = len(eve.messages)
+                await eve.subscribe(match_id)
+                ratings = await eve.wait_for(lambda m: m["type"] == "ratings", since=mark)
+                assert len(ratings["ratings"]) == 2
+                await eve.send({"type": "chat", "room": match_id, "text": "gg", "ref": "c"})
+                heard = await eve.wait_for(
+                    lambda m: m["type"] == "chat" and m["room"] == match_id, since=mark
+                )
+                assert heard["audience"] == "spectators"
+
+    with healthy(server.url):
+        asyncio.run(stranger())
+    assert _live_matches(server.url) == 0

@@ -152,6 +152,12 @@ PENDING_COMMITMENTS = 10
 (the oldest is forgotten)."""
 
 
+READY_SECONDS = 10.0
+"""How long a seated match (a tournament's) waits, from when it is stored, for each
+person in it to give a dice nonce (:meth:`GameService.give_nonce`) after its
+commitment is published; then it starts with the nonces given so far (issue 50)."""
+
+
 MAX_STORED_MESSAGES = 50
 """Messages that may wait for one user's next login (FIBS's ``message``)."""
 
@@ -261,11 +267,13 @@ class GameService:
         self._seats: dict[str, _Seats] = {}
         # Finished matches read by anyone (their state, their records): the newest few,
         # never in _live, so downloads of old matches cannot fill the memory.
-        self._finished: OrderedDict[str, LiveMatch] = OrderedDict()
+        self._finished: OrderedDict[str, tuple[LiveMatch, _Seats]] = OrderedDict()
         # One lock per match (or room) while anyone holds or waits for it: weak values,
         # so requests naming matches that do not exist leave nothing behind.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._bot_tasks: set[asyncio.Task[None]] = set()
+        # Seated matches waiting for their people's nonces until READY_SECONDS pass.
+        self._ready_waits: dict[str, asyncio.Task[None]] = {}
         self._bot_users: dict[str, User] = {}
         self._ticker: asyncio.Task[None] | None = None
         self.bus: EventBus = LocalBus()
@@ -364,7 +372,7 @@ class GameService:
         self.ready = False
         if self._ticker is not None:
             self._ticker.cancel()
-        for task in list(self._bot_tasks):
+        for task in [*self._bot_tasks, *self._ready_waits.values()]:
             task.cancel()
         self._bot_queue.close()
         self.hub.close_all()
@@ -972,11 +980,80 @@ class GameService:
         return match_id
 
     async def begin_match(self, match_id: str) -> None:
-        """Start a match stored by :meth:`seat_match` (nothing if it has started)."""
+        """Start a match stored by :meth:`seat_match` now (nothing if it has started)."""
         async with self.db.transaction() as connection:
             row = await repo.match_row(connection, match_id)
         if row is not None and row.status == "open":
-            await self._begin(match_id)
+            await self._begin(match_id, seated=True)
+
+    async def begin_when_ready(self, match_id: str) -> float | None:
+        """Start a match stored by :meth:`seat_match` once each person in it has
+        given a dice nonce, or :data:`READY_SECONDS` after it was stored, whichever
+        comes first (docs/fair-dice.md). Returns when it starts at the latest (None
+        if it has started already)."""
+        async with self.db.transaction() as connection:
+            row = await repo.match_row(connection, match_id)
+            if row is None or row.status != "open":
+                return None
+            ready = await self._seats_ready(connection, row)
+        if ready:
+            await self.begin_match(match_id)
+            return None
+        deadline = row.created_at + READY_SECONDS
+        if match_id not in self._ready_waits:
+            task = asyncio.create_task(self._begin_at(match_id, deadline))
+            self._ready_waits[match_id] = task
+            task.add_done_callback(lambda _: self._ready_waits.pop(match_id, None))
+        return deadline
+
+    async def _begin_at(self, match_id: str, deadline: float) -> None:
+        """Start a seated match at ``deadline`` (if nobody started it before)."""
+        await asyncio.sleep(max(0.0, deadline - self.clock.now()))
+        try:
+            await self.begin_match(match_id)
+        except Exception:  # pragma: no cover - logged; a restart begins it again
+            log.exception("match %s could not start", match_id)
+
+    async def give_nonce(self, user: User, match_id: str, nonce: str) -> dict[str, Any]:
+        """``user``'s dice nonce for their seat of a seated match that has not started
+        (a tournament's), sent after its commitment was published; the match starts
+        once every person in it has given one. Returns its summary.
+
+        Raises:
+            ServiceError: ``not_found``; ``forbidden`` for anyone not seated in it;
+                ``conflict`` once it has started or for a second nonce.
+        """
+        await self._check_active(user)
+        async with self._lock(match_id), self.db.transaction() as connection:
+            row = await repo.match_row(connection, match_id)
+            if row is None:
+                raise ServiceError("not_found", f"no match {match_id[:16]!r}", 404)
+            seats = (row.player0, row.player1)
+            if user.id not in seats:
+                raise ServiceError("forbidden", "only the match's players give nonces", 403)
+            if row.status != "open" or row.player1 is None:
+                raise ServiceError(
+                    "conflict", f"match {match_id}: nonces are taken before the first throw", 409
+                )
+            seat = seats.index(user.id)
+            if (row.nonce0, row.nonce1)[seat]:
+                raise ServiceError("conflict", "you gave your nonce for this match already", 409)
+            await repo.update_match(connection, match_id, **{f"nonce{seat}": nonce})
+            row = await repo.match_row(connection, match_id)
+            assert row is not None
+            ready = await self._seats_ready(connection, row)
+        if ready:
+            await self.begin_match(match_id)
+        return await self._summary(row)
+
+    @staticmethod
+    async def _seats_ready(connection: Any, row: MatchRow) -> bool:
+        """Whether every person seated in ``row`` has given a nonce (a bot's is empty)."""
+        for user_id, nonce in ((row.player0, row.nonce0), (row.player1, row.nonce1)):
+            user = None if user_id is None else await repo.user_by_id(connection, user_id)
+            if user is None or (user.kind != "bot" and not nonce):
+                return False
+        return True
 
     def publish(self, room: str, message: dict[str, Any]) -> None:
         """Send ``message`` to everyone in ``room``, in every process."""
@@ -986,11 +1063,16 @@ class GameService:
         """Send ``message`` to every connection of a user, in every process."""
         self._to_user(user_id, message)
 
-    async def _begin(self, match_id: str) -> None:
-        """Start a match whose seats are filled: the first game's opening throw."""
+    async def _begin(self, match_id: str, seated: bool = False) -> None:
+        """Start a match whose seats are filled: the first game's opening throw. A
+        ``seated`` match (:meth:`seat_match`) starts once only, in any process."""
         async with self._lock(match_id):
             async with self.db.transaction() as connection:
-                await repo.update_match(connection, match_id, status="playing")
+                if seated:
+                    if not await repo.start_seated(connection, match_id):
+                        return
+                else:
+                    await repo.update_match(connection, match_id, status="playing")
             live = await self._load(match_id)
             entries = live.start(self.clock.now())
             await self._commit(live, entries)
@@ -1058,20 +1140,36 @@ class GameService:
         live.replay(entries)
         return live, row, users
 
-    async def _view(self, match_id: str, row: MatchRow) -> LiveMatch:
-        """A started match to read (its state, its records): this process's live copy,
-        else a finished match from the bounded cache of :data:`FINISHED_KEPT`, else
-        the match loaded to be played."""
-        live = self._live.get(match_id) or self._finished.get(match_id)
+    async def _view(self, match_id: str, row: MatchRow | None = None) -> LiveMatch:
+        """A started match to read (its state, its records, its chat): this process's
+        live copy, else a finished match from the bounded cache of
+        :data:`FINISHED_KEPT`, else the match loaded to be played.
+
+        Raises:
+            ServiceError: ``not_found``.
+        """
+        live = self._live.get(match_id)
         if live is not None:
             return live
-        if row.status != "finished":
+        if match_id in self._finished:
+            return self._finished[match_id][0]
+        if row is not None and row.status != "finished":
             return await self._load(match_id)
-        live, _row, _users = await self._rebuild(match_id)
-        self._finished[match_id] = live
+        live, row, users = await self._rebuild(match_id)
+        if live.result is None:  # not over: the match is played from _live
+            return await self._load(match_id)
+        seats = _Seats((users[0], users[1]), row.rated, row.public, row.created_by)
+        self._finished[match_id] = (live, seats)
         while len(self._finished) > FINISHED_KEPT:
             self._finished.popitem(last=False)
         return live
+
+    def _seating(self, match_id: str) -> _Seats | None:
+        """Who sits where in a match this process holds, live or finished."""
+        seats = self._seats.get(match_id)
+        if seats is None and match_id in self._finished:
+            return self._finished[match_id][1]
+        return seats
 
     async def _commit(self, live: LiveMatch, entries: list[Entry]) -> None:
         """Commit ``entries`` (already applied to ``live``) before anyone hears of
@@ -1304,7 +1402,7 @@ class GameService:
         """A live match's ``presence`` message: for each seat whether its player is
         connected and since when they have been away (server time), the wait before a
         claim (None in a match with a clock) and the server's time now."""
-        seats = self._seats.get(match_id)
+        seats = self._seating(match_id)
         live = self._live.get(match_id)
         players: list[dict[str, Any] | None] = []
         for user in () if seats is None else seats.users:
@@ -1710,7 +1808,7 @@ class GameService:
             connection.send({"type": "state", "match": room, "entries": [], "state": state})
             if "open" not in state:
                 connection.send(self.presence(room))
-        seated = self._seats.get(room)
+        seated = self._seating(room)
         if seated is not None:
             ids = [u.id for u in seated.users if u is not None]
             connection.send({"type": "ratings", "ratings": await self.ratings_of(ids)})
@@ -1718,7 +1816,7 @@ class GameService:
             return  # no chat for anonymous viewers
         async with self.db.transaction() as connection_db:
             chat = await repo.recent_chat(connection_db, room)
-        seats = self._seats.get(room)
+        seats = self._seating(room)
         is_player = seats is not None and seats.seat_of(connection.user) is not None
         visible = [line for line in chat if line["audience"] == "all" or not is_player]
         if visible:
@@ -1739,8 +1837,9 @@ class GameService:
         if room == "lobby":
             audience = "all"
         else:
-            await self._load(room)
-            seats = self._seats[room]
+            await self._view(room)
+            seats = self._seating(room)
+            assert seats is not None  # the match is held, live or finished
             if seats.seat_of(user) is None or audience == "spectators":
                 # Spectators' words (and a player's whisper) reach spectators only.
                 audience = "spectators"
@@ -1762,7 +1861,8 @@ class GameService:
             "at": now,
         }
         self.hub.publish(room, message, only)
-        players = [] if room == "lobby" else [u.id for u in self._seats[room].users if u]
+        seating = self._seating(room)
+        players = [] if seating is None else [u.id for u in seating.users if u]
         self.bus.send(
             {
                 "k": "room",
