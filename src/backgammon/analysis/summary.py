@@ -1,6 +1,8 @@
 """Per-player statistics of an analysed match, ratings, and the JSON form of an analysis.
 
-Definitions (``shared/research/anchors.md`` sections 1.8 and 2.1):
+Definitions (GNU Backgammon manual, "Analysis" and "Overall rating"; gnubg-src
+``analysis.c``; XG's PR at
+https://backgammondb.com/manual/match-statistics/performance-rating/):
 
 * **Checker decisions** are the unforced plays (more than one legal play). Forced plays
   and "no move" are not counted.

@@ -3,8 +3,9 @@
 A match equity table (MET) gives the match winning chance (MWC) of a player who needs
 ``i`` more points ("is i-away") against an opponent who is ``j``-away, at the start of a
 game with the cube centred. Cube decisions in match play compare MWCs, so the table turns
-the game's cubeless equity into the quantity that matters (``shared/research/anchors.md``
-sections 1.6, 1.7 and 8).
+the game's cubeless equity into the quantity that matters (GNU Backgammon manual,
+"Cubeful equities" and "Match Equity Tables"; gnubg-src ``met/Kazaross-XG2.xml``;
+https://bkgm.com/articles/Keith/KazarossXG2MET/index.html).
 
 :class:`MatchEquityTable` is a frozen value with two parts, as in GNU Backgammon's MET
 files:
@@ -349,7 +350,7 @@ def compute_met(
 ) -> MatchEquityTable:
     """Compute a match equity table from a cube-aware model of a game, up to ``length``.
 
-    In the spirit of Tornberg's MEC (anchors.md section 8): the post-Crawford table first,
+    In the spirit of Claes Tornberg's MEC (gnubg-src ``mec.c``): the post-Crawford table first,
     then the pre-Crawford table by dynamic programming over scores (each game's results
     lead to scores already computed), with optimal cube play at every cube level. Every
     game starts even (each side wins with chance 1/2); backgammons are ignored.
@@ -387,7 +388,8 @@ def compute_met(
       (the game has a saddle point at every score).
     * Real games jump, so the cube is not fully live: every value is
       ``x * live + (1 - x) * dead`` with ``x = cube_efficiency``, as in GNU Backgammon's
-      cubeful equities (anchors.md section 1.6).
+      cubeful equities (GNU Backgammon manual, "Cubeful equities"; Janowski,
+      "Take-Points in Money Games", 1993).
 
     With the defaults the table is within 0.39 percentage points of Kazaross-XG2 at every
     score to 25-away (0.35 points to 11-away). The defaults were fitted to it.

@@ -1,7 +1,8 @@
 """The FIBS CLIP ``board:`` line: a pure codec over plain ints, plus board conversions.
 
-Format (``shared/research/anchors.md`` sections 5.1 and 1.14: FIBS Client Protocol
-Detailed Specification rev 1.3, "Board State", and GNU Backgammon's ``FIBSBoard()``),
+Format (Evan McLean, "FIBS Client Protocol Detailed Specification" rev 1.3, "Board
+State", http://www.fibs.com/fibs_interface.html, and gnubg-src ``drawboard.c``
+``FIBSBoard()``),
 ``board:`` followed by 52 ``:``-separated fields::
 
     board:<player>:<opponent>:<match length>:<player score>:<opponent score>:

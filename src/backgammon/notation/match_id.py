@@ -1,7 +1,8 @@
 """GNU Backgammon's Match ID: a pure codec over the raw match-state fields.
 
-Format (GNU Backgammon manual, "A technical description of the Match ID"; see
-``shared/research/anchors.md`` section 1.10), plus the Jacoby bit that GNU Backgammon
+Format (GNU Backgammon manual, "A technical description of the Match ID",
+https://www.gnu.org/software/gnubg/manual/html_node/A-technical-description-of-the-Match-ID.html),
+plus the Jacoby bit that GNU Backgammon
 1.07 appends (gnubg-src ``matchid.c``, ``MatchID``/``MatchFromKey``; the manual predates
 it). The match key is 67 bits. Each field is stored least significant bit first, in
 this order (bit numbers count from 1):

@@ -1,7 +1,7 @@
 """GNU Backgammon's Position ID: a pure codec over plain checker counts.
 
-Format (GNU Backgammon manual, "A technical description of the Position ID"; see
-``shared/research/anchors.md`` section 1.10):
+Format (GNU Backgammon manual, "A technical description of the Position ID",
+https://www.gnu.org/software/gnubg/manual/html_node/A-technical-description-of-the-Position-ID.html):
 
 1. For the player **not** on roll, for each of its points 1..24 and then its bar, append
    as many ``1`` bits as it has checkers there, then one ``0`` bit.

@@ -1,7 +1,8 @@
 """eXtreme Gammon's XGID: a pure codec over plain checker counts and cube/score fields.
 
-Format (``shared/research/anchors.md`` section 1.11, after gnubg-src ``set.c``
-``SetXGID`` and ``positionid.c`` ``PositionFromXG``, and XG's own examples)::
+Format (after gnubg-src ``set.c`` ``SetXGID`` and ``positionid.c``
+``PositionFromXG``, and XG's own examples at
+https://www.bgonline.org/forums/webbbs_config.pl?noframes;read=165695)::
 
     XGID=<position>:<cube>:<cubepos>:<turn>:<dice>:<score1>:<score2>:<cj>:<len>:<maxcube>
 

@@ -3,7 +3,7 @@
 :class:`MatchState` is a frozen value: the match length and score, the cube, who is on
 roll and who must decide now, the Crawford flag, the state of the game, a pending
 double or resignation, and the dice. It converts exactly to and from the Match ID
-(``shared/research/anchors.md`` section 1.10; codec in
+(GNU Backgammon manual, "A technical description of the Match ID"; codec in
 :mod:`backgammon.notation.match_id`): every valid state has one Match ID and every
 Match ID the codec accepts gives one state, so ``MatchState.from_match_id(text)``
 followed by ``.match_id`` returns ``text``.

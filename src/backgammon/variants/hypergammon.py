@@ -2,7 +2,7 @@
 2-checker forms GNU Backgammon knows.
 
 Source: https://en.wikipedia.org/wiki/Hypergammon; GNU Backgammon's variants
-(anchors.md §1.1).
+(gnubg-src ``eval.c``, ``anChequers``).
 """
 
 from backgammon.rules.variant import Variant

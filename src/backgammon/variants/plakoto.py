@@ -11,8 +11,8 @@ pinned, that side loses a double game, unless the pinner still has checkers on i
 checker has left home, and if its mother is pinned too the game is a draw. A win is one
 point, two if the loser has borne off nothing; there are no backgammons and no cube.
 The opening is thrown with one die each and the winner rolls again. Sources:
-https://brainking.com/en/GameRules?tp=109, https://ludii.games/details.php?keyword=Plakoto
-and ../shared/research/anchors.md.
+https://brainking.com/en/GameRules?tp=109 and
+https://ludii.games/details.php?keyword=Plakoto.
 
 Choices we made (docs/variants.md): a pinned checker counts as occupying its point
 when bearing off (a higher die may bear off a checker from a lower point only when no
