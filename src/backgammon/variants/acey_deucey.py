@@ -11,8 +11,9 @@ the waiting checkers); the winner of the opening throw rolls again for its first
 The American form also gives another roll after every double (``doubles_roll_again``).
 The European form (``acey-deucey-european``, after
 https://www.itavli.com/rules-of-acey-deucey/) instead follows a rolled double, once
-played out, with its complement to seven (3-3 then 4-4), with no extra roll, and bears off only with exact
-numbers; the double chosen after a 1-2 gets no complement (our choice).
+played out, with its complement to seven (3-3 then 4-4), with no extra roll, and bears
+off only with exact numbers; the double chosen after a 1-2 gets no complement (our
+choice).
 """
 
 from backgammon.rules.variant import Variant
