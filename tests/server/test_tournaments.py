@@ -6,6 +6,7 @@ round 2, and the refusals (wrong user, late registration, bad bodies)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -46,6 +47,8 @@ async def _play_pairings(client: ServerClient, name: str, seed: int) -> int:
         )
         seen = client.messages.index(told) + 1
         match_id = told["match"]
+        with contextlib.suppress(ClientError):  # started without it (READY_SECONDS)
+            await client.give_nonce(match_id, f"{name}{played}")  # it starts at once
         snapshot = await client.subscribe(match_id)
         seat = snapshot["state"]["players"].index(name)
         await play_seat(client, match_id, seat, Policy(seed + played, double_first=False))

@@ -135,6 +135,14 @@ class ServerClient:
         )
         return result
 
+    async def give_nonce(self, match_id: str, nonce: str) -> Message:
+        """Give this player's dice nonce for a seated match (a tournament's) before its
+        first throw; check the returned ``commitment`` against the one you were told."""
+        result: Message = await self.request(
+            "POST", f"/api/matches/{match_id}/nonce", {"nonce": nonce}
+        )
+        return result
+
     async def download(self, match_id: str, kind: str) -> str:
         """A record of the match: ``mat``, ``sgf`` or ``dice`` (JSON text)."""
         headers = {"authorization": f"Bearer {self.token}"} if self.token else {}

@@ -40,6 +40,7 @@ __all__ = [
     "ClockSettings",
     "CreateMatch",
     "Credentials",
+    "GiveNonce",
     "JoinMatch",
     "MatchSettings",
     "PingMessage",
@@ -149,6 +150,13 @@ class Rematch(_Strict):
     request_id: str | None = Field(
         default=None, min_length=8, max_length=40, pattern=REQUEST_ID_PATTERN
     )
+
+
+class GiveNonce(_Strict):
+    """``POST /api/matches/{id}/nonce``: a player's dice nonce for a seated match
+    (a tournament's) before its first throw, sent after its commitment is published."""
+
+    nonce: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
 
 
 class JoinMatch(_Strict):

@@ -61,6 +61,7 @@ __all__ = [
     "set_gag",
     "set_rating",
     "set_user_flags",
+    "start_seated",
     "store_token",
     "take_dice_commitment",
     "take_stored_messages",
@@ -307,6 +308,17 @@ async def delete_open_match(connection: AsyncConnection, match_id: str) -> bool:
 async def update_match(connection: AsyncConnection, match_id: str, **values: Any) -> None:
     """Change a match's row."""
     await connection.execute(update(matches).where(matches.c.id == match_id).values(**values))
+
+
+async def start_seated(connection: AsyncConnection, match_id: str) -> bool:
+    """Mark a seated match (both seats taken) as playing, atomically: True for the
+    one call, in any process, that does it."""
+    result = await connection.execute(
+        update(matches)
+        .where(matches.c.id == match_id, matches.c.status == "open")
+        .values(status="playing")
+    )
+    return bool(result.rowcount == 1)
 
 
 async def claim_seat(

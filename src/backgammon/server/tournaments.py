@@ -31,7 +31,7 @@ from backgammon.server import tournament_store as store
 from backgammon.server.bot_limits import check_bot_entry
 from backgammon.server.protocol import ClockSettings, MatchSettings
 from backgammon.server.repository import User
-from backgammon.server.service import GameService, ServiceError
+from backgammon.server.service import READY_SECONDS, GameService, ServiceError
 from backgammon.server.tournament_arena import ArenaState, advance_arena, new_arena_state
 from backgammon.tournaments import (
     Clock,
@@ -239,6 +239,8 @@ class TournamentService:
         self._computing = asyncio.Lock()  # one such computation at a time
         # When each running arena ends, as read once (the ticker reads only ids).
         self._arena_ends: dict[str, float] = {}
+        # The matches whose people this process told of their pairing (until they end).
+        self._told: set[str] = set()
         games.match_finished_hooks.append(self._match_finished)
         games.room_snapshots["tournament:"] = self._room_snapshot
 
@@ -272,6 +274,7 @@ class TournamentService:
         task.add_done_callback(self._tasks.discard)
 
     def _match_finished(self, match_id: str) -> None:
+        self._told.discard(match_id)
         task = asyncio.create_task(self._after_match(match_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -703,9 +706,16 @@ class TournamentService:
         match_id: str,
         users: dict[str, tuple[int, str]],
     ) -> None:
-        """Start a stored pairing's match and tell its people."""
-        await self.games.begin_match(match_id)
-        self._tell_pairing(row, number, pairing, match_id, users)
+        """Tell a stored pairing's people of their match and its dice commitment
+        (once), and start it when they have given their nonces (docs/fair-dice.md)."""
+        if match_id not in self._told:
+            async with self.games.db.transaction() as connection:
+                match = await repo.match_row(connection, match_id)
+            if match is None or match.status != "open":
+                return
+            self._told.add(match_id)
+            self._tell_pairing(row, (number, pairing), match, users)
+        await self.games.begin_when_ready(match_id)
 
     def _event_of(self, row: store.TournamentRow) -> tuple[RoundHistory, Round | None]:
         """A round-by-round event and its next round. Reading a record replays and
@@ -829,11 +839,13 @@ class TournamentService:
     def _tell_pairing(
         self,
         row: store.TournamentRow,
-        number: int,
-        pairing: Pairing,
-        match_id: str,
+        paired: tuple[int, Pairing],
+        match: repo.MatchRow,
         users: dict[str, tuple[int, str]],
     ) -> None:
+        """Tell each person of pairing ``paired`` (its round or number, the pairing)
+        their match, its dice commitment and when it starts without their nonce."""
+        number, pairing = paired
         for name in pairing.players:
             user = users.get(str(name))
             if user is None or user[1] == "bot":
@@ -845,8 +857,10 @@ class TournamentService:
                     "tournament": row.id,
                     "name": row.name,
                     "round": number,
-                    "match": match_id,
+                    "match": match.id,
                     "opponent": pairing.opponent_of(str(name)),
+                    "commitment": match.commitment,
+                    "ready_by": match.created_at + READY_SECONDS,
                 },
             )
 

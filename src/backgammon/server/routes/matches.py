@@ -1,5 +1,5 @@
-"""Matches: create, join, decline, cancel and rematch; a match's state and its
-records (the match file, the dice's proof)."""
+"""Matches: create, join, give a seated match's nonce, decline, cancel and rematch;
+a match's state and its records (the match file, the dice's proof)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from backgammon.server.protocol import CreateMatch, JoinMatch, Rematch
+from backgammon.server.protocol import CreateMatch, GiveNonce, JoinMatch, Rematch
 from backgammon.server.routes.dependencies import Auth, Service, session_token
 
 __all__ = ["router"]
@@ -28,6 +28,13 @@ async def dice_commitment(user: Auth, service: Service) -> dict[str, str]:
 @router.post("/{match_id}/join")
 async def join(match_id: str, body: JoinMatch, user: Auth, service: Service) -> dict[str, Any]:
     return await service.join_match(user, match_id, body.nonce)
+
+
+@router.post("/{match_id}/nonce")
+async def give_nonce(
+    match_id: str, body: GiveNonce, user: Auth, service: Service
+) -> dict[str, Any]:
+    return await service.give_nonce(user, match_id, body.nonce)
 
 
 @router.post("/{match_id}/decline")

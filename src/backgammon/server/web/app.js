@@ -288,6 +288,12 @@ function receive(message) {
         location.hash = `#/match/${message.match}`;
       }
       break;
+    case "tournament_pairing":
+      // The match's dice commitment is published: only now is our nonce chosen, and
+      // the match starts once both players have given theirs (docs/fair-dice.md).
+      say(`${message.name}, round ${message.round}: you play ${message.opponent}.`);
+      api("POST", `/api/matches/${message.match}/nonce`, { nonce: nonce() }).catch(() => {});
+      break;
     case "state":
       if (message.match === app.match) onState(message);
       break;
