@@ -205,10 +205,13 @@ def serve(
 
 
 def verify_dice(
-    file: Annotated[Path, typer.Argument(help="A finished match's dice record (JSON).")],
+    file: Annotated[
+        Path, typer.Argument(help="A finished match's or chouette's dice record (JSON).")
+    ],
 ) -> None:
-    """Check a finished match's dice: the revealed seed against the commitment
-    published at its start, and every throw against the seed and the nonces."""
+    """Check a finished match's (or a closed chouette session's) dice: the revealed
+    seed against the commitment published at its start, and every throw against the
+    seed and the nonces."""
     from backgammon.server.fair_dice import verify_record
 
     try:

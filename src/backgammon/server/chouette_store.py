@@ -35,6 +35,7 @@ class TableRow:
     status: str
     settings: dict[str, Any]
     seats: list[dict[str, Any]]
+    dice_seed: str | None = None
 
 
 async def create_table(connection: AsyncConnection, **values: Any) -> None:

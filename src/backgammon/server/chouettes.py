@@ -41,13 +41,15 @@ from backgammon.rules.chouette import (
     CubeTake,
 )
 from backgammon.rules.chouette.lineup import RESERVED_NAMES
-from backgammon.rules.dice import SecureDice
+from backgammon.rules.dice import DiceSource
 from backgammon.rules.game import OpeningRoll
 from backgammon.rules.play import parse_play
 from backgammon.server import chouette_store as store
 from backgammon.server import repository as repo
 from backgammon.server.chouette_bots import ChouetteQuestion, answer, bot_levels, next_bot_action
 from backgammon.server.chouette_codec import action_from_json, action_to_json, session_view
+from backgammon.server.chouette_dice import dice_record, dice_source, dice_view
+from backgammon.server.fair_dice import new_seed
 from backgammon.server.hub import Connection
 from backgammon.server.moderation import CLOSING
 from backgammon.server.protocol import ChouetteActionBody
@@ -58,6 +60,7 @@ __all__ = [
     "MAX_LIVE_PER_OWNER",
     "MAX_SEATED_PER_USER",
     "AddBot",
+    "ChouetteNonce",
     "ChouetteService",
     "CreateChouette",
 ]
@@ -97,6 +100,13 @@ class AddBot(_Strict):
     """``POST /api/chouettes/ID/bots``: the owner seats one of the server's bots."""
 
     level: str = Field(min_length=1, max_length=16)
+
+
+class ChouetteNonce(_Strict):
+    """``POST /api/chouettes/ID/nonce`` (or ``/sit``): a person's dice nonce for the
+    session, chosen after seeing the table's commitment (docs/fair-dice.md)."""
+
+    nonce: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
 
 
 def _new_id() -> str:
@@ -181,13 +191,15 @@ class ChouetteService:
                 status="open",
                 settings=body.model_dump(exclude={"name"}),
                 seats=[_seat(user)],
+                dice_seed=new_seed().hex(),  # its commitment is in the view from now on
             )
         log.info("chouette %s opened by %s", table_id, user.name)
         await self._publish(table_id)
         return await self.view(table_id)
 
-    async def sit(self, user: User, table_id: str) -> dict[str, Any]:
-        """``user`` takes the next free seat of an open table (a full table starts).
+    async def sit(self, user: User, table_id: str, nonce: str = "") -> dict[str, Any]:
+        """``user`` takes the next free seat of an open table (a full table starts),
+        with a dice ``nonce`` chosen after seeing the table's commitment.
 
         Raises:
             ServiceError: ``not_found``; ``conflict`` once started, when full, when
@@ -195,8 +207,33 @@ class ChouetteService:
                 for a bot or a banned user.
         """
         await self._check_person(user)
-        await self._seat_at(table_id, user)
+        await self._seat_at(table_id, user, nonce)
         return await self.view(table_id)
+
+    async def give_nonce(self, user: User, table_id: str, nonce: str) -> dict[str, Any]:
+        """``user``'s dice nonce for their seat, once, before the session starts
+        (the owner's way to give one: the table's commitment exists only once it
+        is open). Returns the table's view.
+
+        Raises:
+            ServiceError: ``not_found`` if not seated; ``conflict`` once started or
+                for a second nonce.
+        """
+        await self._check_active(user)
+        async with self._lock(table_id), self.games.db.transaction() as connection:
+            row = await self._row_in(connection, table_id)
+            index = next((i for i, s in enumerate(row.seats) if s["user_id"] == user.id), None)
+            if index is None or user.kind == "bot":
+                raise ServiceError("not_found", f"{user.name} does not sit at this table", 404)
+            if row.status != "open":
+                raise ServiceError("conflict", "nonces are given before the session starts", 409)
+            if row.seats[index].get("nonce"):
+                raise ServiceError("conflict", "you gave your nonce for this table already", 409)
+            seats = list(row.seats)
+            seats[index] = {**seats[index], "nonce": nonce}
+            await store.update_table(connection, row.id, seats=seats)
+        await self._publish(row.id)
+        return await self.view(row.id)
 
     async def add_bot(self, user: User, table_id: str, level: str) -> dict[str, Any]:
         """The owner seats a bot of ``level`` (its own account, ``bot_LEVEL_N``, so
@@ -219,7 +256,7 @@ class ChouetteService:
         await self._seat_at(table_id, bot)
         return await self.view(table_id)
 
-    async def _seat_at(self, table_id: str, user: User) -> None:
+    async def _seat_at(self, table_id: str, user: User, nonce: str = "") -> None:
         async with self._lock(table_id):
             async with self.games.db.transaction() as connection:
                 row = await self._row_in(connection, table_id)
@@ -233,7 +270,7 @@ class ChouetteService:
                     raise ServiceError("conflict", f"table {table_id} is full", 409)
                 if user.kind != "bot":
                     await self._check_seated_limit(connection, user)
-                seats = [*row.seats, _seat(user)]
+                seats = [*row.seats, {**_seat(user), "nonce": nonce}]
                 full = len(seats) == int(row.settings["seats"])
                 await store.update_table(
                     connection, table_id, seats=seats, status="playing" if full else "open"
@@ -473,7 +510,7 @@ class ChouetteService:
             raise ServiceError(
                 "stale", f"the session is at {seq}, the action was meant for {expect}", 409
             )
-        action = _action(chouette, player, body)
+        action = _action(chouette, player, body, dice_source(row.dice_seed, row.seats, chouette))
         refusal = chouette.refusal(action)
         if refusal is not None:
             code = "illegal" if player in chouette.deciders() else "not_your_turn"
@@ -641,7 +678,25 @@ class ChouetteService:
             ],
             "seq": None if session is None else len(session.history),
             "session": None if session is None else session_view(session),
+            "dice": dice_view(row.dice_seed, row.seats, row.status == "closed"),
         }
+
+    async def dice_record(self, table_id: str) -> dict[str, Any]:
+        """The session's dice record (:func:`~backgammon.server.chouette_dice.dice_record`):
+        its seed once the table is closed, for ``backgammon verify-dice``.
+
+        Raises:
+            ServiceError: ``not_found``, also for a table opened before the seeds.
+        """
+        async with self.games.db.transaction() as connection:
+            row = await self._row_in(connection, table_id)
+            session = (
+                await self._session(connection, row) if await _started(connection, row) else None
+            )
+        try:
+            return dice_record(row.dice_seed, row.seats, session, row.status == "closed")
+        except ValueError as error:
+            raise ServiceError("not_found", str(error), 404) from None
 
     async def record(self, table_id: str) -> str:
         """The session's record (:func:`~backgammon.formats.chouette.write_chouette`).
@@ -718,8 +773,11 @@ def _people_in(seats: list[dict[str, Any]]) -> bool:
     return any(not seat["bot"] and not seat["left"] for seat in seats)
 
 
-def _action(chouette: Chouette, player: str, body: ChouetteActionBody) -> ChouetteAction:
-    """The library action ``player`` means by ``body`` (dice thrown for a roll).
+def _action(
+    chouette: Chouette, player: str, body: ChouetteActionBody, source: DiceSource
+) -> ChouetteAction:
+    """The library action ``player`` means by ``body`` (dice thrown from ``source``
+    for a roll).
 
     Raises:
         ServiceError: ``illegal`` for dice already rolled or a move that is not a
@@ -729,7 +787,7 @@ def _action(chouette: Chouette, player: str, body: ChouetteActionBody) -> Chouet
     if body.kind == "roll":
         if chouette.dice is not None:
             raise ServiceError("illegal", f"the dice ({chouette.dice}) are already rolled", 409)
-        thrown = SecureDice().roll()
+        thrown = source.roll()
         opening = chouette.on_roll is None
         return BoardAction(player, OpeningRoll(thrown.first, thrown.second) if opening else thrown)
     if body.kind == "play":

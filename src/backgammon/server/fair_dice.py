@@ -58,6 +58,7 @@ __all__ = [
     "DiceFailure",
     "FairDice",
     "check_nonce",
+    "chouette_nonce",
     "commitment",
     "derive_throw",
     "derive_throw_of",
@@ -74,6 +75,9 @@ SEED_BYTES = 32
 """The length of a seed in bytes."""
 
 _DOMAIN = f"backgammon-dice-v{DICE_VERSION}"
+_CHOUETTE_DOMAIN = f"backgammon-chouette-nonces-v{DICE_VERSION}"
+CHOUETTE_RECORD = "backgammon-chouette-dice-record"
+"""The ``format`` of a chouette session's dice record (see :func:`verify_record`)."""
 _REJECT_FROM = 252  # 6 * 42: bytes 252..255 would favour faces 1..4, so they are skipped
 _NONCE_RULE = "0 to 64 characters from A-Z, a-z, 0-9, '_' and '-'"
 _NONCE_PATTERN = re.compile(r"[A-Za-z0-9_-]{0,64}")
@@ -104,6 +108,22 @@ def check_nonce(nonce: str) -> str:
     if not isinstance(nonce, str) or _NONCE_PATTERN.fullmatch(nonce) is None:
         raise ValueError(f"invalid dice nonce {nonce!r}: expected {_NONCE_RULE}")
     return nonce
+
+
+def chouette_nonce(nonces: Sequence[str]) -> str:
+    """The one nonce a chouette's throws use (as player 0's, player 1's being empty):
+    ``sha256("backgammon-chouette-nonces-v1:" + ":".join(nonces))`` in hex, ``nonces``
+    being the seats' nonces in seat order (the empty string for a seat that gave none).
+
+    >>> chouette_nonce(["ann", "", "cy"])[:16]
+    'b24fbb8c3959973e'
+
+    Raises:
+        ValueError: if a nonce is invalid.
+    """
+    checked = [check_nonce(nonce) for nonce in nonces]
+    text = ":".join([_CHOUETTE_DOMAIN, *checked])
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def _check_nonces(nonces: tuple[str, str]) -> tuple[str, str]:
@@ -299,20 +319,40 @@ def verify_throws(
     return None
 
 
+def _record_nonces(record: Mapping[str, Any]) -> tuple[str, str]:
+    """The two nonces a record's throws use: a match's ``nonces``; a chouette's
+    :func:`chouette_nonce` of its seats' nonces and the empty string."""
+    if record.get("format") == CHOUETTE_RECORD:
+        seats = record.get("seats")
+        if not isinstance(seats, list | tuple):
+            raise ValueError(f"seats: a list of names and nonces expected, got {seats!r}")
+        try:
+            return chouette_nonce([seat["nonce"] for seat in seats]), ""
+        except (KeyError, TypeError):
+            raise ValueError(f"seats: each a name and a nonce, got {seats!r}") from None
+    nonces = record.get("nonces")
+    if not isinstance(nonces, list | tuple) or len(nonces) != 2:
+        raise ValueError(f"nonces: two strings expected, got {nonces!r}")
+    return nonces[0], nonces[1]
+
+
 def verify_record(record: Mapping[str, Any]) -> DiceFailure | None:
-    """Check a match's dice record as the server exports it
+    """Check a dice record as the server exports it: a match's
     (``GET /api/matches/ID/record.dice``: ``format``, ``version``, ``commitment``,
-    ``nonces``, ``seed`` and ``throws``, each throw with its ``index`` and ``dice``).
+    ``nonces``, ``seed`` and ``throws``, each throw with its ``index`` and ``dice``)
+    or a chouette session's (``GET /api/chouettes/ID/record.dice``: the same with
+    ``seats``, each seat's ``name`` and ``nonce``, instead of ``nonces``).
 
     Returns ``None`` when every throw verifies, else the first failure (a throw whose
     index is out of order fails at that position).
 
     Raises:
         ValueError: if the record is not a dice record of this version, or the seed
-            has not been revealed (the match is not over).
+            has not been revealed (the match is not over, the table not closed).
     """
-    if not isinstance(record, Mapping) or record.get("format") != "backgammon-dice-record":
-        raise ValueError("not a backgammon dice record (format 'backgammon-dice-record')")
+    formats = ("backgammon-dice-record", CHOUETTE_RECORD)
+    if not isinstance(record, Mapping) or record.get("format") not in formats:
+        raise ValueError(f"not a backgammon dice record (format one of {formats})")
     if record.get("version") != DICE_VERSION:
         raise ValueError(
             f"dice record version {record.get('version')!r}; this checks version {DICE_VERSION}"
@@ -320,9 +360,7 @@ def verify_record(record: Mapping[str, Any]) -> DiceFailure | None:
     seed = record.get("seed")
     if seed is None:
         raise ValueError("the seed is not revealed yet: the match is not over")
-    nonces = record.get("nonces")
-    if not isinstance(nonces, list | tuple) or len(nonces) != 2:
-        raise ValueError(f"nonces: two strings expected, got {nonces!r}")
+    nonces = _record_nonces(record)
     throws: list[tuple[int, ...]] = []
     for position, throw in enumerate(record.get("throws", [])):
         try:
@@ -339,4 +377,4 @@ def verify_record(record: Mapping[str, Any]) -> DiceFailure | None:
                 position, (0, 0), pair, f"throw {position} is recorded with index {index!r}"
             )
         throws.append(pair)
-    return verify_throws(str(seed), str(record.get("commitment")), (nonces[0], nonces[1]), throws)
+    return verify_throws(str(seed), str(record.get("commitment")), nonces, throws)

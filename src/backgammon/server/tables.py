@@ -267,9 +267,13 @@ chouette_tables = Table(
     Column("status", String(16), nullable=False),  # open, playing, closed
     # The rules and the number of seats as the API took them; the seats in order
     # (the first session's lineup: the box first), each {"user_id", "name", "bot",
-    # "left"} (a person who left a session in play: a bot plays their seat).
+    # "left"} (a person who left a session in play: a bot plays their seat), and
+    # "nonce" once its person gave a dice nonce.
     Column("settings", JSON, nullable=False),
     Column("seats", JSON, nullable=False),
+    # The secret seed of the session's throws (hex), drawn when the table opens and
+    # revealed once it is closed (docs/fair-dice.md); null for tables opened before.
+    Column("dice_seed", String(64)),
     Index("ix_chouette_tables_status", "status"),
 )
 

@@ -1,5 +1,6 @@
-"""Chouette tables: list, open, one table, its chat's last lines, sit down, leave,
-seat a bot, start, close, the session's record. Acting in a session is a
+"""Chouette tables: list, open, one table, its chat's last lines, sit down (with a
+dice nonce), give a dice nonce, leave, seat a bot, start, close, the session's record
+and its dice record. Acting in a session is a
 ``chouette`` WebSocket message; the rules (who may do what, and when) are the
 chouette service's."""
 
@@ -11,7 +12,7 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import PlainTextResponse
 from starlette.requests import HTTPConnection
 
-from backgammon.server.chouettes import AddBot, ChouetteService, CreateChouette
+from backgammon.server.chouettes import AddBot, ChouetteNonce, ChouetteService, CreateChouette
 from backgammon.server.routes.dependencies import Auth
 
 __all__ = ["chouettes_of", "router"]
@@ -53,9 +54,23 @@ async def chat(table_id: str, user: Auth, service: Chouettes) -> dict[str, Any]:
     return {"lines": await service.chat_history(user, table_id)}
 
 
+@router.get("/{table_id}/record.dice")
+async def dice_record(table_id: str, service: Chouettes) -> dict[str, Any]:
+    return await service.dice_record(table_id)
+
+
 @router.post("/{table_id}/sit")
-async def sit(table_id: str, user: Auth, service: Chouettes) -> dict[str, Any]:
-    return await service.sit(user, table_id)
+async def sit(
+    table_id: str, user: Auth, service: Chouettes, body: ChouetteNonce | None = None
+) -> dict[str, Any]:
+    return await service.sit(user, table_id, "" if body is None else body.nonce)
+
+
+@router.post("/{table_id}/nonce")
+async def give_nonce(
+    table_id: str, body: ChouetteNonce, user: Auth, service: Chouettes
+) -> dict[str, Any]:
+    return await service.give_nonce(user, table_id, body.nonce)
 
 
 @router.post("/{table_id}/leave")
