@@ -57,6 +57,16 @@ function nonce() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+const noncesGiven = new Set(); // the seated matches this page gave our nonce for
+
+/** Our fresh dice nonce for a seated match not started (a tournament's), once: its
+ * commitment is published already (docs/fair-dice.md). */
+function giveNonce(open) {
+  if (!open.players[1] || !open.players.includes(app.me.name) || noncesGiven.has(open.id)) return;
+  noncesGiven.add(open.id);
+  api("POST", `/api/matches/${open.id}/nonce`, { nonce: nonce() }).catch(() => {});
+}
+
 function show(view) {
   for (const name of ["login", "lobby", "match", "position", "review", "player"]) $(`#${name}-view`).hidden = name !== view;
   document.body.dataset.view = view;
@@ -292,7 +302,7 @@ function receive(message) {
       // The match's dice commitment is published: only now is our nonce chosen, and
       // the match starts once both players have given theirs (docs/fair-dice.md).
       say(`${message.name}, round ${message.round}: you play ${message.opponent}.`);
-      api("POST", `/api/matches/${message.match}/nonce`, { nonce: nonce() }).catch(() => {});
+      giveNonce({ id: message.match, players: [app.me.name, message.opponent] });
       break;
     case "state":
       if (message.match === app.match) onState(message);
@@ -754,6 +764,7 @@ function renderMatch() {
     $("#invite-link-row").hidden = host !== app.me.name;
     $("#invite-link").value = `${location.origin}/#/match/${state.open.id}`;
     $("#do-join").hidden = !V.mayJoin(state.open, app.me.name);
+    giveNonce(state.open);
     $("#do-decline").hidden = state.open.invitee !== app.me.name;
     $("#do-cancel").hidden = host !== app.me.name;
     $("#do-cancel").textContent = state.open.invitee ? "Cancel the invitation" : "Withdraw the match";

@@ -668,6 +668,10 @@ const LEVELS = { 1: "a single game", 2: "a gammon", 3: "a backgammon" };
 export function describeOpen(open, me) {
   const host = open.players[0];
   const invitee = open.invitee || null;
+  if (open.players[1]) {
+    // A tournament's match, both seats taken: it starts once both nonces are in.
+    return `${host} v ${open.players[1]}: starting once both players' dice nonces are in (commitment ${open.commitment.slice(0, 16)}…).`;
+  }
   if (host === me) return invitee ? `Waiting for ${invitee} to accept the invitation…` : "Waiting for an opponent to join…";
   if (invitee === me) return `${host} invites you to this match.`;
   if (invitee) return `${host} has invited ${invitee}: waiting for the invitation to be accepted.`;
@@ -676,6 +680,7 @@ export function describeOpen(open, me) {
 
 /** Whether the user called `me` may take the open seat of an open match. */
 export function mayJoin(open, me) {
+  if (open.players[1]) return false; // both seats taken (a tournament's match)
   return open.players[0] !== me && (!open.invitee || open.invitee === me);
 }
 
