@@ -93,6 +93,9 @@ async def _tournament_match(tmp_path: Path, url: str) -> None:
     # Before any nonce and any throw: the match waits, with the commitment told.
     state = (await ada.request("GET", f"/api/matches/{match_id}"))["open"]
     assert state["status"] == "open" and state["commitment"] == published, state
+    # An early action loads the match before the nonces are in: it must not pin them.
+    early = await ada.act(match_id, "roll")
+    assert early["type"] == "error", early
     await _refused(eve.give_nonce(match_id, "eve-wants-in"), 403)
     await _refused(ada.request("POST", f"/api/matches/{match_id}/nonce", {"nonce": "a b"}), 422)
     await ada.give_nonce(match_id, "ada-fresh-1")

@@ -1073,6 +1073,9 @@ class GameService:
                         return
                 else:
                     await repo.update_match(connection, match_id, status="playing")
+            # A copy loaded while it was open (a chat, an early action) has the nonces
+            # of then: nothing is played yet, so read it again with the nonces given.
+            self._live.pop(match_id, None)
             live = await self._load(match_id)
             entries = live.start(self.clock.now())
             await self._commit(live, entries)
