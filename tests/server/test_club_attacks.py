@@ -267,7 +267,9 @@ def test_a_muted_user_cannot_publish_names_and_an_administrator_closes_tables_an
 
 
 async def _resign_when_on_roll(client: ServerClient, match_id: str, name: str) -> None:
-    """Resign a backgammon (which any opponent accepts) at ``name``'s first turn."""
+    """Resign a backgammon (which any opponent accepts) at ``name``'s first turn (after
+    giving a dice nonce: a tournament match starts once its people have)."""
+    await client.give_nonce(match_id, f"{name}-nonce")
     snapshot = await client.subscribe(match_id)
     seat = snapshot["state"]["players"].index(name)
     await client.wait_for(
