@@ -101,7 +101,7 @@ def main() -> None:
     n = arguments.checkers
     if arguments.reference is not None and arguments.reference.name != database_file(n):
         parser.error(f"--reference must be a file named {database_file(n)}")
-    from backgammon.engine.hypergammon import _solve  # warm the kernels' cache first
+    from backgammon.engine.hypergammon.solver import _solve  # warm the kernels' cache first
 
     _solve(1, threads=1)
     _solve(1, threads=2)

@@ -50,12 +50,12 @@ import numpy.typing as npt
 from backgammon.engine.bearoff import TwoSidedDatabase
 from backgammon.engine.hypergammon import (
     HypergammonDatabase,
-    _solve,
     probability_ranges,
     read_gnubg_database,
     residual,
     side_count,
 )
+from backgammon.engine.hypergammon.solver import _solve
 from backgammon.rules.position import Position
 from backgammon.variants import find
 

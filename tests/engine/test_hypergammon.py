@@ -21,22 +21,8 @@ from backgammon.engine import Engine
 from backgammon.engine.bearoff import TwoSidedDatabase, default_database_directory
 from backgammon.engine.evaluator import EvaluationSource
 from backgammon.engine.hypergammon import (
-    _VALUES,
     TIE,
     HypergammonDatabase,
-    _change_sums,
-    _finished_values,
-    _jump_and_keep,
-    _levels,
-    _no_play_table,
-    _play_table,
-    _playable_order,
-    _roll_arrays,
-    _side_table,
-    _solve,
-    _solve_sweep,
-    _starting_values,
-    _successor_keys,
     available,
     default_tolerance,
     pair_count,
@@ -47,6 +33,24 @@ from backgammon.engine.hypergammon import (
     side_count,
     side_rank,
     solves,
+)
+from backgammon.engine.hypergammon.kernels import (
+    _VALUES,
+    _change_sums,
+    _jump_and_keep,
+    _side_table,
+    _solve_sweep,
+    _successor_keys,
+)
+from backgammon.engine.hypergammon.solver import (
+    _finished_values,
+    _levels,
+    _no_play_table,
+    _play_table,
+    _playable_order,
+    _roll_arrays,
+    _solve,
+    _starting_values,
 )
 from backgammon.errors import EngineError, InvalidPositionError
 from backgammon.rules.dice import ALL_ROLLS
