@@ -1,4 +1,5 @@
-"""The web client's view logic (``server/web/view.js``), by Node's test runner.
+"""The web client's view logic (``server/web/``: ``boardrules.js``, ``boardmodel.js``,
+``planner.js``, ``matchview.js``, ``matchwords.js``), by Node's test runner.
 
 ``view.test.mjs`` checks hand-made states; this test also gives it states of random
 games of every variant played by the rules (:class:`LiveMatch`, as the server sends
@@ -92,7 +93,7 @@ def test_view_logic_under_node(tmp_path: Path) -> None:
 
 @needs_node
 def test_the_pages_variant_boards_match_the_registry() -> None:
-    """view.js's VARIANT_BOARDS says of each variant what the rules say: where the
+    """boardrules.js's VARIANT_BOARDS says of each variant what the rules say: where the
     opponent's points lie, what landing on a lone opposing checker does, whether the
     bar enters first, whether there is a cube."""
     assert NODE is not None
@@ -102,8 +103,9 @@ def test_the_pages_variant_boards_match_the_registry() -> None:
         "console.log(JSON.stringify(Object.fromEntries(names.map((n) => [n, V.variantBoard(n)]))));"
     )
     names = [variant.name for variant in variants.all_variants()]
+    module = (WEB / "boardrules.js").as_uri()
     finished = subprocess.run(
-        [NODE, "--input-type=module", "-e", script, (WEB / "view.js").as_uri(), json.dumps(names)],
+        [NODE, "--input-type=module", "-e", script, module, json.dumps(names)],
         capture_output=True,
         text=True,
         timeout=60,

@@ -3,14 +3,20 @@
 // read-only), the position tool (#/position: hints for a pasted position) and the review
 // (#/review: an uploaded match file's analysis); those two need no login. HTTP for accounts and creating matches (the HttpOnly session cookie rides
 // along), one WebSocket at /ws for everything live. What the board shows and allows
-// comes from view.js (pure, unit-tested); board.js turns it into SVG.
+// comes from the pure, unit-tested modules (boardrules.js, boardmodel.js, planner.js,
+// matchview.js, matchwords.js); board.js turns it into SVG.
 
 import { boardMarkup, dragMarkup } from "./board.js";
+import * as B from "./boardmodel.js";
+import * as R from "./boardrules.js";
 import { cursorLabel, matchWords, showBoardWords } from "./boardwords.js";
 import { $, UNAUTHORIZED, api, el, say, sayError } from "./common.js";
 import { bindKeys, keyFocus } from "./keys.js";
 import * as L from "./lobbyview.js";
+import * as M from "./matchview.js";
+import * as W from "./matchwords.js";
 import { animateBoard, skipNextAnimation } from "./motion.js";
+import * as P from "./planner.js";
 import { clockChoice } from "./clocks.js";
 import { bindHistory, openPlayer, playerLink } from "./player.js";
 import { bindPosition, drawPosition, openSharedPosition } from "./position.js";
@@ -20,7 +26,6 @@ import { lastPlayNote, restoreSteps, saveSteps } from "./resume.js";
 import { reviewRoute } from "./reviewview.js";
 import * as S from "./social.js";
 import { bindSound, playMoveSound, playTurnSound } from "./sound.js";
-import * as V from "./view.js";
 
 const HINT = "backgammon.session"; // "we logged in here before" (the cookie is HttpOnly)
 const BOT_NAMES = { beginner: "Beginner", intermediate: "Intermediate", expert: "Expert", worldclass: "World class" };
@@ -564,21 +569,21 @@ function onState(message) {
   const before = app.state;
   app.state = state;
   app.stateAt = performance.now();
-  app.seat = V.seatOf(state, app.me ? app.me.name : null);
+  app.seat = R.seatOf(state, app.me ? app.me.name : null);
   // Every message says what it changed (and only that): an old event never lingers.
-  const summary = V.gameSummary(message.entries, state, app.seat);
+  const summary = W.gameSummary(message.entries, state, app.seat);
   if (summary) {
     // A game ended: its summary stays, over its last position, until dismissed.
     app.summary = summary;
     const goesOn = state.game && state.game.number !== summary.number;
-    app.held = goesOn ? V.endedState(before, message.entries, summary.number) : null;
+    app.held = goesOn ? W.endedState(before, message.entries, summary.number) : null;
     app.note = summary.after;
   } else if (!message.entries.length) {
     // A whole state (the page opened, reloaded or reconnected): unless nothing
     // changed, it says the game's last play, as the message that brought it did.
     if (!before || before.seq !== state.seq) app.note = lastPlayNote(state, app.seat);
   } else {
-    const note = V.describeEntries(message.entries, state, app.seat);
+    const note = W.describeEntries(message.entries, state, app.seat);
     app.note = app.summary ? [app.note, note].filter(Boolean).join(" ") : note;
   }
   if (state.result) app.summary = app.held = null; // the result says it all
@@ -586,7 +591,7 @@ function onState(message) {
     app.busy = false;
     app.chosen = [];
     app.selected = null;
-    app.plan = V.planner(state, app.seat);
+    app.plan = P.planner(state, app.seat);
     app.chosen = restoreSteps(sessionStorage, state, app.plan); // a reload mid-turn
   }
   const ourTurn = (s) => s && !s.result && app.seat !== null && s.waiting_for === app.seat;
@@ -597,7 +602,7 @@ function onState(message) {
 }
 
 function onPresence(message) {
-  const change = V.presenceChange(app.presence, message, app.state);
+  const change = W.presenceChange(app.presence, message, app.state);
   app.presence = message;
   app.serverLag = message.now - Date.now() / 1000;
   if (change) say(change);
@@ -609,7 +614,7 @@ function onPresence(message) {
 function updatePresence() {
   const state = app.state;
   if (!state || state.open) return;
-  const view = V.presenceView(app.presence, state, app.seat, Date.now() / 1000 + app.serverLag);
+  const view = W.presenceView(app.presence, state, app.seat, Date.now() / 1000 + app.serverLag);
   for (const mark of document.querySelectorAll("#match-view .presence")) {
     const here = view.connected[Number(mark.dataset.seat)];
     mark.textContent = here ? "connected" : "away";
@@ -677,7 +682,7 @@ function bindMatch() {
     if (move) act("play", { move });
   });
   $("#do-done").addEventListener("click", () => {
-    const notation = V.completedPlay(app.plan, app.chosen);
+    const notation = P.completedPlay(app.plan, app.chosen);
     if (notation !== null) act("play", { move: notation });
   });
   $("#do-resign").addEventListener("click", () => {
@@ -760,10 +765,10 @@ function renderMatch() {
   if (state.open) {
     const host = state.open.players[0];
     $("#match-title").textContent = `Open match: ${L.describeSettings(state.open.settings)}`;
-    $("#match-status").textContent = V.describeOpen(state.open, app.me.name);
+    $("#match-status").textContent = L.describeOpen(state.open, app.me.name);
     $("#invite-link-row").hidden = host !== app.me.name;
     $("#invite-link").value = `${location.origin}/#/match/${state.open.id}`;
-    $("#do-join").hidden = !V.mayJoin(state.open, app.me.name);
+    $("#do-join").hidden = !L.mayJoin(state.open, app.me.name);
     giveNonce(state.open);
     $("#do-decline").hidden = state.open.invitee !== app.me.name;
     $("#do-cancel").hidden = host !== app.me.name;
@@ -782,36 +787,36 @@ function renderMatch() {
     `${settings.length ? `${settings.length}-point match` : "Money session"}` +
     `${settings.variant === "standard" ? "" : ` · ${settings.variant}`}${crawford}${spectating}`;
 
-  const bottom = V.bottomSeat(seat);
+  const bottom = R.bottomSeat(seat);
   let pips = { bottom: null, top: null };
   const drawn = app.held || state; // the ended game's last position, under its summary
   const plan = app.held ? null : app.plan;
   if (drawn.game) {
-    const view = V.boardView(drawn, seat, app.chosen, plan);
+    const view = M.boardView(drawn, seat, app.chosen, plan);
     pips = view.pips;
     const mover = canMove();
-    const movable = new Set(mover ? V.sources(app.plan, app.chosen) : []);
-    const targets = new Set(mover && app.selected !== null ? V.destinations(app.plan, app.chosen, app.selected) : []);
-    const points = V.pointsView(view);
+    const movable = new Set(mover ? P.sources(app.plan, app.chosen) : []);
+    const targets = new Set(mover && app.selected !== null ? P.destinations(app.plan, app.chosen, app.selected) : []);
+    const points = B.pointsView(view);
     $("#board").innerHTML = boardMarkup({
       points,
-      dice: V.diceView(drawn, plan, app.chosen),
+      dice: M.diceView(drawn, plan, app.chosen),
       diceSide: drawn.game.turn === bottom ? "bottom" : "top",
-      cube: V.cubeView(drawn, seat),
+      cube: M.cubeView(drawn, seat),
       seats: { bottom, top: 1 - bottom },
       movable,
       selected: mover ? app.selected : null,
       targets,
-      focus: keyFocus(mover ? V.keyPlaces(app.plan, app.chosen, app.selected) : []),
+      focus: keyFocus(mover ? P.keyPlaces(app.plan, app.chosen, app.selected) : []),
     });
     $("#board").dataset.seq = String(state.seq);
     // For screen readers: the board in words, and where the keyboard's cursor is.
     const words = matchWords(state, drawn, seat, app.chosen, plan);
     showBoardWords($("#board-words"), words);
-    const focus = keyFocus(mover ? V.keyPlaces(app.plan, app.chosen, app.selected) : []);
+    const focus = keyFocus(mover ? P.keyPlaces(app.plan, app.chosen, app.selected) : []);
     $("#board").setAttribute("aria-label", cursorLabel(focus, mover ? app.selected : null, words));
     // The board is right at once; the checkers that moved then slide in (motion.js).
-    if (animateBoard($("#board"), V.checkerSpots(points), `${state.match}:${drawn.game.number}:${bottom}`)) playMoveSound();
+    if (animateBoard($("#board"), B.checkerSpots(points), `${state.match}:${drawn.game.number}:${bottom}`)) playMoveSound();
   }
   $("#player-top").replaceChildren(...playerLine(state, 1 - bottom, pips.top));
   $("#player-bottom").replaceChildren(...playerLine(state, bottom, pips.bottom));
@@ -824,9 +829,9 @@ function renderMatch() {
     $("#game-summary-title").textContent = summary.title;
     $("#game-summary-text").textContent = summary.lines.join(" ");
   }
-  const allowed = summary ? {} : V.controls(state, seat);
-  const done = V.completedPlay(app.plan, app.chosen) !== null;
-  const forced = allowed.play && app.chosen.length === 0 ? V.forcedPlay(state, seat) : null;
+  const allowed = summary ? {} : M.controls(state, seat);
+  const done = P.completedPlay(app.plan, app.chosen) !== null;
+  const forced = allowed.play && app.chosen.length === 0 ? P.forcedPlay(state, seat) : null;
   const undo = !summary && app.plan !== null && app.chosen.length > 0;
   setControls({ ...allowed, undo, done: done && !summary, forced: forced !== null });
   $("#do-forced").textContent = forced === null ? "" : `Play ${forced} (forced)`;
@@ -837,14 +842,14 @@ function renderMatch() {
   const result = $("#result");
   result.hidden = !state.result;
   if (state.result) {
-    $("#result-game").textContent = V.lastGameSentence(state, seat);
-    $("#result-text").textContent = V.resultSentence(state, seat);
+    $("#result-game").textContent = W.lastGameSentence(state, seat);
+    $("#result-text").textContent = W.resultSentence(state, seat);
     for (const kind of ["mat", "sgf", "dice"]) $(`#download-${kind}`).href = `/api/matches/${state.match}/record.${kind}`;
     $("#review-match").href = `#/review/${state.match}`;
   }
-  let line = summary ? `${summary.title}.` : V.describe(state, seat); // the summary says the rest
+  let line = summary ? `${summary.title}.` : W.describe(state, seat); // the summary says the rest
   if (app.note && !state.result && !summary) line = `${app.note} ${line}`;
-  if (app.plan && app.chosen.length) line += ` Chosen: ${V.formatSteps(app.plan, app.chosen)}`;
+  if (app.plan && app.chosen.length) line += ` Chosen: ${P.formatSteps(app.plan, app.chosen)}`;
   // A live region: written only when it changes, so that it says each change once.
   if ($("#match-status").textContent !== line) $("#match-status").textContent = line;
   saveSteps(sessionStorage, state, app.plan ? app.chosen : []);
@@ -884,7 +889,7 @@ function setControls(allowed) {
 function updateClocks() {
   const state = app.state;
   if (!state || state.open || document.body.dataset.view !== "match") return;
-  const clocks = V.clockView(state, (performance.now() - app.stateAt) / 1000);
+  const clocks = M.clockView(state, (performance.now() - app.stateAt) / 1000);
   for (const span of document.querySelectorAll("#match-view .clock")) {
     const seat = Number(span.dataset.seat);
     if (!clocks) {
@@ -893,7 +898,7 @@ function updateClocks() {
     }
     const clock = clocks[seat];
     const delay = clock.delay ? ` +${Math.ceil(clock.delay)}s` : "";
-    span.textContent = `time ${V.formatSeconds(clock.reserve)}${delay}`;
+    span.textContent = `time ${M.formatSeconds(clock.reserve)}${delay}`;
     span.classList.toggle("running", clock.running);
   }
   updatePresence();
@@ -906,7 +911,7 @@ function svgPoint(event) {
   const matrix = svg.getScreenCTM();
   if (!matrix) return null;
   const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
-  return { x: point.x, y: point.y, place: V.placeAt(point.x, point.y) };
+  return { x: point.x, y: point.y, place: B.placeAt(point.x, point.y) };
 }
 
 function canMove() {
@@ -918,7 +923,7 @@ function onPointerDown(event) {
   const at = svgPoint(event);
   if (!at) return;
   app.press = { place: at.place, x: event.clientX, y: event.clientY, dragging: false, id: event.pointerId };
-  if (at.place !== null && V.sources(app.plan, app.chosen).includes(at.place)) {
+  if (at.place !== null && P.sources(app.plan, app.chosen).includes(at.place)) {
     $("#board").setPointerCapture(event.pointerId);
   }
 }
@@ -927,7 +932,7 @@ function onPointerMove(event) {
   const press = app.press;
   if (!press || press.id !== event.pointerId || !canMove()) return;
   const far = Math.hypot(event.clientX - press.x, event.clientY - press.y) > 6;
-  if (!press.dragging && far && V.sources(app.plan, app.chosen).includes(press.place)) {
+  if (!press.dragging && far && P.sources(app.plan, app.chosen).includes(press.place)) {
     press.dragging = true;
     app.selected = press.place;
     renderMatch();
@@ -938,7 +943,7 @@ function onPointerMove(event) {
     $("#drag-checker")?.remove();
     const group = document.createElementNS("http://www.w3.org/2000/svg", "g");
     group.id = "drag-checker";
-    group.innerHTML = dragMarkup(V.bottomSeat(app.seat), at.x, at.y);
+    group.innerHTML = dragMarkup(R.bottomSeat(app.seat), at.x, at.y);
     $("#board").append(group);
   }
 }
@@ -950,7 +955,7 @@ function onPointerUp(event) {
   endDrag();
   if (!canMove() || !at) return;
   if (press.dragging) {
-    const step = V.stepTo(app.plan, app.chosen, press.place, at.place);
+    const step = P.stepTo(app.plan, app.chosen, press.place, at.place);
     if (step) {
       skipNextAnimation();
       makeStep(step);
@@ -969,13 +974,13 @@ function endDrag() {
 function clickPlace(place) {
   if (place === null) return;
   if (app.selected !== null) {
-    const step = V.stepTo(app.plan, app.chosen, app.selected, place);
+    const step = P.stepTo(app.plan, app.chosen, app.selected, place);
     if (step) {
       makeStep(step);
       return;
     }
   }
-  const sources = V.sources(app.plan, app.chosen);
+  const sources = P.sources(app.plan, app.chosen);
   app.selected = sources.includes(place) && app.selected !== place ? place : null;
   renderMatch();
 }
@@ -984,7 +989,7 @@ function bindBoardKeys() {
   bindKeys({
     board: $("#board"),
     active: () => document.body.dataset.view === "match" && app.state !== null,
-    places: () => (canMove() ? V.keyPlaces(app.plan, app.chosen, app.selected) : []),
+    places: () => (canMove() ? P.keyPlaces(app.plan, app.chosen, app.selected) : []),
     activate: (place) => clickPlace(place),
     render: () => renderMatch(),
     help: $("#key-help"),

@@ -1,8 +1,8 @@
-// Draws the board as SVG markup from the view model (see view.js); the page puts it in
+// Draws the board as SVG markup from the view model (see boardmodel.js); the page puts it in
 // <svg id="board">. Every clickable place carries data-place: 1-24 a point (in the
 // bottom side's numbering), 25 the bar, 0 the tray.
 
-import { AREAS, GEOMETRY as G, checkerCenters, checkerSpots, pointPlace } from "./view.js";
+import { AREAS, GEOMETRY as G, checkerCenters, checkerSpots, pointPlace } from "./boardmodel.js";
 
 const COLOURS = [
   { fill: "#f4f1e8", stroke: "#333", ink: "#222" }, // seat 0

@@ -2,9 +2,11 @@
 // the page also holds (visually hidden, in #board-words) the position, the dice, the
 // cube, the score, the pips and whose turn it is, and gives the focused board an
 // accessible name that says where the keyboard's cursor is. Pure functions of the
-// view models (view.js), and one that writes them into the page.
+// view models (matchview.js, boardmodel.js), and one that writes them into the page.
 
-import * as V from "./view.js";
+import * as B from "./boardmodel.js";
+import * as R from "./boardrules.js";
+import * as M from "./matchview.js";
 
 const PLACE_NAMES = { 0: "off the board", 25: "the bar" };
 
@@ -84,9 +86,9 @@ export function boardWords(words) {
  * (view.planner's; null when there is no play to make).
  */
 export function matchWords(state, drawn, seat, chosen, plan) {
-  const bottom = V.bottomSeat(seat);
+  const bottom = R.bottomSeat(seat);
   const side = (s) => (s === bottom ? "bottom" : "top");
-  const view = V.boardView(drawn, seat, chosen, plan);
+  const view = M.boardView(drawn, seat, chosen, plan);
   const game = drawn.game;
   return boardWords({
     names: { bottom: state.players[bottom], top: state.players[1 - bottom] },
@@ -95,9 +97,9 @@ export function matchWords(state, drawn, seat, chosen, plan) {
     length: state.settings.length,
     crawford: Boolean(state.game && state.game.crawford),
     turn: game.over || game.turn == null ? null : side(game.turn),
-    points: V.pointsView(view),
-    dice: V.diceView(drawn, plan, chosen),
-    cube: V.cubeView(drawn, seat),
+    points: B.pointsView(view),
+    dice: M.diceView(drawn, plan, chosen),
+    cube: M.cubeView(drawn, seat),
     pips: view.pips,
   });
 }

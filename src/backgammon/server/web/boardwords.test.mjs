@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import * as V from "./boardmodel.js";
 import { boardWords, cursorLabel, matchWords } from "./boardwords.js";
-import * as V from "./view.js";
 
 // The starting position: each side [off, 1..24, bar] in its own numbering.
 const START = [0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0];

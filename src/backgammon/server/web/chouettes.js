@@ -7,9 +7,9 @@
 // Every text from the server is set as text, never as HTML.
 
 import { boardMarkup } from "./board.js";
+import { positionModel } from "./boardmodel.js";
 import { $, SessionEndedError, api, el, say, sayError } from "./common.js";
 import { appendChatLine, roomChatLine } from "./social.js";
-import { positionModel } from "./view.js";
 
 /** What the page knows: who we are, the table (or the list's tables by id), the socket. */
 const page = { me: null, table: null, tables: new Map(), socket: null, refs: 0 };

@@ -6,7 +6,7 @@
 // Keys are ignored while typing in a text field and with Ctrl, Alt or Meta. The
 // cursor is drawn by board.js (model.focus) while the board has the keyboard's focus.
 
-import { cyclePlace } from "./view.js";
+import { cyclePlace } from "./planner.js";
 
 const cursor = { place: null, focused: false, keyboard: false };
 

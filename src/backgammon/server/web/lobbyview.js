@@ -1,6 +1,7 @@
 // The lobby's words (pure functions, no DOM): what a match is, what an invitation or a
-// match of one's own waiting for an opponent says, and the sentence told when an open
-// match is declined, cancelled or withdrawn. Unit-tested by lobbyview.test.mjs.
+// match of one's own waiting for an opponent says (and who may take its open seat), and
+// the sentence told when an open match is declined, cancelled or withdrawn. Unit-tested
+// by lobbyview.test.mjs and view.test.mjs.
 
 import { clockLabel } from "./clocks.js";
 
@@ -52,4 +53,25 @@ export function closedSentence(message, me) {
   }
   if (by === me) return "You withdrew your match.";
   return `${host} withdrew the match.`;
+}
+
+/** What an open match (its summary: `players`, `invitee`) waits for, in words, for
+ *  the user called `me`: its host, its invitee, or anyone else (a spectator). */
+export function describeOpen(open, me) {
+  const host = open.players[0];
+  const invitee = open.invitee || null;
+  if (open.players[1]) {
+    // A tournament's match, both seats taken: it starts once both nonces are in.
+    return `${host} v ${open.players[1]}: starting once both players' dice nonces are in (commitment ${open.commitment.slice(0, 16)}…).`;
+  }
+  if (host === me) return invitee ? `Waiting for ${invitee} to accept the invitation…` : "Waiting for an opponent to join…";
+  if (invitee === me) return `${host} invites you to this match.`;
+  if (invitee) return `${host} has invited ${invitee}: waiting for the invitation to be accepted.`;
+  return `${host} waits for an opponent.`;
+}
+
+/** Whether the user called `me` may take the open seat of an open match. */
+export function mayJoin(open, me) {
+  if (open.players[1]) return false; // both seats taken (a tournament's match)
+  return open.players[0] !== me && (!open.invitee || open.invitee === me);
 }

@@ -2,11 +2,11 @@
 // chosen steps); then the checkers that moved start where they stood before and slide
 // to their new places (a Web Animations transform, about 200 ms), so nothing flickers
 // and the board is right from the first frame. Which checkers moved, and from where,
-// is view.js's moveTransitions (pure); this module only runs the animations. Nothing
-// slides with prefers-reduced-motion, after a drag (the checker is already there) or
-// from one game (or match, or seat) to another.
+// is boardmodel.js's moveTransitions (pure); this module only runs the animations.
+// Nothing slides with prefers-reduced-motion, after a drag (the checker is already
+// there) or from one game (or match, or seat) to another.
 
-import { moveTransitions } from "./view.js";
+import { moveTransitions } from "./boardmodel.js";
 
 const DURATION = 200; // ms
 const motion = { last: null, skip: false };

@@ -2,7 +2,7 @@
 // by opponent, result, length and dates, a page at a time, by the server).
 
 import { $, api, el, sayError } from "./common.js";
-import * as V from "./view.js";
+import * as V from "./playerview.js";
 
 // -- the player page (#/player/NAME) ----------------------------------------------------
 

@@ -4,10 +4,10 @@
 // editor's edits and IDs, the words and figures) are in positionview.js.
 
 import { boardMarkup } from "./board.js";
+import * as B from "./boardmodel.js";
 import { $, api, el, say, sayError, signed } from "./common.js";
 import * as P from "./positionview.js";
 import { copyText, parsePositionLink, positionLink } from "./share.js";
-import * as V from "./view.js";
 
 // -- the position tool -----------------------------------------------------------------
 
@@ -42,7 +42,7 @@ export function drawPosition() {
   svg.classList.toggle("editing", tool.editor !== null);
   if (tool.editor) {
     const { board, turn, dice } = tool.editor;
-    const model = V.positionModel(board, dice);
+    const model = B.positionModel(board, dice);
     model.diceSide = turn === "player" ? "bottom" : "top";
     svg.innerHTML = boardMarkup(model);
     const ids = P.editedIds(board, turn, dice);
@@ -57,7 +57,7 @@ export function drawPosition() {
   }
   const shown = tool.shown === null ? null : report.plays[tool.shown];
   const board = shown ? shown.board : report.board;
-  const model = V.positionModel(board, shown ? null : report.dice);
+  const model = B.positionModel(board, shown ? null : report.dice);
   model.cube = cubeOnBoard(report.context);
   svg.innerHTML = boardMarkup(model);
   showIds({ positionId: report.position_id, xgid: report.xgid });

@@ -4,7 +4,7 @@
 // the state they were chosen in, and given back only if they still fit that state.
 // Pure functions of a Storage (sessionStorage in the page, a Map-like in the tests).
 
-import { nextSteps } from "./view.js";
+import { nextSteps } from "./planner.js";
 
 const PREFIX = "backgammon.steps.";
 

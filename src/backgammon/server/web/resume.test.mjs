@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { lastPlayNote, restoreSteps, saveSteps, stepsKey } from "./resume.js";
-import { planner } from "./view.js";
+import { planner } from "./planner.js";
 
 const START = [0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0];
 

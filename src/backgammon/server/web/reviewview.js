@@ -3,7 +3,7 @@
 // under it, the table of the best alternatives, and the plot of the match as SVG
 // markup. Unit-tested by reviewview.test.mjs under `node --test`.
 
-import * as V from "./view.js";
+import { playArrows, positionModel } from "./boardmodel.js";
 
 /** The marks, least bad first, as the analysis names them. */
 export const MARKS = Object.freeze(["doubtful", "bad", "very bad"]);
@@ -74,7 +74,7 @@ export function moveRow(move) {
  */
 export function moveModel(move) {
   const best = isError(move) && move.kind === "checker" ? move.best : [];
-  return V.reviewModel({ ...move, best });
+  return reviewModel({ ...move, best });
 }
 
 function cubeDid(move) {
@@ -328,4 +328,33 @@ export function plotMarkup(moves, names, { width = 900, height = 320, selected =
     }
   }
   return out.join("");
+}
+
+/**
+ * The read-only board of an error in the review (POST /api/analysis's result): its
+ * position seen from the player who erred (at the bottom), the dice of a checker
+ * play, the cube, and the played and best plays as arrows ("played", "best").
+ */
+export function reviewModel(error) {
+  const model = positionModel(error.board, error.dice || null);
+  const cube = error.cube || { value: 1, owner: null };
+  const owner = cube.owner === "player" ? "bottom" : cube.owner === "opponent" ? "top" : null;
+  model.cube = { value: cube.value, owner, offered: null, offeredBy: null };
+  model.arrows =
+    error.kind === "checker"
+      ? [...playArrows(error.board, error.played, "played", -5), ...playArrows(error.board, error.best, "best", 5)]
+      : [];
+  return model;
+}
+
+/** The line under the review board for an error ("Game 1, move 4: Alice rolled 2-1 and …"). */
+export function reviewCaption(error) {
+  const head = `Game ${error.game}, move ${error.move}: ${error.player}`;
+  const cost = `(${error.mark}, −${error.loss.toFixed(3)})`;
+  if (error.kind === "checker") {
+    const dice = error.dice ? `${error.dice[0]}-${error.dice[1]}` : "";
+    const played = error.decision.includes(": ") ? error.decision.split(": ").slice(1).join(": ") : error.decision;
+    return `${head} rolled ${dice} and played ${played}; best ${error.right} ${cost}.`;
+  }
+  return `${head}, cube action: ${error.decision}; the right action: ${error.right} ${cost}.`;
 }

@@ -1,4 +1,6 @@
-// Unit tests of view.js: `node --test src/backgammon/server/web/view.test.mjs`
+// Unit tests of the view logic (boardrules.js, boardmodel.js, planner.js, matchview.js,
+// matchwords.js, and the lobby's, review's and player page's parts of lobbyview.js,
+// reviewview.js and playerview.js): `node --test src/backgammon/server/web/view.test.mjs`
 // (tests/server/test_web_view.py runs it from pytest). When BG_VIEW_STATES names a
 // JSON file of match states (the pytest test writes states of random games played by
 // the rules), every legal play of each is checked to be enterable step by step.
@@ -7,7 +9,18 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import * as V from "./view.js";
+import * as boardmodel from "./boardmodel.js";
+import * as boardrules from "./boardrules.js";
+import * as lobbyview from "./lobbyview.js";
+import * as matchview from "./matchview.js";
+import * as matchwords from "./matchwords.js";
+import * as planner from "./planner.js";
+import * as playerview from "./playerview.js";
+import * as reviewview from "./reviewview.js";
+
+// The view logic's modules under one name (these tests were written when they were one).
+const MODULES = [boardrules, boardmodel, planner, matchview, matchwords, lobbyview, reviewview, playerview];
+const V = Object.assign({}, ...MODULES);
 
 const START = [0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0];
 
@@ -15,7 +28,7 @@ function pips(board) {
   return board.reduce((sum, count, point) => sum + count * point, 0);
 }
 
-/** A match state as the server sends it (only what view.js reads). */
+/** A match state as the server sends it (only what the view logic reads). */
 function makeState({ player0 = START, player1 = START, turn = 0, dice = null, plays = null, steps = null,
   pending = null, canDouble = false, toMove = 2, result = null, waiting = turn, cube = { value: 1, owner: null },
   settings = {}, clock = null } = {}) {
