@@ -77,6 +77,12 @@ MIN_RATED_RESERVE_PER_POINT = 30
 moment away from the board does not lose a rated match on the clock."""
 
 ENDED = ("finished", "cancelled")
+
+SEEN_SECONDS = 60.0
+"""A person who looked at a tournament's page (it polls every few seconds) this
+recently counts as present at its start, as one connected over a WebSocket does."""
+MAX_SEEN = 20_000
+"""The most (tournament, person) sightings one process remembers."""
 """The statuses after which a tournament's record never changes."""
 
 FORMATS: dict[str, type[RoundHistory]] = {
@@ -241,6 +247,8 @@ class TournamentService:
         self._arena_ends: dict[str, float] = {}
         # The matches whose people this process told of their pairing (until they end).
         self._told: set[str] = set()
+        # When each person last looked at each tournament (see SEEN_SECONDS).
+        self._seen: OrderedDict[tuple[str, int], float] = OrderedDict()
         games.match_finished_hooks.append(self._match_finished)
         games.room_snapshots["tournament:"] = self._room_snapshot
 
@@ -543,21 +551,35 @@ class TournamentService:
         await self._advance(tournament_id)
 
     async def _present(self, connection: Any, row: store.TournamentRow) -> list[Any]:
-        """The players who start a tournament: in a rated one, a person connected
-        nowhere is withdrawn (and told), so no absent player loses rated matches
-        on the clock."""
+        """The players who start a tournament: in a rated one, a person neither
+        connected nor on its page (:data:`SEEN_SECONDS`) is withdrawn (and told), so
+        no absent player loses rated matches on the clock."""
         players = await store.players_of(connection, row.id)
         if not row.settings["rated"]:
             return players
         present = []
         for user_id, name, kind in players:
-            if kind == "bot" or self.games._connected(user_id):
+            if kind == "bot" or self._here(row.id, user_id):
                 present.append((user_id, name, kind))
             else:
                 await store.remove_player(connection, row.id, user_id)
                 self._tell_withdrawn(row, user_id, "you were not connected at the start")
                 log.info("tournament %s: %s withdrawn, absent at the start", row.id, name)
         return present
+
+    def note_seen(self, tournament_id: str, user: User) -> None:
+        """Remember that ``user`` looked at the tournament now (its page polls it)."""
+        key = (tournament_id, user.id)
+        self._seen.pop(key, None)
+        self._seen[key] = self.games.clock.now()
+        while len(self._seen) > MAX_SEEN:
+            self._seen.popitem(last=False)
+
+    def _here(self, tournament_id: str, user_id: int) -> bool:
+        """Whether a person is present: connected, or on the tournament's page."""
+        seen = self._seen.get((tournament_id, user_id))
+        recent = seen is not None and self.games.clock.now() - seen <= SEEN_SECONDS
+        return recent or self.games._connected(user_id)
 
     async def cancel(self, admin: User, tournament_id: str) -> dict[str, Any]:
         """An administrator cancels an open or running tournament: no more rounds

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 from starlette.requests import HTTPConnection
 
-from backgammon.server.routes.dependencies import Auth
+from backgammon.server.routes.dependencies import Auth, session_token
+from backgammon.server.routes.state import service_of
 from backgammon.server.tournaments import CreateTournament, EnterBot, TournamentService
 
 __all__ = ["router"]
@@ -39,8 +40,12 @@ async def create(body: CreateTournament, user: Auth, service: Tournaments) -> di
 
 
 @router.get("/{tournament_id}")
-async def get_one(tournament_id: str, service: Tournaments) -> dict[str, Any]:
-    return await service.view(tournament_id)
+async def get_one(tournament_id: str, request: Request, service: Tournaments) -> dict[str, Any]:
+    view = await service.view(tournament_id)
+    user = await service_of(request).authenticate(session_token(request))
+    if user is not None:  # a person on the page is present at the start
+        service.note_seen(tournament_id, user)
+    return view
 
 
 @router.post("/{tournament_id}/register")
