@@ -1,6 +1,6 @@
 """``backgammon tournament``: run the library's tournament formats from the command line.
 
-Kept apart from :mod:`backgammon.apps.cli` (which registers the group).
+A command group of :mod:`backgammon.apps.cli`, which registers it as ``tournament``.
 """
 
 from __future__ import annotations
