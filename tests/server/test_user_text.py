@@ -12,7 +12,7 @@ import pytest
 from backgammon.server.client import ServerClient
 from backgammon.server.fibs.session import FibsSession
 from backgammon.server.settings import Settings
-from backgammon.server.user_text import MAX_TEXT, UserTextError, check_text
+from backgammon.server.user_text import MAX_MARKS, MAX_TEXT, UserTextError, check_text
 
 from .test_fibs import _clip_login, _fibs_port
 
@@ -37,6 +37,32 @@ def test_check_text_allows_ordinary_text_and_names_what_is_wrong() -> None:
         with pytest.raises(UserTextError, match=r"^text: ") as refused:
             check_text(text)
         assert reason in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["\u200b\u200b", "\ufeff", "\u3164", "\u115f\u1160", "\uffa0 \u200d", " \u2060\u00ad\t"],
+)
+def test_text_that_only_looks_blank_is_refused(text: str) -> None:
+    with pytest.raises(UserTextError, match="empty"):
+        check_text(text)
+
+
+def test_combining_marks_are_bounded_in_a_row_and_emoji_sequences_pass() -> None:
+    accents = "a" + "\u0301" * MAX_MARKS
+    assert check_text(accents) == accents
+    with pytest.raises(UserTextError, match=f"at most {MAX_MARKS}"):
+        check_text("Z" + "\u0336\u0301\u0489" * 40)
+    with pytest.raises(UserTextError, match="combining mark"):
+        check_text("a" + "\u0301" * (MAX_MARKS + 1))
+    for text in (
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467",  # family: joined by U+200D
+        "\U0001f3f3\ufe0f\u200d\U0001f308",  # rainbow flag
+        "1\ufe0f\u20e3",  # keycap one
+        "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",  # Scotland
+        "gg\u200b!",  # an invisible character inside a text that says something
+    ):
+        assert check_text(text) == text
 
 
 def test_the_fibs_writer_never_sends_a_line_break_from_text() -> None:
