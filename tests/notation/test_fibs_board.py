@@ -83,6 +83,7 @@ names = st.text(
 ).filter(str.isprintable)
 dice_pairs = st.just((0, 0)) | st.tuples(st.integers(1, 6), st.integers(1, 6))
 counts = st.integers(0, 20) | st.integers(0, 999_999_999)
+scores = st.integers(0, 20) | st.integers(0, 32_767)
 
 
 @st.composite
@@ -94,14 +95,14 @@ def fibs_fields(draw: st.DrawFn) -> FibsBoardFields:
     return FibsBoardFields(
         player_name=draw(names),
         opponent_name=draw(names),
-        match_length=draw(st.sampled_from([0, 1, 5, 9999]) | counts),
-        player_score=draw(counts),
-        opponent_score=draw(counts),
+        match_length=draw(st.sampled_from([0, 1, 5, 9999]) | scores),
+        player_score=draw(scores),
+        opponent_score=draw(scores),
         board=sides_to_fibs_board(player, opponent, colour, direction),
         turn=draw(st.sampled_from([-1, 0, 1])),
         player_dice=draw(dice_pairs),
         opponent_dice=draw(dice_pairs),
-        cube=draw(st.sampled_from([1, 2, 4, 64]) | st.integers(1, 999_999_999)),
+        cube=draw(st.sampled_from([1, 2, 4, 64]) | st.integers(0, 15).map(lambda n: 1 << n)),
         player_may_double=draw(st.booleans()),
         opponent_may_double=draw(st.booleans()),
         was_doubled=draw(st.sampled_from([-1, 0, 1])),
@@ -231,6 +232,14 @@ def _with_field(index: int, value: str) -> str:
         (_with_field(33, "0"), "both rolled"),
         (_with_field(35, "3"), "both rolled"),
         (_with_field(37, "0"), "cube"),
+        (_with_field(37, "3"), "cube must be a power of two"),
+        (_with_field(37, "65536"), "cube must be in 1..32768"),
+        (_with_field(37, str(1 << 29)), "cube must be in 1..32768"),
+        (_with_field(37, "999999999"), "cube"),
+        (_with_field(3, "32768"), "match_length must be in 0..32767"),
+        (_with_field(3, "999999999"), "match_length"),
+        (_with_field(4, "32768"), "player_score must be in 0..32767"),
+        (_with_field(5, "999999999"), "opponent_score"),
         (_with_field(38, "2"), "may double"),
         (_with_field(39, "-1"), "may double"),
         (_with_field(40, "2"), "was_doubled"),
@@ -266,6 +275,10 @@ def test_non_string_is_rejected() -> None:
         ({"board": [0] * 26}, "26 ints"),
         ({"player_dice": (1, 2, 3)}, "two ints"),
         ({"cube": 0}, "cube"),
+        ({"cube": 6}, "power of two"),
+        ({"cube": 1 << 16}, "cube"),
+        ({"match_length": 1 << 15}, "match_length"),
+        ({"opponent_score": 1 << 15}, "opponent_score"),
         ({"player_may_double": 1}, "player_may_double"),
         ({"colour": True}, "colour"),
         ({"can_move": -1}, "can_move"),

@@ -16,6 +16,7 @@ State", http://www.fibs.com/fibs_interface.html, and gnubg-src ``drawboard.c``
 while playing). The fields:
 
 * match length: 9999 on FIBS for an unlimited match; GNU Backgammon writes 0 for money.
+  At most 32767, and so are the scores (the bounds of the XGID and Match ID).
 * board: 26 signed counts. Positive numbers are O's checkers, negative X's; indices 0
   and 25 are the bars. ``colour`` says which sign is the player's (1 = O, -1 = X).
   ``direction`` -1 means the player moves from index 24 towards index 1, so the
@@ -26,6 +27,7 @@ while playing). The fields:
   player's home (0 or 25) and bar index (25 or 0).
 * turn: 1 O's turn, -1 X's turn, 0 the game is over.
 * dice: 0 0 when not rolled. GNU Backgammon writes the roll into both pairs.
+* cube: a power of two from 1 to 32768.
 * may double: 1 or 0; was doubled: 1 if the opponent has just doubled, 0 otherwise,
   and GNU Backgammon's sign extension -1 (the sign says who doubled).
 * can move: 0..4; forced move and did crawford: "don't use" (kept as written);
@@ -72,6 +74,11 @@ _POINTS = 26
 _SLOTS = 25
 _INT_PATTERN = re.compile(r"0|-?[1-9][0-9]{0,8}")
 _MAX_INT = 999_999_999
+# The bounds of the XGID and Match ID codecs (and our MatchState): a cube of at most
+# 2**15, a match length and scores of 15 bits; a consumer's ``cube.bit_length()`` and
+# score arithmetic stay small, whoever sent the line.
+_MAX_CUBE = 1 << 15
+_MAX_15_BITS = (1 << 15) - 1
 
 
 def _check_int(name: str, value: object, low: int, high: int = _MAX_INT) -> None:
@@ -90,6 +97,12 @@ def _check_ints(name: str, values: Sequence[object], low: int, high: int = _MAX_
         return
     for value in values:
         _check_int(name, value, low, high)
+
+
+def _check_cube(value: object) -> None:
+    _check_int("cube", value, 1, _MAX_CUBE)
+    if isinstance(value, int) and value & (value - 1):
+        raise ValueError(f"cube must be a power of two (1, 2, 4, ... {_MAX_CUBE}), got {value}")
 
 
 def _check_choice(name: str, value: object, choices: tuple[int, ...]) -> None:
@@ -126,14 +139,15 @@ class FibsBoardFields:
     Attributes:
         player_name: the side the line is written for ("You" on FIBS while playing).
         opponent_name: the other side.
-        match_length: the match length (9999 on FIBS for unlimited, 0 for money).
-        player_score: the player's score.
-        opponent_score: the opponent's score.
+        match_length: the match length, at most 32767 (9999 on FIBS for unlimited, 0
+            for money).
+        player_score: the player's score, 0..32767.
+        opponent_score: the opponent's score, 0..32767.
         board: 26 signed counts; positive O, negative X; see :func:`fibs_board_to_sides`.
         turn: 1 O's turn, -1 X's turn, 0 the game is over.
         player_dice: the player's dice, ``(0, 0)`` if not rolled.
         opponent_dice: the opponent's dice, ``(0, 0)`` if not rolled.
-        cube: the cube value, >= 1.
+        cube: the cube value, a power of two from 1 to 32768.
         player_may_double: whether the player may double.
         opponent_may_double: whether the opponent may double.
         was_doubled: 1 if the opponent has just doubled, 0 if not; GNU Backgammon also
@@ -184,16 +198,16 @@ class FibsBoardFields:
     def __post_init__(self) -> None:
         _check_name("player_name", self.player_name)
         _check_name("opponent_name", self.opponent_name)
-        _check_int("match_length", self.match_length, 0)
-        _check_int("player_score", self.player_score, 0)
-        _check_int("opponent_score", self.opponent_score, 0)
+        _check_int("match_length", self.match_length, 0, _MAX_15_BITS)
+        _check_int("player_score", self.player_score, 0, _MAX_15_BITS)
+        _check_int("opponent_score", self.opponent_score, 0, _MAX_15_BITS)
         if not isinstance(self.board, tuple) or len(self.board) != _POINTS:
             raise ValueError(f"board must be a tuple of 26 ints, got {self.board!r}")
         _check_ints("a board number", self.board, -_MAX_INT)
         _check_choice("turn", self.turn, (-1, 0, 1))
         _check_dice("player_dice", self.player_dice)
         _check_dice("opponent_dice", self.opponent_dice)
-        _check_int("cube", self.cube, 1)
+        _check_cube(self.cube)
         _check_bool("player_may_double", self.player_may_double)
         _check_bool("opponent_may_double", self.opponent_may_double)
         _check_choice("was_doubled", self.was_doubled, (-1, 0, 1))

@@ -188,20 +188,27 @@ def read_position_text(text: str) -> PositionText:
     accepts) with what it carries besides the checkers.
 
     Raises:
-        ValueError: naming what is wrong with ``text`` (``position: ...``).
+        ValueError: naming what is wrong with ``text`` (``position: ...``), a number
+            out of range included (the codecs bound the cube to 2**15, a match length
+            and scores to 32767).
     """
     stripped = text.strip()
     if not stripped:
         raise ValueError("position: paste a Position ID, an XGID or a FIBS board: line")
     try:
         if stripped.startswith("board:"):
-            return _read_fibs(stripped)
-        if stripped.upper().startswith("XGID=") or ":" in stripped:
-            return _read_xgid(stripped)
-        position = Position.from_position_id(stripped)
+            read = _read_fibs(stripped)
+        elif stripped.upper().startswith("XGID=") or ":" in stripped:
+            read = _read_xgid(stripped)
+        else:
+            position = Position.from_position_id(stripped)
+            read = PositionText(position, "position_id", "the player of the Position ID")
+        # What the report writes back must be writable: a bad number is refused here,
+        # before any work, not in the worker.
+        read.xgid_with(read.dice)
     except (BackgammonError, ValueError) as error:
         raise ValueError(f"position: {error}") from None
-    return PositionText(position, "position_id", "the player of the Position ID")
+    return read
 
 
 def read_position(text: str) -> Position:
