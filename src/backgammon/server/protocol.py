@@ -391,13 +391,17 @@ def parse_client_message(text: str | bytes) -> Any:
     """Validate one client message; returns the typed message.
 
     Raises:
-        ProtocolError: naming the first thing wrong (not JSON, not an object, an
-            unknown ``type``, a missing or bad field).
+        ProtocolError: naming the first thing wrong (not JSON, nested too deeply, not
+            an object, an unknown ``type``, a missing or bad field).
     """
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as error:
         raise ProtocolError(f"bad message: not JSON ({error})") from None
+    except RecursionError:
+        # The decoder gives up after the interpreter's recursion limit (about a
+        # thousand levels), having read each level once: linear in the message.
+        raise ProtocolError("bad message: nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError(f"bad message: a JSON object is expected, got {type(data).__name__}")
     kind = data.get("type")

@@ -119,7 +119,7 @@ def _ref_of(data: str | bytes) -> str | None:
     """The ``ref`` of a message that will not be handled, if it has a usable one."""
     try:
         ref = json.loads(data).get("ref")
-    except (ValueError, AttributeError, UnicodeDecodeError):
+    except (ValueError, AttributeError, UnicodeDecodeError, RecursionError):
         return None
     return ref if isinstance(ref, str) and len(ref) <= 40 else None
 

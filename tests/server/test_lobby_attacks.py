@@ -1,0 +1,81 @@
+"""The lobby and the live connection under attack (issue 50): what one stranger with free
+guest accounts can send over WebSockets and HTTP, against one real ``backgammon serve``
+per database. Each attack runs while ``GET /healthz`` is asked every 0.2 s and must
+answer within a second (:func:`~tests.server.test_tool_attacks.healthy`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from backgammon.server.client import ServerClient
+
+from .conftest import BACKENDS, POSTGRESQL, ServerProcess, new_postgresql_database
+from .test_tool_attacks import healthy
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def lobby_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """One server for the whole file (on SQLite, then on PostgreSQL), no bots, every
+    guest from loopback allowed (sign-ups are not what is attacked here)."""
+    if request.param == "postgresql" and not POSTGRESQL:
+        pytest.skip("no PostgreSQL server (set BACKGAMMON_TEST_POSTGRESQL; .ci/run does)")
+    database = new_postgresql_database() if request.param == "postgresql" else ""
+    server = ServerProcess(
+        tmp_path_factory.mktemp("lobby"),
+        database,
+        "--no-warm-up",
+        "--no-bots",
+        "--signups-per-hour",
+        "100000",
+    )
+    server.start()
+    yield server
+    server.stop()
+
+
+async def _guest(server: ServerProcess, connect: bool = True) -> ServerClient:
+    client = ServerClient(server.url)
+    await client.guest()
+    if connect:
+        await client.connect()
+    return client
+
+
+async def _answer(client: ServerClient, message: str, ref: str) -> dict[str, Any]:
+    """Send raw text; the error or pong that names ``ref`` (or has no ref)."""
+    mark = len(client.messages)
+    await client.send(message)
+    return await client.wait_for(
+        lambda m: m["type"] in ("error", "pong") and m.get("ref") in (ref, None), since=mark
+    )
+
+
+def test_deeply_nested_json_is_a_bad_message_and_the_connection_stays(
+    lobby_server: ServerProcess,
+) -> None:
+    async def attack() -> None:
+        client = await _guest(lobby_server)
+        try:
+            nested = [
+                "[" * 8000 + "]" * 8000,
+                '{"type":"ping","ref":' + "[" * 2000 + "]" * 2000 + "}",
+                '{"type":"ping","ref":"x","extra":' + '{"a":' * 1500 + "1" + "}" * 1501,
+            ]
+            for text in nested:
+                answer = await _answer(client, text, "x")
+                assert answer["type"] == "error" and answer["code"] == "bad_message", answer
+            pong = await _answer(client, '{"type":"ping","ref":"still-here"}', "still-here")
+            assert pong["type"] == "pong"
+            assert client.closed_with is None
+        finally:
+            await client.close()
+
+    with healthy(lobby_server.url):
+        asyncio.run(attack())
+    assert "RecursionError" not in lobby_server.log.read_text()
