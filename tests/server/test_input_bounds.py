@@ -6,13 +6,19 @@ never a 500 or a dropped connection."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
+from backgammon.server.client import ServerClient
+
+from .clip_client import ClipClient
 from .conftest import ServerProcess
 from .test_tool_attacks import healthy
+
+PASSWORD = "a long enough password"
 
 BOARD = (
     "board:You:someplayer:{length}:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:"
@@ -59,3 +65,50 @@ def test_huge_numbers_in_a_fibs_board_line_are_refused_where_parsed(
         assert fine.status_code == 200, fine.text
         assert fine.json()["context"]["cube"] == 1 << 15
     assert "Traceback" not in server.log.read_text()
+
+
+def _fibs_port(server: ServerProcess) -> int:
+    for line in server.log.read_text().splitlines():
+        if "FIBS clients: telnet" in line:
+            return int(line.rsplit(" ", 1)[1])
+    raise AssertionError("the server did not say where FIBS clients connect")
+
+
+def test_long_or_odd_fibs_commands_get_an_error_line_and_the_session_goes_on(
+    server: ServerProcess,
+) -> None:
+    port = _fibs_port(server)
+
+    async def scenario() -> None:
+        web = ServerClient(server.url)
+        await web.register("mover", PASSWORD)
+        await web.close()
+        client = ClipClient("127.0.0.1", port)
+        await client.connect()
+        await client.wait_prompt("login: ")
+        await client.send(f"login TestClient 1008 mover {PASSWORD}")
+        await client.wait_for(lambda line: line == "6")
+
+        async def answer(command: str) -> str:
+            mark = len(client.lines)
+            await client.send(command)
+            index = await client.wait_for(lambda line: line.startswith("** "), since=mark)
+            return client.lines[index]
+
+        # '²' is a digit to str.isdigit but not to int(): the session failed on it.
+        assert (await answer("invite bot_beginner ²")).startswith("** Match length '²'")
+        mark = len(client.lines)
+        await client.send("invite bot_beginner 1")
+        await client.wait_for(lambda line: line.startswith("board:"), since=mark)
+        # 319 characters: more than a play's 200, refused before it reaches the match.
+        refused = await answer("move " + "x/y " * 80)
+        assert refused == "** move: String should have at most 200 characters", refused
+        mark = len(client.lines)
+        await client.send("who")
+        await client.wait_for(lambda line: line == "6", since=mark)
+        await client.send("bye")
+        await client.close()
+
+    with healthy(server.url):
+        asyncio.run(scenario())
+    assert "FIBS session failed" not in server.log.read_text()

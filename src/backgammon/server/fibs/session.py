@@ -25,6 +25,8 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
+from pydantic import ValidationError
+
 from backgammon import __version__
 from backgammon.errors import BackgammonError
 from backgammon.rules.position import Position
@@ -130,6 +132,14 @@ def _typed_steps(moves: list[str]) -> list[tuple[int, int]] | None:
             return None
         typed.append((pair[0], pair[1]))
     return typed
+
+
+def _first_problem(error: ValidationError) -> str:
+    """One line naming the first field of a request that typed text did not fit
+    (``move: String should have at most 200 characters``)."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "command"
+    return f"{where}: {first['msg'].removeprefix('Value error, ')}"
 
 
 def _shows_board(entry: dict[str, Any]) -> bool:
@@ -502,6 +512,8 @@ class FibsSession:
             await handler(rest)
         except ServiceError as error:
             await self.error(error.message)
+        except ValidationError as error:  # typed text that does not fit a request
+            await self.error(_first_problem(error))
         return True
 
     def _handlers(self) -> dict[str, Callable[[str], Awaitable[None]]]:
@@ -597,7 +609,7 @@ class FibsSession:
         if len(words) > 1:
             if words[1] == "unlimited":
                 length = 0
-            elif words[1].isdigit() and 1 <= int(words[1]) <= 64:
+            elif words[1].isascii() and words[1].isdigit() and 1 <= int(words[1]) <= 64:
                 length = int(words[1])
             else:
                 await self.error(f"Match length '{words[1]}': a number 1-64 or 'unlimited'.")
@@ -699,7 +711,11 @@ class FibsSession:
         if self._held == self.playing:
             await self.line(JOIN_NEXT_GAME)
             return
-        action = ActionBody.model_validate({"kind": kind, **fields})
+        try:
+            action = ActionBody.model_validate({"kind": kind, **fields})
+        except ValidationError as error:  # e.g. a move of more than 200 characters
+            await self.error(_first_problem(error))
+            return
         try:
             await self.service.act(user, self.playing, action)
         except ServiceError as error:
