@@ -157,6 +157,7 @@ class Server:
             "--no-bots",
             "--rate-limit", "1000",
             "--signups-per-hour", "1000000",  # every account comes from loopback
+            "--websockets-per-address", "1000000",
             "--log-level", log_level,
         ]  # fmt: skip
         if database:

@@ -79,3 +79,56 @@ def test_deeply_nested_json_is_a_bad_message_and_the_connection_stays(
     with healthy(lobby_server.url):
         asyncio.run(attack())
     assert "RecursionError" not in lobby_server.log.read_text()
+
+
+async def _tab(server: ServerProcess, token: str | None) -> ServerClient:
+    """Another WebSocket with ``token`` (another tab of the same person)."""
+    client = ServerClient(server.url)
+    client.token = token
+    return client
+
+
+async def _refused_connection(client: ServerClient, words: str) -> None:
+    with pytest.raises(ConnectionError):
+        await client.connect()
+    error = next(m for m in client.messages if m["type"] == "error")
+    assert error["code"] == "throttled" and words in error["message"], error
+    assert client.closed_with == 4429
+
+
+def test_websockets_are_capped_per_user_and_per_address(lobby_server: ServerProcess) -> None:
+    async def attack() -> None:
+        opened: list[ServerClient] = []
+        try:
+            first = await _guest(lobby_server, connect=False)
+            opened.append(first)
+            for _ in range(8):
+                tab = await _tab(lobby_server, first.token)
+                opened.append(tab)
+                await tab.connect()
+            for _ in range(3):  # (with the same token, over and over)
+                tab = await _tab(lobby_server, first.token)
+                opened.append(tab)
+                await _refused_connection(tab, "connections of yours (at most 8)")
+            for _ in range(3):  # 8 more each: 32 from this address
+                guest = await _guest(lobby_server, connect=False)
+                opened.append(guest)
+                for _ in range(8):
+                    tab = await _tab(lobby_server, guest.token)
+                    opened.append(tab)
+                    await tab.connect()
+            another = await _guest(lobby_server, connect=False)
+            opened.append(another)
+            await _refused_connection(another, "from your address (at most 32)")
+            for tab in opened[1:9]:  # the first guest closes its tabs: room for others
+                await tab.close()
+            await asyncio.sleep(0.5)
+            tab = await _tab(lobby_server, another.token)
+            opened.append(tab)
+            welcome = await tab.connect()
+            assert welcome["user"]["name"] == another.user["name"]  # type: ignore[index]
+        finally:
+            await asyncio.gather(*(client.close() for client in opened))
+
+    with healthy(lobby_server.url):
+        asyncio.run(attack())

@@ -128,6 +128,13 @@ def serve(
             "have connected at once."
         ),
     ] = 8,
+    websockets_per_address: Annotated[
+        int,
+        typer.Option(
+            help="WebSocket connections of logged-in users one address (an IPv6 /64) may "
+            "have open at once (each user at most 8)."
+        ),
+    ] = 32,
     loop: Annotated[
         str,
         typer.Option(
@@ -171,6 +178,7 @@ def serve(
             signups_per_hour=signups_per_hour,
             claim_after=claim_after,
             viewers_per_address=viewers_per_address,
+            websockets_per_address=websockets_per_address,
         )
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from backgammon.server.repository import User
+from backgammon.server.throttle import client_address
 
 __all__ = ["ANONYMOUS", "VIEWER_MESSAGES", "Connection", "Hub", "Message"]
 
@@ -62,12 +63,15 @@ class Connection:
     Args:
         user: the logged-in account, or :data:`ANONYMOUS` for a viewer.
         queue_size: messages that may wait for a slow client before it is dropped.
-        address: the client's address (what anonymous viewers are counted by).
+        address: the client's address (what anonymous viewers are counted by);
+            :attr:`network` is what a user's connections are counted by (an IPv6
+            client's /64).
     """
 
     def __init__(self, user: User, queue_size: int = 256, address: str = "") -> None:
         self.user = user
         self.address = address
+        self.network = client_address(address) if address else ""
         self.rooms: set[str] = set()
         self.queue: asyncio.Queue[Message | None] = asyncio.Queue(queue_size)
         self.closed = False
@@ -124,6 +128,7 @@ class Hub:
         self._rooms: dict[str, set[Connection]] = {}
         self._by_user: dict[int, set[Connection]] = {}
         self._viewers: dict[str, set[Connection]] = {}
+        self._by_network: dict[str, int] = {}
 
     def add_viewer(self, connection: Connection) -> None:
         """Register an anonymous viewer (by its address; it is no user's)."""
@@ -150,14 +155,24 @@ class Hub:
     def add(self, connection: Connection) -> bool:
         """Register a connection; True if it is the user's first here."""
         connections = self._by_user.setdefault(connection.user.id, set())
+        if connection not in connections and connection.network:
+            self._by_network[connection.network] = self.connections_from(connection.network) + 1
         connections.add(connection)
         return len(connections) == 1
+
+    def connections_from(self, network: str) -> int:
+        """Users' connections here from ``network`` (a :attr:`Connection.network`)."""
+        return self._by_network.get(network, 0)
 
     def remove(self, connection: Connection) -> bool:
         """Forget a connection; True if the user has no other connection here."""
         for room in list(connection.rooms):
             self.leave(connection, room)
         connections = self._by_user.get(connection.user.id, set())
+        if connection in connections and connection.network:
+            left = self._by_network.pop(connection.network, 1) - 1
+            if left:
+                self._by_network[connection.network] = left
         connections.discard(connection)
         if not connections:
             self._by_user.pop(connection.user.id, None)

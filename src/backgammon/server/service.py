@@ -1722,6 +1722,32 @@ class GameService:
             connection.send({"type": "kicked", "message": "kick by an administrator"})
             connection.close()
 
+    def connect_capped(self, connection: Connection, since: int | None = None) -> None:
+        """:meth:`connect` a client that opens as many connections as it likes (a
+        WebSocket), within ``websockets_per_user`` connections of its user and
+        ``websockets_per_address`` of its client address (an IPv6 client's /64).
+
+        Raises:
+            ServiceError: ``throttled`` when either is reached (nothing registered).
+        """
+        per_user = self.settings.websockets_per_user
+        if len(tuple(self.hub.connections_of(connection.user.id))) >= per_user:
+            raise ServiceError(
+                "throttled",
+                f"too many connections of yours (at most {per_user}): close another tab",
+                429,
+                retry_after=10,
+            )
+        per_address = self.settings.websockets_per_address
+        if connection.network and self.hub.connections_from(connection.network) >= per_address:
+            raise ServiceError(
+                "throttled",
+                f"too many connections from your address (at most {per_address})",
+                429,
+                retry_after=10,
+            )
+        self.connect(connection, since)
+
     def connect_viewer(self, connection: Connection) -> None:
         """Register an anonymous viewer (a connection of
         :data:`~backgammon.server.hub.ANONYMOUS`): no one hears of it, and it may

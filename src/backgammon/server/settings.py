@@ -64,6 +64,10 @@ class Settings(BaseModel):
         viewers_per_address / viewers: anonymous viewers (a match watched without an
             account, read-only) one client address may have connected at once, and
             this process in all; a connection beyond either is refused.
+        websockets_per_user / websockets_per_address: WebSocket connections one
+            logged-in user, and one client address (an IPv6 client by its /64), may
+            have open at once in this process; one beyond either is refused (the
+            rate limit is per connection, so this bounds what one person may send).
         fibs_port: where the FIBS front end listens (None: no FIBS front end; 0: a
             free port); ``fibs_host``: its interface.
         fibs_login_timeout: seconds a FIBS connection has to log in (or register)
@@ -98,6 +102,8 @@ class Settings(BaseModel):
     admins: tuple[str, ...] = ()
     viewers_per_address: int = Field(default=8, ge=0)
     viewers: int = Field(default=2000, ge=0)
+    websockets_per_user: int = Field(default=8, ge=1)
+    websockets_per_address: int = Field(default=32, ge=1)
     fibs_port: int | None = Field(default=None, ge=0, le=65535)
     fibs_host: str = "127.0.0.1"
     fibs_login_timeout: float = Field(default=120.0, gt=0)

@@ -60,9 +60,7 @@ async def _serve_websocket(
     user = await service.authenticate(session_token(websocket))
     await websocket.accept()
     connection = Connection(user or ANONYMOUS, address=client_address(websocket))
-    if user is not None:
-        service.connect(connection, since)
-    elif not await _admit_viewer(websocket, connection, service):
+    if not await _admit(websocket, connection, service, since):
         return
     writer = asyncio.create_task(_write(websocket, connection))
     limit = TokenBucket(settings.messages_per_second, settings.message_burst)
@@ -100,10 +98,16 @@ async def _serve_websocket(
         await writer
 
 
-async def _admit_viewer(websocket: WebSocket, connection: Connection, service: GameService) -> bool:
-    """Register an anonymous viewer, or tell it why not and close (code 4429)."""
+async def _admit(
+    websocket: WebSocket, connection: Connection, service: GameService, since: int
+) -> bool:
+    """Register a user's connection (within its user's and its address's caps) or an
+    anonymous viewer, or tell it why not and close (code 4429)."""
     try:
-        service.connect_viewer(connection)
+        if connection.anonymous:
+            service.connect_viewer(connection)
+        else:
+            service.connect_capped(connection, since)
     except ServiceError as error:
         refusal = {"type": "error", "code": error.code, "message": error.message}
         try:
