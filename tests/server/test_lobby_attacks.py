@@ -6,6 +6,8 @@ answer within a second (:func:`~tests.server.test_tool_attacks.healthy`)."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -37,6 +39,40 @@ def lobby_server(
     server.start()
     yield server
     server.stop()
+
+
+async def _sql(server: ServerProcess, statement: str, rows: list[tuple[Any, ...]]) -> None:
+    """Run one statement (``?`` for each value) once per row on the server's database:
+    the tests' way to build in a moment what an attacker would take hours to."""
+    if server.database:
+        import asyncpg
+
+        parts = statement.split("?")
+        statement = "".join(f"{part}${i + 1}" for i, part in enumerate(parts[:-1])) + parts[-1]
+        connection = await asyncpg.connect(server.database)
+        try:
+            await connection.executemany(statement, rows)
+        finally:
+            await connection.close()
+    else:
+        with sqlite3.connect(server.data / "backgammon.sqlite3", timeout=30) as database:
+            database.executemany(statement, rows)
+
+
+async def _count(server: ServerProcess, query: str, *values: Any) -> int:
+    """One number the server's database answers (``?`` for each value)."""
+    if server.database:
+        import asyncpg
+
+        parts = query.split("?")
+        query = "".join(f"{part}${i + 1}" for i, part in enumerate(parts[:-1])) + parts[-1]
+        connection = await asyncpg.connect(server.database)
+        try:
+            return int(await connection.fetchval(query, *values))
+        finally:
+            await connection.close()
+    with sqlite3.connect(server.data / "backgammon.sqlite3", timeout=30) as database:
+        return int(database.execute(query, values).fetchone()[0])
 
 
 async def _guest(server: ServerProcess, connect: bool = True) -> ServerClient:
@@ -129,6 +165,57 @@ def test_websockets_are_capped_per_user_and_per_address(lobby_server: ServerProc
             assert welcome["user"]["name"] == another.user["name"]  # type: ignore[index]
         finally:
             await asyncio.gather(*(client.close() for client in opened))
+
+    with healthy(lobby_server.url):
+        asyncio.run(attack())
+
+
+def test_chat_is_rate_limited_per_user_and_its_history_is_bounded(
+    lobby_server: ServerProcess,
+) -> None:
+    async def attack() -> None:
+        talker = await _guest(lobby_server, connect=False)
+        tabs = [await _tab(lobby_server, talker.token) for _ in range(4)]
+        listener = await _guest(lobby_server)
+        try:
+            await listener.subscribe("lobby")
+            for tab in tabs:
+                await tab.connect()
+            began = time.monotonic()
+            for number in range(10):  # 40 lines in about a second, from 4 connections
+                for index, tab in enumerate(tabs):
+                    line = {"type": "chat", "room": "lobby", "text": f"spam {number}-{index}"}
+                    await tab.send({**line, "ref": f"s{number}-{index}"})
+                await asyncio.sleep(0.1)
+            await listener.send({"type": "ping", "ref": "after"})
+            await asyncio.sleep(1.0)
+            took = time.monotonic() - began
+            heard = [
+                m["text"]
+                for m in listener.messages
+                if m["type"] == "chat" and m["text"].startswith("spam")
+            ]
+            assert 5 <= len(heard) <= 5 + took + 1, heard  # a burst of 5, then 1 a second
+            refusals = [m for tab in tabs for m in tab.messages if m["type"] == "error"]
+            assert len(heard) + len(refusals) == 40
+            assert {m["code"] for m in refusals} == {"throttled"}
+            # The room keeps its newest 200 lines: 300 old ones, then one more line.
+            name = listener.user["name"]  # type: ignore[index]
+            await _sql(
+                lobby_server,
+                "INSERT INTO chat_messages (room, audience, user_id, text, at) "
+                "VALUES ('lobby', 'all', (SELECT id FROM users WHERE name = ?), ?, ?)",
+                [(name, f"old {number}", float(number)) for number in range(300)],
+            )
+            mark = len(listener.messages)
+            await listener.send({"type": "chat", "room": "lobby", "text": "the newest"})
+            await listener.wait_for(lambda m: m.get("text") == "the newest", since=mark)
+            query = "SELECT count(*) FROM chat_messages WHERE room = 'lobby'"
+            assert await _count(lobby_server, query) == 200
+            newest = "SELECT count(*) FROM chat_messages WHERE text = ?"
+            assert await _count(lobby_server, newest, "the newest") == 1
+        finally:
+            await asyncio.gather(*(client.close() for client in (talker, listener, *tabs)))
 
     with healthy(lobby_server.url):
         asyncio.run(attack())

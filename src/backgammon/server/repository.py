@@ -463,14 +463,38 @@ async def rating_history_of(
     return [dict(row._asdict()) for row in await connection.execute(query)]
 
 
+CHAT_LINES_KEPT = 200
+"""The newest chat lines kept per room (the lobby, a match, a chouette table): adding a
+line deletes those older than this many."""
+
+
 async def add_chat(
-    connection: AsyncConnection, room: str, audience: str, user_id: int, text: str, now: float
+    connection: AsyncConnection,
+    room: str,
+    audience: str,
+    user_id: int,
+    text: str,
+    now: float,
+    keep: int = CHAT_LINES_KEPT,
 ) -> None:
-    """Keep a chat line."""
+    """Keep a chat line, and forget the room's lines older than its newest ``keep``
+    (one step down the room's index: the lines past the newest ``keep`` are usually
+    one)."""
     await connection.execute(
         insert(chat_messages).values(
             room=room, audience=audience, user_id=user_id, text=text, at=now
         )
+    )
+    oldest_kept = (
+        select(chat_messages.c.id)
+        .where(chat_messages.c.room == room)
+        .order_by(chat_messages.c.id.desc())
+        .offset(keep - 1)
+        .limit(1)
+        .scalar_subquery()
+    )
+    await connection.execute(
+        delete(chat_messages).where(chat_messages.c.room == room, chat_messages.c.id < oldest_kept)
     )
 
 

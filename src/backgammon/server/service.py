@@ -59,6 +59,7 @@ from backgammon.server.protocol import (
     MatchSettings,
     Rematch,
 )
+from backgammon.server.rate_limit import TokenBuckets
 from backgammon.server.ratings import Rating, rate_match
 from backgammon.server.repository import MatchRow, User
 from backgammon.server.settings import Settings
@@ -284,6 +285,8 @@ class GameService:
         per_signup = 3600.0 / settings.signups_per_hour
         self._signup_policy = throttle.Policy(settings.signups_per_hour, per_signup, per_signup)
         self._committer: GroupCommitter | None = None
+        # What each user says, from all their connections and rooms together.
+        self._chat_rate = TokenBuckets(settings.chat_lines_per_second, settings.chat_burst)
         self._play_texts = PlayTexts()
         self._elsewhere: dict[int, tuple[dict[str, Any], int]] = {}
         # Who is connected, as this process knows it: the users seen connected (here or
@@ -1859,9 +1862,11 @@ class GameService:
         Raises:
             ServiceError: ``bad_request`` for a text others may not receive (see
                 :mod:`backgammon.server.user_text`), ``forbidden`` for a muted or
-                banned user, ``not_found`` for a room.
+                banned user, ``throttled`` past the user's ``chat_lines_per_second``
+                (all their rooms and tells together), ``not_found`` for a room.
         """
         await self._check_speaker(user, text)
+        self._take_chat_line(user)
         only: Callable[[Connection], bool] | None = None
         if room == "lobby":
             audience = "all"
@@ -1909,9 +1914,11 @@ class GameService:
 
         Raises:
             ServiceError: ``bad_request`` for a text others may not receive, oneself
-                or a bot (a ``tell``); ``forbidden`` for a muted or banned user, ``not_found``.
+                or a bot (a ``tell``); ``forbidden`` for a muted or banned user,
+                ``throttled`` as :meth:`chat`, ``not_found``.
         """
         await self._check_speaker(user, text)
+        self._take_chat_line(user)
         target = await self.user_named(name)
         if target.id == user.id:
             raise ServiceError("bad_request", "to: you cannot tell yourself")
@@ -2211,6 +2218,21 @@ class GameService:
             raise ServiceError("forbidden", f"{user.name} is banned", 403)
         if current.muted:
             raise ServiceError("forbidden", "you are muted", 403)
+
+    def _take_chat_line(self, user: User) -> None:
+        """Count one line ``user`` says (chat in any room, a tell) against their
+        ``chat_lines_per_second``, whichever connection it came from.
+
+        Raises:
+            ServiceError: ``throttled`` past it.
+        """
+        if not self._chat_rate.allow(user.id):
+            per_second = self.settings.chat_lines_per_second
+            raise _throttled(
+                f"you are saying too much (at most {per_second:g} line(s) a second, "
+                f"{self.settings.chat_burst} at once)",
+                1.0 / per_second,
+            )
 
     async def _fresh_user(self, user_id: int) -> User | None:
         async with self.db.transaction() as connection:
