@@ -15,6 +15,11 @@ __all__ = ["router"]
 
 router = APIRouter(prefix="/api/users", tags=["users"])
 
+FIRST_DAY = date(2000, 1, 1)
+"""The earliest ``since`` or ``until`` of a match history."""
+LAST_DAY = date(9998, 12, 31)
+"""The latest ``since`` or ``until`` (the day after it is still a ``date``)."""
+
 
 @router.get("/{name}")
 async def profile(name: str, service: Service) -> dict[str, Any]:
@@ -36,6 +41,12 @@ async def match_history(
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
 ) -> dict[str, Any]:
     """A page of a player's matches, newest first; bad parameters get a 422 naming them."""
+    for field, day in (("since", since), ("until", until)):
+        if day is not None and not FIRST_DAY <= day <= LAST_DAY:
+            # 9999-12-31 was a 500: the day after it is beyond ``date``.
+            raise ServiceError(
+                "bad_request", f"{field}: a day from {FIRST_DAY} to {LAST_DAY}, got {day}", 422
+            )
     if since is not None and until is not None and until < since:
         raise ServiceError("bad_request", f"until: {until} is before since ({since})", 422)
     wanted = HistoryFilter(
