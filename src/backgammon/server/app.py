@@ -21,6 +21,7 @@ from contextlib import asynccontextmanager
 from functools import partial
 
 from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.staticfiles import StaticFiles
 
@@ -123,6 +124,7 @@ def create_app(
         by_path={"/api/analysis": analysis.MAX_UPLOAD_BYTES},
     )
     app.exception_handler(ServiceError)(_service_error)
+    app.exception_handler(RequestValidationError)(_validation_error)
     for router in API_ROUTERS:
         app.include_router(router, dependencies=[Depends(same_site_only)])
     app.include_router(pages.router)
@@ -183,6 +185,17 @@ async def _lifespan(
     await chouette_tables.close()
     await service.stop()
     say("stopped")
+
+
+async def _validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
+    """FastAPI's 422 (``detail``: each problem's ``type``, ``loc`` and ``msg``) without
+    the inputs echoed: a body's ``Infinity`` or ``1e400`` made FastAPI's own answer a
+    500, since JSON has no infinity (and an echo can be as large as the body)."""
+    detail = [
+        {"type": str(problem["type"]), "loc": list(problem["loc"]), "msg": str(problem["msg"])}
+        for problem in error.errors()
+    ]
+    return JSONResponse({"detail": detail}, status_code=422)
 
 
 async def _service_error(_request: Request, error: ServiceError) -> JSONResponse:

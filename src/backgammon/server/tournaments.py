@@ -68,6 +68,9 @@ MAX_DOUBLE_ELIMINATION = 32
 MAX_LIVE_PER_ORGANISER = 5
 """The most open or running tournaments one organiser may have."""
 
+MAX_START_AHEAD_SECONDS = 366 * 86_400
+"""How far ahead a tournament's ``starts_at`` may be: about a year."""
+
 KEPT_VIEWS = 128
 """How many ended (finished or cancelled) tournaments' rounds and standings a
 process keeps computed (the least recently viewed forgotten first)."""
@@ -129,7 +132,12 @@ class CreateTournament(_Strict):
     final_length: int = Field(default=9, ge=1, le=25)
     clock: TournamentClock = Field(default_factory=TournamentClock)
     rated: bool = True
-    starts_at: float | None = Field(default=None, ge=0, description="Unix time to start")
+    starts_at: float | None = Field(
+        default=None,
+        ge=0,
+        allow_inf_nan=False,  # JSON's 1e400 is infinity; PostgreSQL would store it
+        description="Unix time to start, within a year from now",
+    )
 
 
 class EnterBot(_Strict):
@@ -355,8 +363,8 @@ class TournamentService:
 
         Raises:
             ServiceError: ``bad_request`` for a name others may not see, a start in
-                the past, or rounds the format cannot have; ``forbidden`` for a
-                guest, or a muted or banned user; ``conflict`` past
+                the past or more than a year ahead, or rounds the format cannot have;
+                ``forbidden`` for a guest, or a muted or banned user; ``conflict`` past
                 :data:`MAX_LIVE_PER_ORGANISER`.
         """
         if user.kind != "human":
@@ -365,6 +373,12 @@ class TournamentService:
         name = body.name
         if body.starts_at is not None and body.starts_at < self.games.clock.now():
             raise ServiceError("bad_request", "starts_at: the start time is in the past", 422)
+        if body.starts_at is not None and (
+            body.starts_at > self.games.clock.now() + MAX_START_AHEAD_SECONDS
+        ):
+            raise ServiceError(
+                "bad_request", "starts_at: the start time is more than a year from now", 422
+            )
         self._check_format_settings(body)
         tournament_id = _new_id()
         async with self.games.db.transaction() as connection:
