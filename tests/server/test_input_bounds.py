@@ -7,6 +7,7 @@ never a 500 or a dropped connection."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -112,3 +113,58 @@ def test_long_or_odd_fibs_commands_get_an_error_line_and_the_session_goes_on(
     with healthy(server.url):
         asyncio.run(scenario())
     assert "FIBS session failed" not in server.log.read_text()
+
+
+def _register(client: httpx.Client, name: str) -> dict[str, str]:
+    answer = client.post("/api/register", json={"name": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    return {"authorization": f"Bearer {answer.json()['token']}"}
+
+
+def test_history_dates_beyond_the_calendar_are_refused_with_422(server: ServerProcess) -> None:
+    with healthy(server.url), httpx.Client(base_url=server.url, timeout=30) as client:
+        _register(client, "dated")
+        for query, field in [
+            ("until=9999-12-31", "until"),
+            ("since=9999-12-31", "since"),
+            ("since=0001-01-01", "since"),
+        ]:
+            answer = client.get(f"/api/users/dated/matches?{query}")
+            assert answer.status_code == 422, (query, answer.text)
+            assert field in answer.text, answer.text
+        fine = client.get("/api/users/dated/matches?since=2000-01-01&until=9998-12-31")
+        assert fine.status_code == 200, fine.text
+
+
+def test_a_tournament_start_must_be_finite_and_within_a_year(server: ServerProcess) -> None:
+    with healthy(server.url), httpx.Client(base_url=server.url, timeout=30) as client:
+        headers = _register(client, "organiser")
+        for starts_at in ("Infinity", "1e400", "NaN", str(time.time() + 2 * 366 * 86_400)):
+            body = '{"name": "Cup", "format": "knockout", "starts_at": ' + starts_at + "}"
+            answer = client.post(
+                "/api/tournaments",
+                content=body,
+                headers={**headers, "content-type": "application/json"},
+            )
+            assert answer.status_code == 422, (starts_at, answer.text)
+            assert "starts_at" in answer.text, answer.text
+        soon = {"name": "Cup", "format": "knockout", "starts_at": time.time() + 3600}
+        answer = client.post("/api/tournaments", json=soon, headers=headers)
+        assert answer.is_success, answer.text
+
+
+def test_logins_keep_at_most_fifty_live_tokens_per_user(server: ServerProcess) -> None:
+    credentials = {"name": "frequent", "password": PASSWORD}
+    with healthy(server.url):
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            tokens = [_register(client, "frequent")]
+        for _ in range(59):  # a fresh client each time: no cookie carries a session
+            with httpx.Client(base_url=server.url, timeout=30) as client:
+                answer = client.post("/api/login", json=credentials)
+                assert answer.status_code == 200, answer.text
+                tokens.append({"authorization": f"Bearer {answer.json()['token']}"})
+        live = []
+        for headers in tokens:
+            with httpx.Client(base_url=server.url, timeout=30) as client:
+                live.append(client.get("/api/me", headers=headers).status_code == 200)
+    assert live == [False] * 10 + [True] * 50

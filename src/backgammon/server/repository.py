@@ -58,6 +58,7 @@ __all__ = [
     "recent_chat",
     "remove_friend",
     "replace_password_hash",
+    "revoke_old_tokens",
     "set_gag",
     "set_rating",
     "set_user_flags",
@@ -211,6 +212,21 @@ async def store_token(
         insert(tokens).values(
             token_hash=token_hash, user_id=user_id, created_at=now, expires_at=expires
         )
+    )
+
+
+async def revoke_old_tokens(
+    connection: AsyncConnection, user_id: int, keep: int, now: float
+) -> None:
+    """Forget a user's tokens but its ``keep`` newest live ones (and its expired ones)."""
+    newest = (
+        select(tokens.c.token_hash)
+        .where(tokens.c.user_id == user_id, tokens.c.expires_at > now)
+        .order_by(tokens.c.created_at.desc(), tokens.c.token_hash)
+        .limit(keep)
+    )
+    await connection.execute(
+        delete(tokens).where(tokens.c.user_id == user_id, tokens.c.token_hash.not_in(newest))
     )
 
 

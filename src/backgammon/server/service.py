@@ -201,6 +201,9 @@ def _login_required(what: str) -> ServiceError:
 MAX_FRIENDS = 100
 """The most users one friends list holds."""
 
+MAX_TOKENS_PER_USER = 50
+"""The most live session tokens one user holds; a login past it revokes the oldest."""
+
 
 ROSTER_CHUNK = 40
 """Users per ``roster`` event (a process's connected users, told to one that has
@@ -404,6 +407,8 @@ class GameService:
         token = new_token()
         now = self.clock.now()
         async with self.db.transaction() as connection:
+            # The new token is always kept; the oldest go beyond the limit.
+            await repo.revoke_old_tokens(connection, user.id, MAX_TOKENS_PER_USER - 1, now)
             await repo.store_token(
                 connection,
                 hash_token(token),
