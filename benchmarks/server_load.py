@@ -158,6 +158,7 @@ class Server:
             "--rate-limit", "1000",
             "--signups-per-hour", "1000000",  # every account comes from loopback
             "--websockets-per-address", "1000000",
+            "--open-matches-per-address", "1000000",
             "--log-level", log_level,
         ]  # fmt: skip
         if database:

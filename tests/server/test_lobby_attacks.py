@@ -6,6 +6,7 @@ answer within a second (:func:`~tests.server.test_tool_attacks.healthy`)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -13,10 +14,15 @@ from typing import Any
 
 import pytest
 
-from backgammon.server.client import ServerClient
+from backgammon.server.client import ClientError, ServerClient
 
 from .conftest import BACKENDS, POSTGRESQL, ServerProcess, new_postgresql_database
 from .test_tool_attacks import healthy
+
+CONFIG = json.dumps(
+    {"variant": "standard", "length": 3, "cube": True, "crawford": True, "jacoby": False}
+)
+"""A match's settings as a row in the database holds them."""
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -216,6 +222,62 @@ def test_chat_is_rate_limited_per_user_and_its_history_is_bounded(
             assert await _count(lobby_server, newest, "the newest") == 1
         finally:
             await asyncio.gather(*(client.close() for client in (talker, listener, *tabs)))
+
+    with healthy(lobby_server.url):
+        asyncio.run(attack())
+
+
+def test_open_matches_are_bounded_per_address_and_lobby_snapshots_are_not_rebuilt(
+    lobby_server: ServerProcess,
+) -> None:
+    async def attack() -> None:
+        clients: list[ServerClient] = []
+        try:
+            # Guests are free: two of them make 10 open matches each from one address
+            # (each account may have 20); a third may make none.
+            for _ in range(2):
+                host = await _guest(lobby_server, connect=False)
+                clients.append(host)
+                for _ in range(10):
+                    await host.create_match(length=3)
+            third = await _guest(lobby_server, connect=False)
+            clients.append(third)
+            with pytest.raises(ClientError) as refused:
+                await third.create_match(length=3)
+            assert (refused.value.status, refused.value.code) == (429, "throttled")
+            assert "from your address" in refused.value.message
+            # A lobby as big as an attacker once made it (580 open matches): rows
+            # copied in the database, as from many addresses.
+            name = host.user["name"]  # type: ignore[index]
+            await _sql(
+                lobby_server,
+                "INSERT INTO matches (id, created_at, created_by, config, status, player0, "
+                "rated, public, seed, commitment, nonce0, nonce1) VALUES (?, ?, "
+                "(SELECT id FROM users WHERE name = ?), ?, 'open', "
+                "(SELECT id FROM users WHERE name = ?), ?, ?, ?, ?, '', '')",
+                [
+                    (f"copy{number:05}", float(number), name, CONFIG, name, False, True, *seed)
+                    for number in range(600)
+                    for seed in [("0" * 64, f"{number:064x}")]
+                ],
+            )
+            # Five connections ask for the lobby 19 times a second each for 3 s.
+            tabs = [await _tab(lobby_server, third.token) for _ in range(5)]
+            clients += tabs
+            for tab in tabs:
+                await tab.connect()
+                lobby = await tab.subscribe("lobby")
+                assert lobby["type"] == "lobby" and len(lobby["open"]) == 200, lobby["type"]
+            for _ in range(57):
+                for tab in tabs:
+                    await tab.send({"type": "subscribe", "match": "lobby"})
+                await asyncio.sleep(1 / 19)
+            for tab in tabs:
+                await _answer(tab, '{"type":"ping","ref":"done"}', "done")
+                snapshots = [m for m in tab.messages if m["type"] == "lobby"]
+                assert len(snapshots) == 1, len(snapshots)
+        finally:
+            await asyncio.gather(*(client.close() for client in clients))
 
     with healthy(lobby_server.url):
         asyncio.run(attack())

@@ -135,6 +135,10 @@ def serve(
             "have open at once (each user at most 8)."
         ),
     ] = 32,
+    open_matches_per_address: Annotated[
+        int,
+        typer.Option(help="Open matches (waiting for an opponent) made from one address at once."),
+    ] = 20,
     loop: Annotated[
         str,
         typer.Option(
@@ -179,6 +183,7 @@ def serve(
             claim_after=claim_after,
             viewers_per_address=viewers_per_address,
             websockets_per_address=websockets_per_address,
+            open_matches_per_address=open_matches_per_address,
         )
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None

@@ -114,6 +114,7 @@ class MatchRow:
     finished_at: float | None
     rematch_of: str | None
     request_id: str | None = None
+    created_from: str | None = None
 
 
 _USER_COLUMNS = (
@@ -299,6 +300,23 @@ async def count_unfinished_matches(connection: AsyncConnection, user_id: int) ->
             or_(matches.c.player0 == user_id, matches.c.player1 == user_id),
             matches.c.status.in_(("open", "playing")),
         )
+    )
+    return int(result.scalar_one())
+
+
+async def count_open_matches_from(connection: AsyncConnection, address: str) -> int:
+    """How many matches created from client ``address`` are still open (not started),
+    holding the address until the transaction ends (PostgreSQL's advisory lock;
+    SQLite's transactions take turns anyway), so that concurrent requests from one
+    address, in any processes, count and add their rows one after the other."""
+    if connection.dialect.name == "postgresql":
+        await connection.execute(
+            select(func.pg_advisory_xact_lock(func.hashtext(f"open-matches:{address}")))
+        )
+    result = await connection.execute(
+        select(func.count())
+        .select_from(matches)
+        .where(matches.c.created_from == address, matches.c.status == "open")
     )
     return int(result.scalar_one())
 

@@ -205,6 +205,10 @@ MAX_TOKENS_PER_USER = 50
 """The most live session tokens one user holds; a login past it revokes the oldest."""
 
 
+LOBBY_CACHE_SECONDS = 5.0
+"""The longest the lobby's shared part (its open matches and matches in play) is
+served from memory; any lobby event about a match forgets it sooner."""
+
 ROSTER_CHUNK = 40
 """Users per ``roster`` event (a process's connected users, told to one that has
 just started), so that each stays under the bus's payload limit."""
@@ -288,6 +292,11 @@ class GameService:
         per_signup = 3600.0 / settings.signups_per_hour
         self._signup_policy = throttle.Policy(settings.signups_per_hour, per_signup, per_signup)
         self._committer: GroupCommitter | None = None
+        # The lobby's open matches and matches in play, summarised once for everyone
+        # (see _lobby_matches) and the number of lobby events that changed them.
+        self._lobby_cache: tuple[float, dict[str, Any]] | None = None
+        self._lobby_changes = 0
+        self._lobby_building = asyncio.Lock()
         # What each user says, from all their connections and rooms together.
         self._chat_rate = TokenBuckets(settings.chat_lines_per_second, settings.chat_burst)
         self._play_texts = PlayTexts()
@@ -677,7 +686,9 @@ class GameService:
                 "bad_request", f"no bot at level {level!r}; offered: {offered}"
             ) from None
 
-    async def create_match(self, user: User, request: CreateMatch) -> dict[str, Any]:
+    async def create_match(
+        self, user: User, request: CreateMatch, *, address: str | None = None
+    ) -> dict[str, Any]:
         """Create a match: open (public), by invitation, or against a bot (it starts
         at once). The creator sits in seat 0. An invitation is told to its invitee
         only; an open public match to the whole lobby.
@@ -686,10 +697,15 @@ class GameService:
         user (again, or at the same time, in any process) gets the match the first
         request created, and creates nothing.
 
+        ``address``: the client's address (None: an in-process caller); at most
+        ``open_matches_per_address`` open matches are made from one (an IPv6
+        client's /64), whatever the accounts.
+
         Raises:
             ServiceError: ``bad_request`` for an unknown opponent; ``conflict``
                 for a user in :data:`MAX_OPEN_MATCHES` unfinished matches already;
-                ``forbidden`` for a banned user.
+                ``throttled`` for an address with its open matches; ``forbidden``
+                for a banned user.
         """
         await self._check_active(user)
         request_id = request.request_id
@@ -698,7 +714,8 @@ class GameService:
             if earlier is not None:
                 return earlier
         try:
-            return await self._create_match(user, request)
+            network = None if address is None else throttle.client_address(address)
+            return await self._create_match(user, request, network)
         except (ServiceError, IntegrityError):
             # A concurrent request with the same id got there first (its insert, or
             # its use of the same dice commitment, won): answer with its match.
@@ -715,7 +732,9 @@ class GameService:
             row = await repo.match_by_request(connection, user.id, request_id)
         return None if row is None else await self._summary(row)
 
-    async def _create_match(self, user: User, request: CreateMatch) -> dict[str, Any]:
+    async def _create_match(
+        self, user: User, request: CreateMatch, network: str | None
+    ) -> dict[str, Any]:
         opponent: User | None = None
         invitee: User | None = None
         rated = request.rated and user.kind != "guest"
@@ -737,7 +756,7 @@ class GameService:
         match_id = _new_match_id()
         now = self.clock.now()
         async with self.db.transaction() as connection:
-            await self._check_open_matches(connection, user)
+            await self._check_open_matches(connection, user, network)
             seed = await self._committed_seed(connection, user, request)
             await repo.create_match(
                 connection,
@@ -756,6 +775,7 @@ class GameService:
                 nonce0=request.nonce,
                 nonce1="",
                 request_id=request.request_id,
+                created_from=network,
             )
         if opponent is not None:
             await self._begin(match_id)
@@ -776,9 +796,21 @@ class GameService:
         assert row is not None
         return await self._summary(row)
 
-    async def _check_open_matches(self, connection: Any, user: User) -> None:
-        """Refuse a new match to a user in :data:`MAX_OPEN_MATCHES` unfinished ones
-        (the user's row is held, so concurrent requests count one after another)."""
+    async def _check_open_matches(self, connection: Any, user: User, network: str | None) -> None:
+        """Refuse a new match to a user in :data:`MAX_OPEN_MATCHES` unfinished ones,
+        or from a client address (``network``) with ``open_matches_per_address``
+        open ones (the user's row and the address are held, so concurrent requests
+        count one after another)."""
+        if network is not None:
+            most = self.settings.open_matches_per_address
+            if await repo.count_open_matches_from(connection, network) >= most:
+                raise ServiceError(
+                    "throttled",
+                    f"{most} matches made from your address wait for an opponent: "
+                    "cancel one, or wait until one starts",
+                    429,
+                    retry_after=60,
+                )
         await repo.lock_user(connection, user.id)
         unfinished = await repo.count_unfinished_matches(connection, user.id)
         if unfinished >= MAX_OPEN_MATCHES:
@@ -1575,19 +1607,17 @@ class GameService:
         """The lobby as ``user`` sees it: who is online, the bots, the open public
         matches that invite no one in particular, the invitations to ``user``
         (``invitations``), ``user``'s own invitations and unlisted matches still
-        open (``sent``), and the public matches in play."""
+        open (``sent``), and the public matches in play. The open matches and those
+        in play are summarised once for everyone (:meth:`_lobby_matches`)."""
+        shared = await self._lobby_matches()
         async with self.db.transaction() as connection:
-            open_rows = await repo.list_matches(
-                connection, status="open", public_only=True, open_to_all=True
-            )
             own = await repo.list_matches(connection, status="open", user_id=user.id)
-            playing = await repo.list_matches(connection, status="playing", limit=100)
             friend_ids = await repo.friend_ids(connection, user.id)
-        listed = {row.id for row in open_rows}
+        listed: set[str] = shared["listed"]
         online = self.online()
-        shown = [user_id for user_id, _public in online] + friend_ids
+        shown = [user_id for user_id, _public in online] + friend_ids + shared["players"]
         shown += [bot.id for bot in self._bot_users.values()]
-        for row in (*open_rows, *own, *playing):
+        for row in own:
             shown += [i for i in (row.player0, row.player1, row.invitee) if i is not None]
         facts = await self.who_many(list(dict.fromkeys(shown)))
         return {
@@ -1597,18 +1627,54 @@ class GameService:
             "friends": self._friend_entries(friend_ids, facts),
             "online": [public for _user_id, public in online],
             "bots": [bot.public() for bot in self._bot_users.values()],
-            "open": [await self._summary(row) for row in open_rows],
+            "open": shared["open"],
             "invitations": [await self._summary(row) for row in own if row.invitee == user.id],
             "sent": [
                 await self._summary(row)
                 for row in own
                 if row.player0 == user.id and row.player1 is None and row.id not in listed
             ],
-            # (_findable without the user's own: the web lists those as "sent")
-            "playing": [await self._summary(row) for row in playing if row.public],
+            "playing": shared["playing"],
         }
 
+    async def _lobby_matches(self) -> dict[str, Any]:
+        """The lobby's part that is the same for everyone: the open public matches
+        that invite no one (``open``, their ids ``listed``), the public matches in
+        play (``playing``) and the ids of their ``players``. Built once and shared
+        until a lobby event about a match (here or in another process) or
+        :data:`LOBBY_CACHE_SECONDS`; one build at a time."""
+        async with self._lobby_building:
+            cached = self._lobby_cache
+            if cached is not None and time.monotonic() - cached[0] < LOBBY_CACHE_SECONDS:
+                return cached[1]
+            changes = self._lobby_changes
+            async with self.db.transaction() as connection:
+                open_rows = await repo.list_matches(
+                    connection, status="open", public_only=True, open_to_all=True
+                )
+                playing = await repo.list_matches(connection, status="playing", limit=100)
+            players: list[int] = []
+            for row in (*open_rows, *playing):
+                players += [i for i in (row.player0, row.player1, row.invitee) if i is not None]
+            shared = {
+                "open": [await self._summary(row) for row in open_rows],
+                "listed": {row.id for row in open_rows},
+                # (_findable without the user's own: the web lists those as "sent")
+                "playing": [await self._summary(row) for row in playing if row.public],
+                "players": list(dict.fromkeys(players)),
+            }
+            if changes == self._lobby_changes:  # (else built while it changed: not kept)
+                self._lobby_cache = (time.monotonic(), shared)
+            return shared
+
+    def _lobby_changed(self, event: dict[str, Any]) -> None:
+        """Forget the lobby's shared part if ``event`` changes its matches."""
+        if event.get("event") not in ("online", "offline"):
+            self._lobby_changes += 1
+            self._lobby_cache = None
+
     def _lobby_event(self, event: dict[str, Any]) -> None:
+        self._lobby_changed(event)
         self._to_room("lobby", {"type": "lobby_event", **event})
 
     def _to_room(self, room: str, message: dict[str, Any]) -> None:
@@ -1638,6 +1704,8 @@ class GameService:
             if message.get("event") in ("online", "offline"):
                 self._note_elsewhere(message)
                 self._presence_changed(int(message["user_id"]))
+            if event["room"] == "lobby" and message.get("type") == "lobby_event":
+                self._lobby_changed(message)
             spectators = event.get("spectators_only")
             only = None
             if spectators:
@@ -1806,7 +1874,8 @@ class GameService:
 
     async def subscribe(self, connection: Connection, room: str, snapshot: bool = True) -> None:
         """Let a client hear a match (its whole state now, then every change) or the
-        lobby (a snapshot now unless ``snapshot`` is False, then events). An
+        lobby (a snapshot now unless ``snapshot`` is False or the client hears the
+        lobby already: it has had its snapshot, and events since). An
         anonymous viewer hears a started match's state and presence only, in at most
         :data:`VIEWER_ROOMS` matches at once.
 
@@ -1822,6 +1891,8 @@ class GameService:
                     "too_many", f"an anonymous viewer watches at most {VIEWER_ROOMS} matches"
                 )
         if room == "lobby":
+            if room in connection.rooms:
+                return  # (each snapshot was a database read and tens of kilobytes)
             self.hub.join(connection, room)
             if snapshot:
                 connection.send(await self.lobby(connection.user))

@@ -68,6 +68,9 @@ class Settings(BaseModel):
             logged-in user, and one client address (an IPv6 client by its /64), may
             have open at once in this process; one beyond either is refused (the
             rate limit is per connection, so this bounds what one person may send).
+        open_matches_per_address: open matches (not started: waiting for an
+            opponent or an invitee) made from one client address (an IPv6 client's
+            /64) at once, whatever the accounts (guests are free).
         chat_lines_per_second / chat_burst: what one user may say (chat lines in
             any room, tells) from all their connections together, a token bucket;
             a line over it is refused as ``throttled``.
@@ -107,6 +110,7 @@ class Settings(BaseModel):
     viewers: int = Field(default=2000, ge=0)
     websockets_per_user: int = Field(default=8, ge=1)
     websockets_per_address: int = Field(default=32, ge=1)
+    open_matches_per_address: int = Field(default=20, ge=1)
     chat_lines_per_second: float = Field(default=1.0, gt=0)
     chat_burst: int = Field(default=5, ge=1)
     fibs_port: int | None = Field(default=None, ge=0, le=65535)

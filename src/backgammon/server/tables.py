@@ -126,7 +126,11 @@ matches = Table(
     # The creator's client request id: the same id from the same user gets the first
     # match back instead of a second one (a double click, a retried request).
     Column("request_id", String(40)),
+    # The creator's client address (an IPv6 client's /64) for a match made over the
+    # network: open matches are counted per address as well as per account.
+    Column("created_from", String(64)),
     Index("ix_matches_status", "status"),
+    Index("ix_matches_created_from", "created_from", "status"),
     Index("uq_matches_request", "created_by", "request_id", unique=True),
 )
 

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from backgammon.server.protocol import CreateMatch, GiveNonce, JoinMatch, Rematch
-from backgammon.server.routes.dependencies import Auth, Service, session_token
+from backgammon.server.routes.dependencies import Auth, Service, client_address, session_token
 
 __all__ = ["router"]
 
@@ -16,8 +16,10 @@ router = APIRouter(prefix="/api/matches", tags=["matches"])
 
 
 @router.post("", status_code=201)
-async def create(body: CreateMatch, user: Auth, service: Service) -> dict[str, Any]:
-    return await service.create_match(user, body)
+async def create(
+    body: CreateMatch, user: Auth, service: Service, request: Request
+) -> dict[str, Any]:
+    return await service.create_match(user, body, address=client_address(request))
 
 
 @router.post("/commitment", status_code=201)
