@@ -51,8 +51,9 @@ def serve(
     tool_processes: Annotated[
         int,
         typer.Option(
-            help="Worker processes for the position tool, rollouts and analyses "
-            "(their own, so bots never wait behind them)."
+            help="Worker processes for the quick tools (position tool, upload checks), "
+            "and as many others for analyses and rollouts (their own, so bots never wait "
+            "behind them, nor the position tool behind an analysis)."
         ),
     ] = 1,
     no_bots: Annotated[bool, typer.Option("--no-bots", help="Offer no bots.")] = False,

@@ -6,9 +6,13 @@ bot thinking delays nobody else. The worker rebuilds the game from its actions (
 bot sees exactly what a player sees: never the dice seed) and returns the action as
 a protocol :class:`~backgammon.server.protocol.ActionBody` dictionary.
 
-The same pool runs the server's other searches (:meth:`BotPool.run`): the position
-tool, rollouts and the analysis of match files (:mod:`backgammon.server.engine_tools`),
-but in workers of their own: a bot never waits behind them, however many are queued.
+The same pool runs the server's other searches, in workers of their own: a bot never
+waits behind them, however many are queued. Quick work (:meth:`BotPool.run`: the
+position tool, an upload's check) and long jobs (:meth:`BotPool.run_job`: analyses of
+match files and rollouts, :mod:`backgammon.server.engine_tools`) have workers apart
+too, so that a position never waits behind a ten-minute analysis (issue 50); the long
+jobs wait for their workers in a :class:`~backgammon.server.job_queue.JobQueue`, served
+fairly between owners.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from backgammon.engine.evaluator import lookahead_supported
 from backgammon.engine.players import LEVELS, EngineCube, EnginePlayer
 from backgammon.rules.cube import CubeRules, CubeState, MatchContext
 from backgammon.rules.game import Action, Game
+from backgammon.server.job_queue import JobQueue
 from backgammon.variants import find
 
 if TYPE_CHECKING:
@@ -148,35 +153,69 @@ class WorkerDiedError(RuntimeError):
     been started again for the next job."""
 
 
+class _Workers:
+    """``processes`` worker processes (one thread for 0), started again when one dies."""
+
+    def __init__(self, processes: int, name: str, died: str) -> None:
+        self.processes = processes
+        self.name = name
+        self.died = died
+        self.executor = _executor(processes, name)
+
+    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """``fn(*args)`` in a worker.
+
+        Raises:
+            WorkerDiedError: the worker died; the next call gets fresh workers.
+        """
+        executor = self.executor
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
+        except BrokenProcessPool:
+            if self.executor is executor:
+                self.executor = _executor(self.processes, self.name)
+                executor.shutdown(wait=False, cancel_futures=True)
+                _log.error("a %s worker died; its pool is started again", self.name)
+            raise WorkerDiedError(self.died) from None
+
+    def stop(self) -> None:
+        """Stop the workers and wait for them."""
+        _stop(self.executor)
+
+
 class BotPool:
     """Runs bot decisions off the event loop, in ``processes`` worker processes of
-    their own, and the server's other searches (:meth:`run`) in ``tool_processes``
-    others, started on first use; with ``processes`` 0, a thread for each (small
-    deployments and tests)."""
+    their own, and the server's other searches in ``tool_processes`` others for quick
+    work (:meth:`run`) and ``tool_processes`` more for long jobs (:meth:`run_job`),
+    started on first use; with ``processes`` 0, a thread for each (small deployments
+    and tests)."""
 
     def __init__(self, processes: int = 1, tool_processes: int = 1) -> None:
         self._processes = processes
-        self._bots = _executor(processes, "bot")
-        self._tool_processes = tool_processes if processes > 0 else 0
-        self._tools = _executor(self._tool_processes, "tool")
+        tools = tool_processes if processes > 0 else 0
+        self._bots = _Workers(processes, "bot", "the bots' worker stopped")
+        self._tools = _Workers(tools, "tool", "the engine's worker stopped (out of memory?)")
+        self._jobs = _Workers(tools, "job", "the engine's worker stopped (out of memory?)")
+        self.job_queue = JobQueue(max(1, tools))
+        """Where long jobs wait for the long jobs' workers (one each at most)."""
         self._manager: SyncManager | None = None
         self._manager_lock = threading.Lock()  # jobs may ask from several threads at once
 
     def start(self) -> None:
         """Start the bots' workers now (they open the engine), not at the first
         decision."""
-        if isinstance(self._bots, ProcessPoolExecutor):
+        if isinstance(self._bots.executor, ProcessPoolExecutor):
             for _ in range(self._processes):
-                self._bots.submit(engine_for, "standard")
+                self._bots.executor.submit(engine_for, "standard")
 
     async def decide(self, request: BotRequest) -> dict[str, Any]:
         """The bot's action for ``request``, computed in the bots' workers (asked
         again once if a worker died under it: a bot's decision is cheap and bounded,
         and its clock runs)."""
         try:
-            return await self._in_bots(decide, request)
+            return await self._bots.run(decide, request)
         except WorkerDiedError:
-            return await self._in_bots(decide, request)
+            return await self._bots.run(decide, request)
 
     async def think(self, fn: Callable[..., _T], *args: Any) -> _T:
         """``fn(*args)`` computed in the bots' workers: a bot decision other than a
@@ -185,43 +224,36 @@ class BotPool:
         Raises:
             WorkerDiedError: the worker died; the next call gets fresh workers.
         """
-        return await self._in_bots(fn, *args)
+        return await self._bots.run(fn, *args)
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """``fn(*args)`` computed in the tools' workers, never the bots' (``fn`` and
-        its arguments must pickle: a module-level function such as
-        :func:`~backgammon.server.engine_tools.position_report`).
+        """``fn(*args)`` computed in the quick tools' workers, never the bots' nor
+        the long jobs' (``fn`` and its arguments must pickle: a module-level function
+        such as :func:`~backgammon.server.engine_tools.position_report`). For work of
+        a second or so: a long job goes to :meth:`run_job`.
 
         Raises:
             WorkerDiedError: the worker died (the job is not tried again: it may be
                 what killed it); the next call gets fresh workers.
         """
-        executor = self._tools
-        try:
-            return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
-        except BrokenProcessPool:
-            if self._tools is executor:
-                self._tools = _executor(self._tool_processes, "tool")
-                executor.shutdown(wait=False, cancel_futures=True)
-                _log.error("a tools' worker died; its pool is started again")
-            raise WorkerDiedError("the engine's worker stopped (out of memory?)") from None
+        return await self._tools.run(fn, *args)
 
-    async def _in_bots(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """``fn(*args)`` in the bots' workers, starting them again if one died."""
-        executor = self._bots
-        try:
-            return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
-        except BrokenProcessPool:
-            if self._bots is executor:
-                self._bots = _executor(self._processes, "bot")
-                executor.shutdown(wait=False, cancel_futures=True)
-                _log.error("a bots' worker died; its pool is started again")
-            raise WorkerDiedError("the bots' worker stopped") from None
+    async def run_job(self, owner: str, fn: Callable[..., _T], *args: Any) -> _T:
+        """``fn(*args)``, a long job of ``owner`` (an analysis, a rollout), computed in
+        the long jobs' workers once :attr:`job_queue` gives it its turn (cancelling
+        the caller before then drops it).
+
+        Raises:
+            WorkerDiedError: the worker died (the job is not tried again); the next
+                call gets fresh workers.
+        """
+        async with self.job_queue.turn(owner):
+            return await self._jobs.run(fn, *args)
 
     def shared_mapping(self) -> MutableMapping[Any, Any]:
         """A mapping the workers can write and the server read (progress of long
         jobs): a plain dict for a thread, a manager's dict for processes."""
-        if isinstance(self._tools, ThreadPoolExecutor):
+        if isinstance(self._jobs.executor, ThreadPoolExecutor):
             return {}
         with self._manager_lock:
             if self._manager is None:
@@ -234,8 +266,9 @@ class BotPool:
     def close(self) -> None:
         """Stop the workers and the manager, and wait for them (pending work is
         cancelled, running work ended)."""
-        _stop(self._bots)
-        _stop(self._tools)
+        self.job_queue.close()
+        for workers in (self._bots, self._tools, self._jobs):
+            workers.stop()
         with self._manager_lock:
             if self._manager is not None:
                 self._manager.shutdown()

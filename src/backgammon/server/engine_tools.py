@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_ROLLOUT_TRIALS",
+    "AnalysisCancelledError",
     "PositionText",
     "analyze_upload",
     "check_upload",
@@ -41,7 +42,8 @@ __all__ = [
 
 
 MAX_ROLLOUT_TRIALS = 1296
-"""The most trials a rollout of the position tool may ask for."""
+"""The most trials a rollout of the position tool may ask for, in all (a line's
+trials times its lines: :func:`backgammon.server.rollouts.check_cost`)."""
 ROLLOUT_PLAYS = 3
 """How many of the best plays a rollout with dice rolls out."""
 _ROLLOUT_CHUNK = 12
@@ -496,6 +498,10 @@ def _read_upload(text: str | bytes, name: str | None) -> MatchRecord:
         raise ValueError(str(error)) from None
 
 
+class AnalysisCancelledError(Exception):
+    """:func:`analyze_upload` stopped: its job was cancelled."""
+
+
 def check_upload(text: str | bytes, name: str | None) -> int:
     """How many actions the uploaded match file (its text, or its bytes) has to
     analyse (run in a worker: it replays every action through the rules).
@@ -633,7 +639,7 @@ def analyze_upload(
     text: str | bytes,
     name: str | None,
     job: str,
-    board: MutableMapping[str, tuple[int, int]],
+    board: MutableMapping[str, Any],
     ply: int = 0,
 ) -> tuple[dict[str, Any], str]:
     """The analysis of an uploaded match file at ``ply`` (run in a worker), summarised
@@ -651,10 +657,12 @@ def analyze_upload(
     ``options`` ranked (the play made added last when it is not among them) with their
     equities and differences from the best; a cube decision the doubler's ``equities``
     of no double, double/take and double/pass and the right ``cube_action``.
-    Progress goes to ``board[job]`` as ``(done, total)`` actions (a shared mapping).
+    Progress goes to ``board[job]`` as ``(done, total)`` actions (a shared mapping)
+    about every percent; a true ``board[job + ":cancel"]`` stops it there.
 
     Raises:
         ValueError: naming what is wrong with the file, or a ``ply`` other than 0-2.
+        AnalysisCancelledError: ``board[job + ":cancel"]`` was set.
     """
     from backgammon.analysis import AnalysisSettings, analyze_match, html_report, summarize
 
@@ -667,6 +675,8 @@ def analyze_upload(
         # Every percent or so: the mapping may live in another process.
         if done == total or done - shown[0] >= max(1, total // 100):
             shown[0] = done
+            if board.get(f"{job}:cancel"):
+                raise AnalysisCancelledError(f"the analysis {job} was cancelled")
             board[job] = (done, total)
 
     engine = engine_for(record.info.variant.name)

@@ -2,17 +2,21 @@
 review's analyses (:mod:`backgammon.server.review`) and the position tool's rollouts
 (:mod:`backgammon.server.rollouts`) share.
 
-A job runs in the tools' workers of the bots' pool (never in the event loop, never in
-the bots' workers) and writes its progress to a mapping shared with the server process
-(a manager's dict, started on first use). Jobs live in memory: the newest
-:attr:`PoolJobs.kept` are remembered and a server restart forgets them. A job holds a
-slot of its kind's :class:`~backgammon.server.quotas.Quota` from the request that starts
-it (before its first ``await``) until it ends.
+A job runs in the long jobs' workers of the bots' pool (never in the event loop, never
+in the bots' workers nor the quick tools' ones), once the pool's
+:class:`~backgammon.server.job_queue.JobQueue` gives it its turn, and writes its progress
+to a mapping shared with the server process (a manager's dict, started on first use).
+Jobs live in memory: the newest :attr:`PoolJobs.kept` are remembered and a server
+restart forgets them. A job holds a slot of its kind's
+:class:`~backgammon.server.quotas.Quota` from the request that starts it (before its
+first ``await``) until it ends. Only its owner may cancel it: a cancel is a flag in the
+shared mapping (``"{id}:cancel"``), which the worker reads as it reports.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -24,10 +28,12 @@ __all__ = ["PoolJob", "PoolJobs"]
 
 @dataclass
 class PoolJob:
-    """One job: ``total`` units of work, then a result or an error."""
+    """One job of ``owner`` (as :func:`~backgammon.server.routes.dependencies.request_owner`
+    names it): ``total`` units of work, then a result or an error."""
 
     id: str
     total: int
+    owner: str = ""
     result: dict[str, Any] | None = None
     error: str | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -47,7 +53,8 @@ class PoolJobs(Generic[JobT]):
     kept = 50
     """How many jobs are remembered (the oldest finished ones are forgotten)."""
     running_limit = 2
-    """How many may run at once in this process (they share the tools' workers)."""
+    """How many may run at once in this process (they share the long jobs' workers,
+    waiting their turn in the pool's job queue)."""
     owner_limit = 1
     """How many one owner (a user, or an address) may run at once."""
     noun = "jobs"
@@ -66,6 +73,19 @@ class PoolJobs(Generic[JobT]):
         self._add(job)
         job.task = asyncio.create_task(work)
         job.task.add_done_callback(lambda _task: slot.release())
+
+    def owner_of(self, job_id: str) -> str | None:
+        """Who started the job ``job_id`` (``None``: no such job is kept)."""
+        job = self._jobs.get(job_id)
+        return None if job is None else job.owner
+
+    def cancel(self, job_id: str) -> None:
+        """Ask the job ``job_id`` to stop, if it runs (its worker stops at its next
+        report; one still waiting for its turn stops at its first)."""
+        job = self._jobs.get(job_id)
+        if job is not None and not job.finished and self._progress is not None:
+            with contextlib.suppress(OSError, EOFError):  # the manager stopped first
+                self._progress[f"{job_id}:cancel"] = True
 
     def running(self) -> int:
         """How many jobs are running."""

@@ -2,13 +2,15 @@
 pool, with progress.
 
 ``POST /api/analysis`` starts a :class:`ReviewJobs` job; ``GET /api/analysis/{id}``
-polls it and ``GET /api/analysis/{id}/report.html`` gives its HTML report. The analysis
+polls it, ``DELETE /api/analysis/{id}`` cancels it (only who started it may) and
+``GET /api/analysis/{id}/report.html`` gives its HTML report. The analysis
 (:func:`~backgammon.server.engine_tools.analyze_upload`) runs in a worker, never in the
 event loop; the worker writes its progress to a mapping shared with the server. Jobs
 live in memory (a restart forgets them); the newest :attr:`ReviewJobs.kept` are kept,
 at most :attr:`ReviewJobs.running_limit` run at once (:attr:`ReviewJobs.owner_limit` for
 one user), and the same file (or match) at the same ply is one job while it is kept and
-has not failed.
+has not failed. A file whose analysis would cost more than :data:`MAX_ANALYSIS_COST` (its
+actions times :data:`PLY_COST` of the ply) is refused before any work.
 """
 
 from __future__ import annotations
@@ -21,12 +23,38 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from backgammon.server.engine_tools import analyze_upload, check_upload
+from backgammon.server.engine_tools import AnalysisCancelledError, analyze_upload, check_upload
 from backgammon.server.pool_jobs import PoolJob, PoolJobs
 
-__all__ = ["ReviewJob", "ReviewJobs"]
+__all__ = ["MAX_ANALYSIS_COST", "PLY_COST", "ReviewJob", "ReviewJobs", "check_cost"]
 
 log = logging.getLogger("backgammon.server")
+
+PLY_COST = {0: 1, 1: 2, 2: 16}
+"""What analysing one action costs at each ply, in 0-ply actions (measured on one
+core: about 1.8 ms an action at 0 ply, 2.5 ms at 1 ply, 20-35 ms at 2 plies)."""
+MAX_ANALYSIS_COST = 100_000
+"""The most one analysis may cost, in 0-ply actions (about 3 minutes of one core:
+an analysis holds a long jobs' worker that long)."""
+
+
+def check_cost(actions: int, ply: int) -> None:
+    """Refuse the analysis of a file of ``actions`` at ``ply`` if it costs more than
+    :data:`MAX_ANALYSIS_COST`.
+
+    Raises:
+        ValueError: naming the limit at each ply and the file's size in actions.
+    """
+    if actions * PLY_COST[ply] > MAX_ANALYSIS_COST:
+        limits = ", ".join(
+            f"{MAX_ANALYSIS_COST // cost:,} at {each} {'ply' if each == 1 else 'plies'}"
+            for each, cost in sorted(PLY_COST.items(), reverse=True)
+        )
+        raise ValueError(
+            f"the file has {actions:,} actions to analyse, over the limit of one analysis "
+            f"at {ply} {'ply' if ply == 1 else 'plies'} (at most {limits}): "
+            "choose fewer plies or upload fewer games"
+        )
 
 
 def analyze_encoded(
@@ -50,10 +78,11 @@ def _done_status(job: ReviewJob, summary: bytes) -> bytes:
 class ReviewJob(PoolJob):
     """One match file's analysis at ``ply``: ``total`` actions, then the result (the
     whole answer of a poll as JSON, ``encoded`` once, and the HTML ``report``) or an
-    error."""
+    error (``cancelled`` when its owner cancelled it)."""
 
     ply: int = 0
     key: str = ""
+    cancelled: bool = False
     encoded: bytes | None = field(default=None, repr=False)
     report: str | None = field(default=None, repr=False)
 
@@ -81,7 +110,8 @@ class ReviewJobs(PoolJobs[ReviewJob]):
     summary and report are about 60 MB): beyond it the oldest finished are forgotten."""
 
     def find(self, text: str | bytes, name: str | None, ply: int) -> ReviewJob | None:
-        """The kept job of the same file at the same ply, unless it failed."""
+        """The kept job of the same file at the same ply, unless it failed (or was
+        cancelled)."""
         key = self._key(text, name, ply)
         for job in self._jobs.values():
             if job.key == key and job.error is None:
@@ -104,7 +134,8 @@ class ReviewJobs(PoolJobs[ReviewJob]):
 
         Raises:
             QuotaExceededError: ``owner`` or the server runs as many as allowed.
-            ValueError: naming what is wrong with the file.
+            ValueError: naming what is wrong with the file, or its cost over the
+                limit (:func:`check_cost`).
         """
         found = self.find(text, name, ply)
         if found is not None:
@@ -112,20 +143,25 @@ class ReviewJobs(PoolJobs[ReviewJob]):
         slot = self.quota.take(owner)
         try:
             total = await self._pool.run(check_upload, text, name)
+            check_cost(total, ply)
             await self._shared_progress()
         except BaseException:
             slot.release()
             raise
-        job = ReviewJob(secrets.token_urlsafe(9), total, ply=ply, key=self._key(text, name, ply))
+        key = self._key(text, name, ply)
+        job = ReviewJob(secrets.token_urlsafe(9), total, owner=owner, ply=ply, key=key)
         self._launch(job, slot, self._run(job, text, name))
         return job
 
     async def _run(self, job: ReviewJob, text: str | bytes, name: str | None) -> None:
         try:
-            summary, job.report = await self._pool.run(
-                analyze_encoded, text, name, job.id, self._progress, job.ply
+            summary, job.report = await self._pool.run_job(
+                job.owner, analyze_encoded, text, name, job.id, self._progress, job.ply
             )
             job.encoded = _done_status(job, summary)
+        except AnalysisCancelledError:
+            job.cancelled = True
+            job.error = "the analysis was cancelled"
         except ValueError as error:
             job.error = str(error)
         except Exception as error:  # a worker that died, an engine error: say so
@@ -134,6 +170,7 @@ class ReviewJobs(PoolJobs[ReviewJob]):
         finally:
             with contextlib.suppress(OSError, EOFError):  # the manager stopped first
                 self._progress.pop(job.id, None)
+                self._progress.pop(f"{job.id}:cancel", None)
             self._forget_oldest()
 
     def _forget_oldest(self) -> None:
@@ -168,7 +205,7 @@ class ReviewJobs(PoolJobs[ReviewJob]):
         if job.error is not None:
             return {
                 "id": job.id,
-                "state": "failed",
+                "state": "cancelled" if job.cancelled else "failed",
                 "ply": job.ply,
                 "done": 0,
                 "total": job.total,

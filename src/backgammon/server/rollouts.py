@@ -1,14 +1,16 @@
 """The position tool's rollouts: jobs that run in the bots' pool, with live progress.
 
 ``POST /api/rollout`` starts a :class:`RolloutJobs` job; ``GET /api/rollout/{id}``
-polls it (the running figures included); ``DELETE /api/rollout/{id}`` cancels it. As
+polls it (the running figures included); ``DELETE /api/rollout/{id}`` cancels it (only
+who started it may). As
 with the review's jobs (:mod:`backgammon.server.review`), the rollout
 (:func:`~backgammon.server.engine_tools.rollout_report`) runs in a worker, never in the
 event loop, and writes its progress to a mapping shared with the server; a cancel is a
 flag in that mapping, which the worker reads between chunks of trials. Jobs live in
 memory; the newest :attr:`RolloutJobs.kept` are kept, and at most
 :attr:`RolloutJobs.running_limit` run at once (:attr:`RolloutJobs.owner_limit` for one
-user).
+user). A rollout's trials in all (its trials times the plays it rolls out) are at most
+:data:`~backgammon.server.engine_tools.MAX_ROLLOUT_TRIALS`, refused before any trial.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from backgammon.server.engine_tools import MAX_ROLLOUT_TRIALS, rollout_report, r
 from backgammon.server.pool_jobs import PoolJob, PoolJobs
 from backgammon.server.protocol import PositionQuery
 
-__all__ = ["RolloutJob", "RolloutJobs", "RolloutQuery"]
+__all__ = ["RolloutJob", "RolloutJobs", "RolloutQuery", "check_cost"]
 
 log = logging.getLogger("backgammon.server")
 
@@ -35,6 +37,22 @@ class RolloutQuery(PositionQuery):
     trials (at most :data:`~backgammon.server.engine_tools.MAX_ROLLOUT_TRIALS`)."""
 
     trials: int = Field(default=144, ge=1, le=MAX_ROLLOUT_TRIALS)
+
+
+def check_cost(trials: int, plays: int) -> None:
+    """Refuse a rollout of ``trials`` for each of ``plays`` lines over
+    :data:`~backgammon.server.engine_tools.MAX_ROLLOUT_TRIALS` trials in all (about
+    3 minutes of one core: a rollout holds a long jobs' worker that long).
+
+    Raises:
+        ValueError: naming the limit and what was asked.
+    """
+    if trials * plays > MAX_ROLLOUT_TRIALS:
+        raise ValueError(
+            f"trials: {trials} for each of {plays} plays is {trials * plays} trials, over "
+            f"the limit of {MAX_ROLLOUT_TRIALS} a rollout: ask for at most "
+            f"{MAX_ROLLOUT_TRIALS // plays} each"
+        )
 
 
 class RolloutJob(PoolJob):
@@ -51,22 +69,25 @@ class RolloutJobs(PoolJobs[RolloutJob]):
 
         Raises:
             QuotaExceededError: ``owner`` or the server runs as many as allowed.
-            ValueError: naming what is wrong with the position or the dice.
+            ValueError: naming what is wrong with the position or the dice, or
+                trials over the limit (:func:`check_cost`).
         """
         slot = self.quota.take(owner)
         try:
             plays = await self._pool.run(rollout_subjects, query.position, query.roll)
+            check_cost(query.trials, plays)
             await self._shared_progress()
         except BaseException:
             slot.release()
             raise
-        job = RolloutJob(secrets.token_urlsafe(9), query.trials * plays)
+        job = RolloutJob(secrets.token_urlsafe(9), query.trials * plays, owner=owner)
         self._launch(job, slot, self._run(job, query))
         return job
 
     async def _run(self, job: RolloutJob, query: RolloutQuery) -> None:
         try:
-            job.result = await self._pool.run(
+            job.result = await self._pool.run_job(
+                job.owner,
                 rollout_report,
                 query.position,
                 query.roll,
@@ -87,16 +108,6 @@ class RolloutJobs(PoolJobs[RolloutJob]):
                 with contextlib.suppress(OSError, EOFError):  # the manager stopped first
                     self._progress.pop(job.id, None)
                     self._progress.pop(f"{job.id}:cancel", None)
-
-    def cancel(self, job_id: str) -> bool:
-        """Ask a running rollout to stop (it keeps what it has done); ``False`` for an
-        unknown job."""
-        job = self._jobs.get(job_id)
-        if job is None:
-            return False
-        if not job.finished:
-            self._progress[f"{job_id}:cancel"] = True
-        return True
 
     def status(self, job_id: str) -> dict[str, Any] | None:
         """What ``GET /api/rollout/{id}`` answers, or ``None`` for an unknown job."""

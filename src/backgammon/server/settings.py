@@ -47,9 +47,10 @@ class Settings(BaseModel):
             one; a check beyond that is answered "busy, try again".
         session_days: how long a login token lives.
         bot_processes: worker processes for the bots' decisions (0: a thread).
-        tool_processes: worker processes of their own for the position tool,
-            rollouts and analyses (started on first use), so that bots never wait
-            behind them.
+        tool_processes: worker processes of their own for the quick tools (the
+            position tool, an upload's check), and as many others for the long jobs
+            (analyses and rollouts), all started on first use: bots never wait behind
+            the tools, nor the quick tools behind the long jobs.
         bots: the bot levels offered in the lobby.
         warm_up: compile the engine's kernels before reporting ready.
         build_hypergammon: at start, build 3-checker hypergammon's exact database in

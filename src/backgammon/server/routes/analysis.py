@@ -1,5 +1,5 @@
 """Analysis: jobs that analyse a match file (uploaded, or a finished match played
-here), their progress, and their HTML reports."""
+here), their progress, their cancelling, and their HTML reports."""
 
 from __future__ import annotations
 
@@ -96,6 +96,18 @@ async def analysis_status(job_id: str, request: Request) -> Response:
     if status is None:
         raise ServiceError("not_found", f"no analysis {job_id!r} (they are kept a while)", 404)
     return Response(status, media_type="application/json")
+
+
+@router.delete("/analysis/{job_id}")
+async def cancel_analysis(job_id: str, request: Request) -> dict[str, bool]:
+    jobs = review_jobs(request)
+    started_by = jobs.owner_of(job_id)
+    if started_by is None:
+        raise ServiceError("not_found", f"no analysis {job_id!r} (they are kept a while)", 404)
+    if started_by != await request_owner(request):
+        raise ServiceError("forbidden", "only who started an analysis may cancel it", 403)
+    jobs.cancel(job_id)
+    return {"ok": True}
 
 
 @router.get("/analysis/{job_id}/report.html")

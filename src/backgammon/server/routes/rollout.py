@@ -60,6 +60,11 @@ async def rollout_status(job_id: str, request: Request) -> dict[str, Any]:
 
 @router.delete("/rollout/{job_id}")
 async def cancel_rollout(job_id: str, request: Request) -> dict[str, bool]:
-    if not rollout_jobs(request).cancel(job_id):
+    jobs = rollout_jobs(request)
+    started_by = jobs.owner_of(job_id)
+    if started_by is None:
         raise ServiceError("not_found", f"no rollout {job_id!r} (they are kept a while)", 404)
+    if started_by != await request_owner(request):
+        raise ServiceError("forbidden", "only who started a rollout may cancel it", 403)
+    jobs.cancel(job_id)
     return {"ok": True}
