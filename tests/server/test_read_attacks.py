@@ -148,7 +148,8 @@ def test_watching_and_chatting_in_finished_matches_keeps_them_out_of_memory(
                 assert len(ratings["ratings"]) == 2
                 await eve.send({"type": "chat", "room": match_id, "text": "gg", "ref": "c"})
                 heard = await eve.wait_for(
-                    lambda m: m["type"] == "chat" and m["room"] == match_id, since=mark
+                    lambda m, room=match_id: m["type"] == "chat" and m["room"] == room,
+                    since=mark,
                 )
                 assert heard["audience"] == "spectators"
 
