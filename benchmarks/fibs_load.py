@@ -492,7 +492,7 @@ class Clients:
 def _make_accounts(database: Path, names: list[str]) -> None:
     """Insert ``names`` as registered accounts with :data:`PASSWORD` into the server's
     SQLite database (one Argon2id hash, made with the server's own parameters)."""
-    from backgammon.server.accounts import hash_password
+    from backgammon.server.accounts.passwords import hash_password
 
     hashed = hash_password(PASSWORD)
     with sqlite3.connect(database, timeout=60) as connection:

@@ -1,5 +1,5 @@
 """What one password check costs: argon2-cffi's default Argon2id parameters against
-the server's (``backgammon.server.accounts``), in wall time and CPU time per verify.
+the server's (``backgammon.server.accounts.passwords``), in wall time and CPU time per verify.
 
     .venv/bin/python benchmarks/password_hashing.py --repeat 50
 
@@ -16,7 +16,11 @@ import time
 
 from argon2 import PasswordHasher
 
-from backgammon.server.accounts import ARGON2_MEMORY_KIB, ARGON2_PARALLELISM, ARGON2_TIME_COST
+from backgammon.server.accounts.passwords import (
+    ARGON2_MEMORY_KIB,
+    ARGON2_PARALLELISM,
+    ARGON2_TIME_COST,
+)
 
 PASSWORD = "correct horse battery staple"
 

@@ -5,7 +5,7 @@
 
 Feeds every attack of ``tests/formats/upload_attacks.py`` (long lines, deep nesting,
 many values, decompression bombs, ...) at each size to the server's upload check
-(:func:`backgammon.server.engine_tools.check_upload`: the file read and every action
+(:func:`backgammon.server.tools.engine_tools.check_upload`: the file read and every action
 replayed through the rules, what an anonymous ``POST /api/analysis`` costs before its
 quota is taken), each in a fresh process, and prints the CPU seconds, the peak of
 Python's allocations (``tracemalloc``) and the answer (the number of actions, or the
@@ -34,7 +34,7 @@ from tests.formats.upload_attacks import ATTACKS
 
 def measure(name: str, size: int) -> tuple[int, float, int, str]:
     """``(bytes, CPU seconds, peak bytes, answer)`` of one attack at one size."""
-    from backgammon.server.engine_tools import check_upload
+    from backgammon.server.tools.engine_tools import check_upload
 
     for warm_up in ATTACKS.values():  # import every reader before measuring
         with contextlib.suppress(ValueError):

@@ -51,7 +51,7 @@ def test_a_shipped_variant_network_loads_and_plays_legal_moves(name: str) -> Non
         if source == name:
             assert Engine(variant=variants.find(sharing)).networks.metadata.variant == name
     assert engine.networks.metadata.trained
-    from backgammon.server.bots import engine_for
+    from backgammon.server.bots.pool import engine_for
 
     assert engine_for(name).networks.metadata == engine.networks.metadata
     player = EnginePlayer(engine)

@@ -21,14 +21,14 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import func, select
 
-from backgammon.server import tables
-from backgammon.server.accounts import (
+from backgammon.server.accounts.passwords import (
     PasswordWorkers,
     PasswordWorkersBusyError,
     hash_password,
     verify_password,
 )
-from backgammon.server.database import Database
+from backgammon.server.db import tables
+from backgammon.server.db.database import Database
 from backgammon.server.service import GameService, ServiceError
 from backgammon.server.settings import Settings
 
@@ -348,7 +348,7 @@ def test_ipv6_clients_are_counted_by_their_64_network(tmp_path: Path) -> None:
 
 
 def test_old_hashes_verify_and_are_rehashed_at_login(tmp_path: Path) -> None:
-    from backgammon.server import repository
+    from backgammon.server.db import repository
 
     old = PasswordHasher().hash(PASSWORD)  # argon2-cffi's default: m=65536, t=3, p=4
     assert "m=65536,t=3,p=4" in old
@@ -420,7 +420,7 @@ def test_a_login_storm_beyond_the_queue_is_told_to_come_back(tmp_path: Path) -> 
 def test_names_differing_only_in_case_cannot_both_be_stored(tmp_path: Path) -> None:
     from sqlalchemy.exc import IntegrityError
 
-    from backgammon.server import repository
+    from backgammon.server.db import repository
 
     async def body(service: GameService, _clock: FakeClock) -> None:
         async with service.db.transaction() as connection:
@@ -439,7 +439,7 @@ def test_names_differing_only_in_case_cannot_both_be_stored(tmp_path: Path) -> N
 
 
 def test_the_migration_renames_names_that_clash_in_case(tmp_path: Path) -> None:
-    from backgammon.server.database import upgrade
+    from backgammon.server.db.database import upgrade
 
     path = tmp_path / "old.sqlite3"
     upgrade(f"sqlite+aiosqlite:///{path}", "0001")

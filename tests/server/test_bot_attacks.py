@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from backgammon.server.bot_limits import MAX_BOTS_PER_EVENT, MAX_EXPENSIVE_BOTS_PER_EVENT
+from backgammon.server.bots.limits import MAX_BOTS_PER_EVENT, MAX_EXPENSIVE_BOTS_PER_EVENT
 from backgammon.server.client import ClientError, ServerClient
 from backgammon.server.service import MAX_OPEN_MATCHES
 

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from backgammon.server.bot_queue import URGENT_SECONDS, BotQueue, Schedule
+from backgammon.server.bots.queue import URGENT_SECONDS, BotQueue, Schedule
 
 
 def _drain(schedule: Schedule[str], now: float = 0.0) -> list[str]:

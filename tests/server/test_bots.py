@@ -11,8 +11,8 @@ from backgammon.engine.players import EngineCube
 from backgammon.rules.cube import CubeRules, Double, MatchContext, Take
 from backgammon.rules.dice import Roll
 from backgammon.rules.game import Action, Game, OpeningRoll
-from backgammon.server.bots import BotPool, decide, engine_for
-from backgammon.server.live_match import LiveMatch
+from backgammon.server.bots.pool import BotPool, decide, engine_for
+from backgammon.server.matches.live import LiveMatch
 from backgammon.server.protocol import ActionBody, MatchSettings
 from backgammon.variants import all_variants
 

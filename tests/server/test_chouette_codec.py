@@ -8,7 +8,7 @@ import json
 import pytest
 
 from backgammon.rules.chouette import Chouette
-from backgammon.server.chouette_codec import action_from_json, action_to_json, session_view
+from backgammon.server.chouettes.codec import action_from_json, action_to_json, session_view
 
 from ..rules.chouette.sessions import four_player_session, random_session
 

@@ -14,9 +14,9 @@ import pytest
 
 from backgammon.formats.chouette import read_chouette
 from backgammon.rules.chouette import rotate
-from backgammon.server import repository
-from backgammon.server.chouettes import ChouetteService, CreateChouette
+from backgammon.server.chouettes.service import ChouetteService, CreateChouette
 from backgammon.server.client import ClientError, ServerClient
+from backgammon.server.db import repository
 from backgammon.server.protocol import ChouetteActionBody
 from backgammon.server.service import GameService, ServiceError
 

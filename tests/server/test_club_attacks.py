@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from backgammon.server.client import ClientError, ServerClient
-from backgammon.server.tournament_arena import new_arena_state
+from backgammon.server.tournaments.arena import new_arena_state
 from backgammon.tournaments import Entrant, Pairing, Round, Swiss
 
 from .conftest import BACKENDS, POSTGRESQL, ServerProcess, new_postgresql_database

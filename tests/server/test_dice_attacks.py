@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from backgammon.server.client import ClientError, ServerClient
-from backgammon.server.fair_dice import verify_record
+from backgammon.server.matches.fair_dice import verify_record
 
 from .test_chouettes import _act
 from .test_tool_attacks import healthy

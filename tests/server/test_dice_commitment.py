@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from backgammon.server.client import ServerClient
-from backgammon.server.fair_dice import verify_record
+from backgammon.server.matches.fair_dice import verify_record
 
 
 @pytest.fixture

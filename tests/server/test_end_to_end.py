@@ -17,7 +17,7 @@ from typing import Any
 
 from backgammon.formats import read_match
 from backgammon.server.client import ServerClient
-from backgammon.server.fair_dice import verify_record
+from backgammon.server.matches.fair_dice import verify_record
 
 from .players import Policy, play_match, play_seat
 

@@ -1,4 +1,4 @@
-"""Tests for backgammon.server.fair_dice: verifiable dice, version 1."""
+"""Tests for backgammon.server.matches.fair_dice: verifiable dice, version 1."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from collections import Counter
 import pytest
 
 from backgammon.rules.dice import DiceSource, Roll
-from backgammon.server import fair_dice
-from backgammon.server.fair_dice import (
+from backgammon.server.matches import fair_dice
+from backgammon.server.matches.fair_dice import (
     DICE_VERSION,
     DiceFailure,
     FairDice,

@@ -16,7 +16,7 @@ from typing import Any
 
 from backgammon.notation.fibs_board import FibsBoardFields, decode_fibs_board
 from backgammon.rules.position import Position
-from backgammon.server.database import Database
+from backgammon.server.db.database import Database
 from backgammon.server.fibs.listener import FibsListener
 from backgammon.server.service import GameService
 from backgammon.server.settings import Settings

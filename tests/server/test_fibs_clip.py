@@ -5,7 +5,7 @@ from __future__ import annotations
 from backgammon.notation.fibs_board import decode_fibs_board
 from backgammon.rules.position import Position
 from backgammon.server.fibs.clip import board_line, move_error
-from backgammon.server.live_match import LiveMatch
+from backgammon.server.matches.live import LiveMatch
 from backgammon.server.protocol import MatchSettings
 
 

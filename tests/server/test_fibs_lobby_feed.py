@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from backgammon.server.client import ServerClient
-from backgammon.server.database import Database
+from backgammon.server.db.database import Database
 from backgammon.server.fibs.lobby_feed import LobbyFeed
 from backgammon.server.fibs.session import FibsSession
 from backgammon.server.fibs.who_lines import WhoLines

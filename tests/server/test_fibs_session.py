@@ -9,10 +9,10 @@ from typing import Any
 
 from backgammon.notation.fibs_board import decode_fibs_board, fibs_board_to_sides
 from backgammon.rules.position import Position
-from backgammon.server.database import Database
+from backgammon.server.db.database import Database
+from backgammon.server.db.repository import User
 from backgammon.server.fibs.session import FibsSession
 from backgammon.server.protocol import ActionBody, CreateMatch, MatchSettings
-from backgammon.server.repository import User
 from backgammon.server.service import GameService
 from backgammon.server.settings import Settings
 

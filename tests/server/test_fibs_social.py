@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from backgammon.server.service import MAX_STORED_FROM_ONE, MAX_STORED_MESSAGES
-from backgammon.server.user_text import MAX_TEXT
+from backgammon.server.social.user_text import MAX_TEXT
 
 from .clip_client import ClipClient
 from .conftest import new_postgresql_database

@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from backgammon.server.database import Database
-from backgammon.server.history import HistoryFilter
+from backgammon.server.db.database import Database
+from backgammon.server.matches.history import HistoryFilter
 from backgammon.server.protocol import ActionBody, ClockSettings, CreateMatch, MatchSettings
 from backgammon.server.service import GameService, ServiceError
 from backgammon.server.settings import Settings

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from backgammon.server.bots import engine_for
-from backgammon.server.hypergammon_build import BackgroundBuild
+from backgammon.server.bots.pool import engine_for
+from backgammon.server.tools.hypergammon_build import BackgroundBuild
 
 
 def test_the_build_runs_in_the_background_and_the_bots_switch_to_exact(

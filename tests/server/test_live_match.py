@@ -1,4 +1,4 @@
-"""Tests for backgammon.server.live_match: one match as the server holds it.
+"""Tests for backgammon.server.matches.live: one match as the server holds it.
 
 Random matches of every variant are played to the end by a driver that picks legal
 actions for whoever must act, with refusals tried along the way; then the log is
@@ -20,8 +20,8 @@ import pytest
 from backgammon.errors import BackgammonError
 from backgammon.rules.dice import Roll
 from backgammon.rules.play import legal_plays, parse_play
-from backgammon.server import fair_dice
-from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
+from backgammon.server.matches import fair_dice
+from backgammon.server.matches.live import ActionRefusedError, Entry, LiveMatch
 from backgammon.server.protocol import ACTION_KINDS, ActionBody, ClockSettings, MatchSettings
 from backgammon.variants import all_variants
 
@@ -1072,7 +1072,7 @@ def test_next_game_of_a_match_starts_by_itself() -> None:
     assert all(entry["by"] is None for entry in tail[accept + 1 :])
 
 
-# -- bugs found while writing these tests (they fail until live_match.py is fixed) --------
+# -- bugs found while writing these tests (they fail until matches/live.py is fixed) --------
 
 
 def test_a_timed_out_player_has_no_reserve_left() -> None:

@@ -1,4 +1,4 @@
-"""Tests for backgammon.server.log_writer and the group committer on a SQLite file.
+"""Tests for backgammon.server.db.log_writer and the group committer on a SQLite file.
 
 The writer's rows must read back through the repository exactly as the async engine
 wrote them before; a number already taken must raise SQLAlchemy's IntegrityError (the
@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from backgammon.server import repository as repo
-from backgammon.server.database import Database
-from backgammon.server.events import LocalBus
-from backgammon.server.group_commit import GroupCommitter
-from backgammon.server.log_writer import SQLiteLogWriter
+from backgammon.server.db import repository as repo
+from backgammon.server.db.database import Database
+from backgammon.server.db.events import LocalBus
+from backgammon.server.db.group_commit import GroupCommitter
+from backgammon.server.db.log_writer import SQLiteLogWriter
 
 
 async def database_with_matches(path: Path, count: int) -> Database:

@@ -9,8 +9,8 @@ from typing import Any
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from backgammon.server.database import Database
-from backgammon.server.tables import metadata
+from backgammon.server.db.database import Database
+from backgammon.server.db.tables import metadata
 
 from .conftest import new_postgresql_database
 

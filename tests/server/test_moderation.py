@@ -12,11 +12,11 @@ from typing import Any
 import httpx
 import pytest
 
-from backgammon.server import repository
 from backgammon.server.client import ClientError, ServerClient
-from backgammon.server.hub import Connection
-from backgammon.server.moderation import Standings
-from backgammon.server.repository import User
+from backgammon.server.db import repository
+from backgammon.server.db.repository import User
+from backgammon.server.lobby.hub import Connection
+from backgammon.server.moderation.flags import Standings
 from backgammon.server.service import GameService
 
 from .browser import needs_chromium

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from backgammon.server.routes.analysis import MAX_UPLOAD_BYTES
+from backgammon.server.web.routes.analysis import MAX_UPLOAD_BYTES
 
 from .test_review import SHORT_MATCH
 

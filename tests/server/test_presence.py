@@ -1,11 +1,11 @@
-"""The who facts kept in memory (server/presence.py): a who list of many users is one
+"""The who facts kept in memory (server/lobby/presence.py): a who list of many users is one
 read, concurrent asks share it, a change is seen once forgotten or stale."""
 
 from __future__ import annotations
 
 import asyncio
 
-from backgammon.server.presence import NameCache, WhoCache, WhoFacts
+from backgammon.server.lobby.presence import NameCache, WhoCache, WhoFacts
 
 
 class Loader:

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from backgammon.server.ratings import (
+from backgammon.server.social.ratings import (
     INITIAL_RATING,
     Rating,
     experience_factor,

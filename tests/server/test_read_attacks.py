@@ -101,8 +101,8 @@ def test_polls_of_a_finished_analysis_do_not_block_the_server(server_factory: An
 def test_a_done_analysis_is_encoded_once_and_old_results_are_forgotten() -> None:
     """Every poll of a done job gets the very bytes encoded when it finished; beyond
     ``kept_bytes`` the oldest finished results are forgotten."""
-    from backgammon.server.bots import BotPool
-    from backgammon.server.review import ReviewJobs
+    from backgammon.server.bots.pool import BotPool
+    from backgammon.server.tools.review import ReviewJobs
 
     with open(SAMPLE) as file:
         text = file.read()

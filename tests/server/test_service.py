@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from backgammon.server.database import Database
-from backgammon.server.hub import Connection
+from backgammon.server.db.database import Database
+from backgammon.server.lobby.hub import Connection
 from backgammon.server.protocol import ActionBody, ClockSettings, CreateMatch, MatchSettings
 from backgammon.server.service import GameService, ServiceError
 from backgammon.server.settings import Settings
@@ -162,7 +162,7 @@ def test_chat_reaches_the_right_people(tmp_path: Path) -> None:
         admin, _ = await service.register("admin", PASSWORD)
         with pytest.raises(ServiceError):
             await service.moderate(carl, "dora", "mute")
-        from backgammon.server import repository
+        from backgammon.server.db import repository
 
         async with service.db.transaction() as db:
             await repository.set_user_flags(db, admin.id, is_admin=True)
@@ -249,7 +249,7 @@ def test_a_spectator_who_subscribes_as_the_invitation_is_accepted_sees_the_start
     Whatever the order, the last state the spectator hears is the started match as
     logged (its opening throw drawn), and the service's own copy of the match agrees
     with the log."""
-    from backgammon.server import repository
+    from backgammon.server.db import repository
 
     async def body(service: GameService, _clock: FakeClock) -> None:
         alice, _ = await service.register("alice", PASSWORD)

@@ -14,7 +14,7 @@ import pytest
 from backgammon.server import service as service_module
 from backgammon.server.client import ClientError, ServerClient
 from backgammon.server.service import GameService, ServiceError
-from backgammon.server.user_text import MAX_TEXT
+from backgammon.server.social.user_text import MAX_TEXT
 
 from .test_moderation import PASSWORD, _logged_in, _refused, _servers
 from .test_service import FakeClock, _run

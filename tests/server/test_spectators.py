@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from backgammon.server.client import ServerClient
-from backgammon.server.database import Database
-from backgammon.server.hub import ANONYMOUS, Connection
+from backgammon.server.db.database import Database
+from backgammon.server.lobby.hub import ANONYMOUS, Connection
 from backgammon.server.service import GameService, ServiceError
 from backgammon.server.settings import Settings
 

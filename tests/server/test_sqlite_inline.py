@@ -1,4 +1,4 @@
-"""Tests for backgammon.server.sqlite_inline: the server's SQLite engine on the loop's
+"""Tests for backgammon.server.db.sqlite_inline: the server's SQLite engine on the loop's
 own thread.
 
 A transaction must never give the event loop away (that was the point: under load
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from backgammon.server import repository as repo
-from backgammon.server.database import Database
-from backgammon.server.events import LocalBus
-from backgammon.server.group_commit import GroupCommitter
+from backgammon.server.db import repository as repo
+from backgammon.server.db.database import Database
+from backgammon.server.db.events import LocalBus
+from backgammon.server.db.group_commit import GroupCommitter
 
 from .test_log_writer import database_with_matches
 

@@ -13,8 +13,8 @@ import json
 from typing import Any
 
 from backgammon.server.client import ServerClient
-from backgammon.server.fair_dice import derive_throw, derive_throw_of, verify_record
-from backgammon.server.live_match import ActionRefusedError, LiveMatch
+from backgammon.server.matches.fair_dice import derive_throw, derive_throw_of, verify_record
+from backgammon.server.matches.live import ActionRefusedError, LiveMatch
 from backgammon.server.protocol import ActionBody, MatchSettings
 
 from .players import Policy, play_seat

@@ -1,4 +1,4 @@
-"""Tests for backgammon.server.turn_plays: a roll's plays worked out once, their
+"""Tests for backgammon.server.matches.turn_plays: a roll's plays worked out once, their
 texts remembered by their steps.
 
 The remembered texts must be exactly what the rules write for each play, over random
@@ -17,9 +17,9 @@ from backgammon.rules.dice import Roll
 from backgammon.rules.game import Game
 from backgammon.rules.play import legal_plays
 from backgammon.rules.position import Position
-from backgammon.server.live_match import ActionRefusedError, LiveMatch
+from backgammon.server.matches.live import ActionRefusedError, LiveMatch
+from backgammon.server.matches.turn_plays import PlayTexts, TurnPlays
 from backgammon.server.protocol import ActionBody, MatchSettings
-from backgammon.server.turn_plays import PlayTexts, TurnPlays
 from backgammon.variants import find
 
 

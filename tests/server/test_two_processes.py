@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from backgammon.server.client import ServerClient
-from backgammon.server.fair_dice import verify_record
+from backgammon.server.matches.fair_dice import verify_record
 
 from .players import play_match
 

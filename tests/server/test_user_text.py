@@ -12,7 +12,7 @@ import pytest
 from backgammon.server.client import ServerClient
 from backgammon.server.fibs.session import FibsSession
 from backgammon.server.settings import Settings
-from backgammon.server.user_text import MAX_MARKS, MAX_TEXT, UserTextError, check_text
+from backgammon.server.social.user_text import MAX_MARKS, MAX_TEXT, UserTextError, check_text
 
 from .test_fibs import _clip_login, _fibs_port
 

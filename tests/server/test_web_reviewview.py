@@ -12,9 +12,9 @@ import random
 from pathlib import Path
 
 from backgammon.formats import write_match_text
-from backgammon.server.engine_tools import analyze_upload
-from backgammon.server.live_match import LiveMatch
+from backgammon.server.matches.live import LiveMatch
 from backgammon.server.protocol import ActionBody, MatchSettings
+from backgammon.server.tools.engine_tools import analyze_upload
 
 from .node import needs_node, run_node_tests
 

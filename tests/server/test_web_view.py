@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from backgammon import variants
-from backgammon.server.live_match import LiveMatch
+from backgammon.server.matches.live import LiveMatch
 from backgammon.server.protocol import ActionBody, MatchSettings
 
 from .node import NODE, WEB, needs_node, run_node_tests

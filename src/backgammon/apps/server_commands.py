@@ -226,7 +226,7 @@ def verify_dice(
     """Check a finished match's (or a closed chouette session's) dice: the revealed
     seed against the commitment published at its start, and every throw against the
     seed and the nonces."""
-    from backgammon.server.fair_dice import verify_record
+    from backgammon.server.matches.fair_dice import verify_record
 
     try:
         record = json.loads(file.read_text(encoding="utf-8"))

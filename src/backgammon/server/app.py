@@ -2,11 +2,11 @@
 
 :func:`create_app` builds a FastAPI application from :class:`Settings`; nothing is
 read at import time. It only assembles: the service, its start and stop, the
-middleware, and the routers of :mod:`backgammon.server.routes`, one per resource
+middleware, and the routers of :mod:`backgammon.server.web.routes`, one per resource
 (accounts, lobby, matches, tournaments, chouettes, users, administration, the
 position tool, analysis, rollouts, operations), the web app's page and files, and ``/ws``, the live
 connection. Every API route refuses a state-changing browser request from another
-site (:func:`~backgammon.server.routes.dependencies.same_site_only`).
+site (:func:`~backgammon.server.web.routes.dependencies.same_site_only`).
 """
 
 from __future__ import annotations
@@ -26,11 +26,14 @@ from fastapi.responses import JSONResponse
 from starlette.staticfiles import StaticFiles
 
 from backgammon import __version__
-from backgammon.server.body_limit import BodySizeLimit
-from backgammon.server.bots import BotPool
-from backgammon.server.chouettes import ChouetteService
-from backgammon.server.database import Database
-from backgammon.server.routes import (
+from backgammon.server.bots.pool import BotPool
+from backgammon.server.chouettes.service import ChouetteService
+from backgammon.server.db.database import Database
+from backgammon.server.service import Clock, GameService, ServiceError
+from backgammon.server.settings import Settings
+from backgammon.server.tournaments.service import TournamentService
+from backgammon.server.web.body_limit import BodySizeLimit
+from backgammon.server.web.routes import (
     accounts,
     admin,
     analysis,
@@ -46,11 +49,8 @@ from backgammon.server.routes import (
     users,
     websocket,
 )
-from backgammon.server.routes.dependencies import COOKIE, Auth, current_user, same_site_only
-from backgammon.server.routes.state import close_jobs, install
-from backgammon.server.service import Clock, GameService, ServiceError
-from backgammon.server.settings import Settings
-from backgammon.server.tournaments import TournamentService
+from backgammon.server.web.routes.dependencies import COOKIE, Auth, current_user, same_site_only
+from backgammon.server.web.routes.state import close_jobs, install
 
 __all__ = ["COOKIE", "Auth", "create_app", "current_user", "same_site_only"]
 
@@ -154,7 +154,7 @@ async def _lifespan(
     await chouette_tables.resume()
     build = None
     if settings.build_hypergammon:
-        from backgammon.server.hypergammon_build import BackgroundBuild
+        from backgammon.server.tools.hypergammon_build import BackgroundBuild
 
         build = BackgroundBuild(say)
         await build.start()

@@ -1,5 +1,5 @@
 """The server's counters and histograms for ``/metrics`` (Prometheus's text format is
-written by :mod:`backgammon.server.routes.operations`).
+written by :mod:`backgammon.server.web.routes.operations`).
 
 Besides the game's own figures (actions, commits, latencies), the garbage
 collector's passes are timed: a pass stops the event loop, so every client waits for

@@ -343,7 +343,7 @@ class ChatMessage(_Strict):
     match or at a chouette table, players' chat goes to everyone there, spectators'
     chat to spectators only. The service
     checks ``text`` as it checks every user's text for every front end
-    (:mod:`backgammon.server.user_text`: at most 500 characters, no control
+    (:mod:`backgammon.server.social.user_text`: at most 500 characters, no control
     characters); a refusal is an ``error`` that echoes ``ref``."""
 
     type: Literal["chat"]

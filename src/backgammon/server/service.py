@@ -2,7 +2,7 @@
 
 Front ends (the WebSocket API, the FIBS listener) are adapters over a
 :class:`GameService`: they authenticate a user, pass the user's requests here, and
-relay what the service publishes through the :class:`~backgammon.server.hub.Hub`.
+relay what the service publishes through the :class:`~backgammon.server.lobby.hub.Hub`.
 Every accepted action is committed to the database before anyone hears of it; if the
 commit fails, the in-memory match is dropped and rebuilt from the log.
 """
@@ -28,9 +28,8 @@ from sqlalchemy.exc import IntegrityError
 from backgammon import __version__
 from backgammon.formats import MatchRecord, write_match_text
 from backgammon.formats.ogxm import write_ogxm
-from backgammon.server import history, throttle
-from backgammon.server import repository as repo
-from backgammon.server.accounts import (
+from backgammon.server.accounts import throttle
+from backgammon.server.accounts.passwords import (
     PasswordWorkers,
     PasswordWorkersBusyError,
     check_name,
@@ -41,17 +40,22 @@ from backgammon.server.accounts import (
     new_token,
     verify_password,
 )
-from backgammon.server.bot_queue import BotQueue
-from backgammon.server.bots import BotPool
-from backgammon.server.database import Database
-from backgammon.server.events import EventBus, LocalBus, PostgresBus
-from backgammon.server.fair_dice import commitment, new_seed
-from backgammon.server.group_commit import GroupCommitter
-from backgammon.server.hub import ANONYMOUS, Connection, Hub
-from backgammon.server.live_match import ActionRefusedError, Entry, LiveMatch
+from backgammon.server.bots.pool import BotPool
+from backgammon.server.bots.queue import BotQueue
+from backgammon.server.db import repository as repo
+from backgammon.server.db.database import Database
+from backgammon.server.db.events import EventBus, LocalBus, PostgresBus
+from backgammon.server.db.group_commit import GroupCommitter
+from backgammon.server.db.repository import MatchRow, User
+from backgammon.server.lobby.hub import ANONYMOUS, Connection, Hub
+from backgammon.server.lobby.presence import NameCache, WhoCache, WhoFacts
+from backgammon.server.lobby.rate_limit import TokenBuckets
+from backgammon.server.matches import history
+from backgammon.server.matches.fair_dice import commitment, new_seed
+from backgammon.server.matches.live import ActionRefusedError, Entry, LiveMatch
+from backgammon.server.matches.turn_plays import PlayTexts
 from backgammon.server.metrics import Metrics
-from backgammon.server.moderation import CLOSING, MODERATIONS, Standings
-from backgammon.server.presence import NameCache, WhoCache, WhoFacts
+from backgammon.server.moderation.flags import CLOSING, MODERATIONS, Standings
 from backgammon.server.protocol import (
     PROTOCOL_VERSION,
     ActionBody,
@@ -59,12 +63,9 @@ from backgammon.server.protocol import (
     MatchSettings,
     Rematch,
 )
-from backgammon.server.rate_limit import TokenBuckets
-from backgammon.server.ratings import Rating, rate_match
-from backgammon.server.repository import MatchRow, User
 from backgammon.server.settings import Settings
-from backgammon.server.turn_plays import PlayTexts
-from backgammon.server.user_text import UserTextError, check_text
+from backgammon.server.social.ratings import Rating, rate_match
+from backgammon.server.social.user_text import UserTextError, check_text
 
 __all__ = [
     "MAX_FRIENDS",
@@ -103,7 +104,7 @@ class ServiceError(Exception):
     Attributes:
         code: machine-readable (``bad_request``, ``unauthorized``, ``forbidden``,
             ``not_found``, ``conflict``, ``throttled``, ``busy``, and the
-            :class:`~backgammon.server.live_match.ActionRefusedError` codes).
+            :class:`~backgammon.server.matches.live.ActionRefusedError` codes).
         message: what is wrong, for people.
         status: the HTTP status that fits.
         retry_after: for ``throttled`` and ``busy``, the seconds to wait.
@@ -249,7 +250,7 @@ class GameService:
         clock: the time source (the real time by default).
         bots: where bots think (a process pool by default).
         dice_seeds: where each new match's secret dice seed comes from
-            (:func:`~backgammon.server.fair_dice.new_seed`, the operating system's
+            (:func:`~backgammon.server.matches.fair_dice.new_seed`, the operating system's
             randomness, by default); tests pass a seeded source to replay a match.
     """
 
@@ -1569,7 +1570,7 @@ class GameService:
 
     async def who(self, user_id: int) -> WhoFacts:
         """What the who list shows of a user: rating, experience, current opponent
-        (kept in memory briefly: see :mod:`backgammon.server.presence`).
+        (kept in memory briefly: see :mod:`backgammon.server.lobby.presence`).
 
         Raises:
             ServiceError: ``not_found`` for no such user.
@@ -1826,7 +1827,7 @@ class GameService:
 
     def connect_viewer(self, connection: Connection) -> None:
         """Register an anonymous viewer (a connection of
-        :data:`~backgammon.server.hub.ANONYMOUS`): no one hears of it, and it may
+        :data:`~backgammon.server.lobby.hub.ANONYMOUS`): no one hears of it, and it may
         only watch matches (:meth:`subscribe`).
 
         Raises:
@@ -1937,7 +1938,7 @@ class GameService:
 
         Raises:
             ServiceError: ``bad_request`` for a text others may not receive (see
-                :mod:`backgammon.server.user_text`), ``forbidden`` for a muted or
+                :mod:`backgammon.server.social.user_text`), ``forbidden`` for a muted or
                 banned user, ``throttled`` past the user's ``chat_lines_per_second``
                 (all their rooms and tells together), ``not_found`` for a room.
         """
@@ -2214,7 +2215,7 @@ class GameService:
 
     async def moderate(self, admin: User, name: str, what: str) -> None:
         """An administrator mutes, unmutes, kicks, bans or unbans a user (see
-        :mod:`backgammon.server.moderation`): committed, then applied at once to
+        :mod:`backgammon.server.moderation.flags`): committed, then applied at once to
         every open connection of the user in every process.
 
         Raises:
@@ -2335,8 +2336,8 @@ class GameService:
         self, owner: int, deadline: float | None, fn: Callable[..., _T], *args: Any
     ) -> _T:
         """``fn(*args)`` in the bots' workers (as
-        :meth:`~backgammon.server.bots.BotPool.think`), once the bots' scheduler
-        (:mod:`~backgammon.server.bot_queue`) gives it its turn: work of the user
+        :meth:`~backgammon.server.bots.pool.BotPool.think`), once the bots' scheduler
+        (:mod:`~backgammon.server.bots.queue`) gives it its turn: work of the user
         ``owner`` needed by ``deadline`` (None: no clock runs)."""
         return await self._bot_queue.submit(owner, deadline, partial(self.pool.think, fn, *args))
 

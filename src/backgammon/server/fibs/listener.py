@@ -15,11 +15,11 @@ import contextlib
 import logging
 import re
 
+from backgammon.server.accounts.throttle import client_address
 from backgammon.server.fibs.lobby_feed import WRITE_BUFFER_LIMIT, LobbyFeed
 from backgammon.server.fibs.session import FibsSession, LineTooLongError
 from backgammon.server.fibs.who_lines import WhoLines
 from backgammon.server.service import GameService
-from backgammon.server.throttle import client_address
 
 __all__ = ["MAX_LINE", "FibsListener"]
 

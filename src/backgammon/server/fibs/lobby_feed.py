@@ -32,10 +32,10 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from backgammon.server.db.repository import User
 from backgammon.server.fibs.clip import line_safe
 from backgammon.server.fibs.who_lines import WhoLines
-from backgammon.server.hub import Connection
-from backgammon.server.repository import User
+from backgammon.server.lobby.hub import Connection
 from backgammon.server.service import GameService, ServiceError
 
 if TYPE_CHECKING:

@@ -4,11 +4,11 @@ the FIBS commands, and the game service's events told the way FIBS tells them.
 The session is an adapter: every command becomes a call to the
 :class:`~backgammon.server.service.GameService` (the same calls the web makes), and
 every event the service publishes to the session's
-:class:`~backgammon.server.hub.Connection` becomes FIBS text. A refused command
+:class:`~backgammon.server.lobby.hub.Connection` becomes FIBS text. A refused command
 gets a ``** `` line and changes nothing.
 
 Each connection may send ``messages_per_second`` lines a second in bursts of
-``message_burst`` (the same :class:`~backgammon.server.rate_limit.TokenBucket` and
+``message_burst`` (the same :class:`~backgammon.server.lobby.rate_limit.TokenBucket` and
 settings as a WebSocket); a line over the limit is refused, and a client that keeps
 flooding is disconnected, and so is one that has not logged in within
 ``fibs_login_timeout`` seconds. No line the session writes can hold a line break or any
@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from backgammon import __version__
 from backgammon.errors import BackgammonError
 from backgammon.rules.position import Position
+from backgammon.server.db.repository import User
 from backgammon.server.fibs.clip import (
     TOGGLE_TEXTS,
     board_line,
@@ -41,11 +42,10 @@ from backgammon.server.fibs.clip import (
 )
 from backgammon.server.fibs.lobby_feed import CLIP, NOTIFY, QUIET, LobbyFeed
 from backgammon.server.fibs.who_lines import WhoLines
-from backgammon.server.hub import Connection
-from backgammon.server.presence import WhoFacts
+from backgammon.server.lobby.hub import Connection
+from backgammon.server.lobby.presence import WhoFacts
+from backgammon.server.lobby.rate_limit import TokenBucket
 from backgammon.server.protocol import ActionBody, CreateMatch, MatchSettings
-from backgammon.server.rate_limit import TokenBucket
-from backgammon.server.repository import User
 from backgammon.server.service import GameService, ServiceError
 from backgammon.variants import find
 

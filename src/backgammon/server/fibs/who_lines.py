@@ -3,7 +3,7 @@
 A login storm is quadratic in FIBS: each newcomer is sent a who line per user online
 and every user online is sent the newcomer's. With N users that is N² lines, so each
 one must cost a dictionary lookup, not a formatting: a user's line is rendered when
-their facts (:class:`~backgammon.server.presence.WhoFacts`, shared by the service's
+their facts (:class:`~backgammon.server.lobby.presence.WhoFacts`, shared by the service's
 who cache until they change) or their login time change, and kept for every session
 of the listener. Only a viewer's own line differs (its ``ready`` toggle), and the
 session renders that one itself.
@@ -12,7 +12,7 @@ session renders that one itself.
 from __future__ import annotations
 
 from backgammon.server.fibs.clip import line_safe, who_info_line
-from backgammon.server.presence import WhoFacts
+from backgammon.server.lobby.presence import WhoFacts
 
 __all__ = ["WhoLines"]
 

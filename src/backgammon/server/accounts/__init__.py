@@ -1,0 +1,1 @@
+"""Accounts: passwords and session tokens, and the throttles on logins and sign-ups."""

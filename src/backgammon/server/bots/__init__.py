@@ -1,0 +1,1 @@
+"""The bots: their worker pool, their scheduler and the bounds on them."""

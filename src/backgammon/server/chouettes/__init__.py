@@ -1,0 +1,1 @@
+"""Chouettes on the server: the service, its store, bots, codec and dice."""

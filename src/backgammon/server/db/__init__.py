@@ -1,0 +1,1 @@
+"""The database: connection, tables, migrations, queries, group commit and the event bus."""

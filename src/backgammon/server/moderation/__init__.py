@@ -1,0 +1,1 @@
+"""Moderation: who is muted or banned, as each process sees it."""

@@ -1,0 +1,1 @@
+"""Social: ratings, and the rule for text one user sends to others."""

@@ -1,0 +1,1 @@
+"""The engine tools: the position tool, rollouts and analyses, run on the pool."""

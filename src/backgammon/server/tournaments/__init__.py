@@ -1,0 +1,1 @@
+"""Tournaments on the server: the service, its store and the arena."""

@@ -1,0 +1,1 @@
+"""The web front end: the HTTP routes, the WebSocket, and the static pages."""

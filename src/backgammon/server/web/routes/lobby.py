@@ -1,0 +1,18 @@
+"""The lobby: a logged-in user's view of the site."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from backgammon.server.web.routes.dependencies import Auth, Service
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+
+
+@router.get("/lobby")
+async def get_lobby(user: Auth, service: Service) -> dict[str, Any]:
+    return await service.lobby(user)
