@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from backgammon.server import service as service_module
+from backgammon.server.social import service as service_module
 from backgammon.server.client import ClientError, ServerClient
 from backgammon.server.service import GameService, ServiceError
 from backgammon.server.social.user_text import MAX_TEXT
