@@ -1,4 +1,4 @@
-"""The long jobs' queue (:mod:`backgammon.server.tools.job_queue`): turns shared fairly
+"""The long jobs' queue (:mod:`backgammon.server.bots.job_queue`): turns shared fairly
 between owners, and the quick tools' worker never behind a long job."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+from backgammon.server.bots.job_queue import JobQueue
 from backgammon.server.bots.pool import BotPool
-from backgammon.server.tools.job_queue import JobQueue
 
 
 def _order(workers: int, arrivals: list[str], cancel: frozenset[int] = frozenset()) -> list[str]:

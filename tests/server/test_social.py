@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from backgammon.server.social import service as service_module
 from backgammon.server.client import ClientError, ServerClient
 from backgammon.server.service import GameService, ServiceError
+from backgammon.server.social import service as service_module
 from backgammon.server.social.user_text import MAX_TEXT
 
 from .test_moderation import PASSWORD, _logged_in, _refused, _servers

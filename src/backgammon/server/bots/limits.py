@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from backgammon.engine.players import LEVELS
+from backgammon.server.common import ServiceError
 from backgammon.server.db import repository as repo
 from backgammon.server.db.repository import User
-from backgammon.server.service import ServiceError
 
 __all__ = ["MAX_BOTS_PER_EVENT", "MAX_EXPENSIVE_BOTS_PER_EVENT", "check_bot_entry", "expensive"]
 

@@ -11,7 +11,7 @@ waits behind them, however many are queued. Quick work (:meth:`BotPool.run`: the
 position tool, an upload's check) and long jobs (:meth:`BotPool.run_job`: analyses of
 match files and rollouts, :mod:`backgammon.server.tools.engine_tools`) have workers apart
 too, so that a position never waits behind a ten-minute analysis (issue 50); the long
-jobs wait for their workers in a :class:`~backgammon.server.tools.job_queue.JobQueue`, served
+jobs wait for their workers in a :class:`~backgammon.server.bots.job_queue.JobQueue`, served
 fairly between owners.
 """
 
@@ -35,7 +35,7 @@ from backgammon.engine.evaluator import lookahead_supported
 from backgammon.engine.players import LEVELS, EngineCube, EnginePlayer
 from backgammon.rules.cube import CubeRules, CubeState, MatchContext
 from backgammon.rules.game import Action, Game
-from backgammon.server.tools.job_queue import JobQueue
+from backgammon.server.bots.job_queue import JobQueue
 from backgammon.variants import find
 
 if TYPE_CHECKING:

@@ -23,10 +23,10 @@ from backgammon.server.common import (
 )
 from backgammon.server.db import repository as repo
 from backgammon.server.db.repository import User
-from backgammon.server.lobby.hub import Connection
-from backgammon.server.lobby.presence import WhoFacts
 
 if TYPE_CHECKING:
+    from backgammon.server.lobby.hub import Connection
+    from backgammon.server.lobby.presence import WhoFacts
     from backgammon.server.service import GameService
 
 

@@ -4,7 +4,7 @@ review's analyses (:mod:`backgammon.server.tools.review`) and the position tool'
 
 A job runs in the long jobs' workers of the bots' pool (never in the event loop, never
 in the bots' workers nor the quick tools' ones), once the pool's
-:class:`~backgammon.server.tools.job_queue.JobQueue` gives it its turn, and writes its progress
+:class:`~backgammon.server.bots.job_queue.JobQueue` gives it its turn, and writes its progress
 to a mapping shared with the server process (a manager's dict, started on first use).
 Jobs live in memory: the newest :attr:`PoolJobs.kept` are remembered and a server
 restart forgets them. A job holds a slot of its kind's
