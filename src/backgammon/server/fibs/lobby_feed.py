@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from backgammon.server.db.repository import User
 from backgammon.server.fibs.clip import line_safe
@@ -38,10 +38,7 @@ from backgammon.server.fibs.who_lines import WhoLines
 from backgammon.server.lobby.hub import Connection
 from backgammon.server.service import GameService, ServiceError
 
-if TYPE_CHECKING:
-    from backgammon.server.fibs.session import FibsSession
-
-__all__ = ["FLUSH_INTERVAL", "WRITE_BUFFER_LIMIT", "LobbyFeed"]
+__all__ = ["FLUSH_INTERVAL", "WRITE_BUFFER_LIMIT", "FeedMember", "LobbyFeed"]
 
 FLUSH_INTERVAL = 0.5
 """The shortest time between two writes of lobby lines to the sessions, in seconds."""
@@ -56,6 +53,35 @@ CLIP, NOTIFY, QUIET = 0, 1, 2
 """A session's view of the lobby: a CLIP client, a person with ``notify`` on, off."""
 
 log = logging.getLogger("backgammon.server.fibs")
+
+
+class FeedMember(Protocol):
+    """What the feed needs of a session (a FIBS session is one): its login, what it
+    waits for and how it is told. The feed imports no session: sessions import it."""
+
+    @property
+    def connection(self) -> Connection | None:
+        """The session's connection to the service (None before login)."""
+
+    @property
+    def user(self) -> User | None:
+        """Who logged in (None before login)."""
+
+    @property
+    def watched_name(self) -> str | None:
+        """The player watched by name (``watch NAME``), told when they start a match."""
+
+    @property
+    def waiting_for(self) -> set[str]:
+        """The users whose login the session waits for (``waitfor``)."""
+
+    @property
+    def lobby_view(self) -> int:
+        """Which lines the session is told: :data:`CLIP`, :data:`NOTIFY` or :data:`QUIET`."""
+
+    def write_lobby(self, text: str) -> bool:
+        """Write lines (safe, with their ends) at once; False when the client is too
+        slow to read them."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +108,7 @@ class LobbyFeed:
         self.who_lines = who_lines
         self.interval = interval
         # Each session, with its lines held while its welcome is written (None: told).
-        self._members: dict[FibsSession, list[str] | None] = {}
+        self._members: dict[FeedMember, list[str] | None] = {}
         self._told: list[_Told] = []
         self._started: list[dict[str, Any]] = []
         self._online: dict[str, dict[str, Any]] = {}
@@ -91,7 +117,7 @@ class LobbyFeed:
         self._flush_at: asyncio.TimerHandle | None = None
         self._last_flush = 0.0
 
-    def join(self, session: FibsSession) -> None:
+    def join(self, session: FeedMember) -> None:
         """Tell the lobby to ``session`` from now on, held until :meth:`release`."""
         self._members[session] = []
         if self._pump is None:
@@ -101,7 +127,7 @@ class LobbyFeed:
             self._connection = connection
             self._pump = asyncio.create_task(self._run(connection))
 
-    def release(self, session: FibsSession) -> None:
+    def release(self, session: FeedMember) -> None:
         """``session``'s welcome is written: send what was held, then tell it live."""
         held = self._members.get(session)
         if held:
@@ -109,7 +135,7 @@ class LobbyFeed:
         if session in self._members:
             self._members[session] = None
 
-    async def leave(self, session: FibsSession) -> None:
+    async def leave(self, session: FeedMember) -> None:
         """Stop telling ``session``; the feed stops listening after its last one."""
         self._members.pop(session, None)
         if not self._members:
@@ -223,7 +249,7 @@ class LobbyFeed:
                 self._write(session, text)
 
     @staticmethod
-    def _write(session: FibsSession, text: str) -> None:
+    def _write(session: FeedMember, text: str) -> None:
         if not session.write_lobby(text) and session.connection is not None:
             session.connection.overflowed = True
             session.connection.close()

@@ -1,0 +1,294 @@
+"""The FIBS commands that play a match: ``invite``, ``join``, ``roll``, ``move``,
+``double``, ``accept``, ``reject``, ``resign``, ``leave``; each a function of the
+session and the rest of its line, found in
+:data:`~backgammon.server.fibs.commands.COMMANDS`.
+
+A player's action goes to the service as the web's does (:func:`act`), and a refusal
+is told in FIBS's words where FIBS has them (:func:`fibs_error`). :func:`start_playing`
+begins telling a match the session plays (after ``invite`` to a bot, ``join``, a
+``match_started`` event or a login with a running match).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from backgammon.rules.position import Position
+from backgammon.server.fibs.clip import move_error
+from backgammon.server.fibs.state import JOIN_NEXT_GAME, SessionState, first_problem, unshowable
+from backgammon.server.protocol import ActionBody, CreateMatch, MatchSettings
+from backgammon.server.service import ServiceError
+
+__all__ = [
+    "act",
+    "cmd_accept",
+    "cmd_double",
+    "cmd_invite",
+    "cmd_join",
+    "cmd_leave",
+    "cmd_move",
+    "cmd_reject",
+    "cmd_resign",
+    "cmd_roll",
+    "fibs_error",
+    "start_playing",
+]
+
+
+def _typed_steps(moves: list[str]) -> list[tuple[int, int]] | None:
+    """The steps of a typed move (``["13/7", "bar/22"]``) as (from, to) pairs, 25
+    the bar and 0 off; None if a step is not two points."""
+    points = {"bar": 25, "b": 25, "off": 0, "o": 0, "home": 0, "h": 0}
+    typed: list[tuple[int, int]] = []
+    for move in moves:
+        ends = move.lower().split("/")
+        if len(ends) != 2:
+            return None
+        try:
+            pair = [points[end] if end in points else int(end) for end in ends]
+        except ValueError:
+            return None
+        typed.append((pair[0], pair[1]))
+    return typed
+
+
+async def cmd_invite(session: SessionState, rest: str) -> None:
+    """``invite NAME [LENGTH|unlimited]``: invite a user (a bot's match starts at once)."""
+    user = session.user
+    assert user is not None
+    words = rest.split()
+    if not words:
+        await session.error("Invite whom?")
+        return
+    name = words[0]
+    length = 1
+    if len(words) > 1:
+        if words[1] == "unlimited":
+            length = 0
+        elif words[1].isascii() and words[1].isdigit() and 1 <= int(words[1]) <= 64:
+            length = int(words[1])
+        else:
+            await session.error(f"Match length '{words[1]}': a number 1-64 or 'unlimited'.")
+            return
+    if session.busy():
+        await session.error("You are already playing.")
+        return
+    target = await session.named(name)
+    if target is None:
+        return
+    if target.id == user.id:
+        await session.error("You can't invite yourself.")
+        return
+    opponent = f"bot:{target.bot_level}" if target.kind == "bot" else target.name
+    settings = MatchSettings(length=length, clock=None)
+    request = CreateMatch(settings=settings, opponent=opponent)
+    what = "an unlimited match" if not length else f"a {length} point match"
+    if target.kind == "bot":  # the match starts at once: this command starts playing it
+        with session.starting_match():
+            created = await session.service.create_match(user, request)
+            await session.line(f"** Player {target.name} has joined you for {what}.")
+            await start_playing(session, created["id"], announce=False)
+    else:
+        await session.service.create_match(user, request)
+        await session.line(f"** You invited {target.name} to {what}.")
+
+
+async def cmd_join(session: SessionState, rest: str) -> None:
+    """``join NAME``: accept NAME's invitation; alone, between games, play the next game."""
+    user = session.user
+    assert user is not None
+    if session.held is not None and session.connection is not None:
+        # The next game of the match: told by the pump, in order with what follows.
+        session.connection.send({"type": "join_next_game"})
+        return
+    if not rest:
+        await session.error("Join whom?")
+        return
+    if session.busy():
+        await session.error("You are already playing.")
+        return
+    with session.starting_match():
+        match_id = await session.service.invitation_from(user, rest.split()[0])
+        summary = (await session.service.state(match_id))["open"]
+        refusal = unshowable(summary["settings"])
+        if refusal is not None:
+            await session.error(f"You can't join this match here: {refusal}.")
+            return
+        await session.service.join_match(user, match_id)
+        await start_playing(session, match_id)
+
+
+async def start_playing(
+    session: SessionState, match_id: str, resumed: bool = False, announce: bool = True
+) -> None:
+    """Tell the match ``match_id`` to its player from now on (``resumed``: from its
+    present state, not its start; ``announce``: say whom the player now plays)."""
+    assert session.connection is not None and session.user is not None
+    state = await session.service.state(match_id)
+    seat = session.service.seat_in(match_id, session.user)
+    if seat is None or "game" not in state:
+        return
+    refusal = unshowable(state["settings"])
+    if refusal is not None:
+        await session.line(f"** Your match {match_id} is not played here: {refusal}.")
+        return
+    session.playing = match_id
+    session.told_turn = -1
+    names = state["players"]
+    length = state["settings"]["length"]
+    what = "an unlimited match" if not length else f"a {length} point match"
+    if resumed:
+        session.seen[match_id] = state["seq"]
+        session.states[match_id] = state
+        await session.line(
+            f"You are now playing with {names[1 - seat]}. Your running match was loaded."
+        )
+    else:
+        session.seen[match_id] = 0  # the pump tells the match from its start
+        if announce:
+            await session.line(f"** You are now playing {what} with {names[1 - seat]}")
+    await session.service.subscribe(session.connection, match_id)
+
+
+async def act(session: SessionState, kind: str, **fields: Any) -> None:
+    """Make the player's action ``kind`` in the match being played, or say why not."""
+    user = session.user
+    assert user is not None
+    if session.playing is None:
+        await session.error("You're not playing.")
+        return
+    if session.held == session.playing:
+        await session.line(JOIN_NEXT_GAME)
+        return
+    try:
+        action = ActionBody.model_validate({"kind": kind, **fields})
+    except ValidationError as error:  # e.g. a move of more than 200 characters
+        await session.error(first_problem(error))
+        return
+    try:
+        await session.service.act(user, session.playing, action)
+    except ServiceError as error:
+        await session.error(fibs_error(session, kind, error))
+
+
+def fibs_error(session: SessionState, kind: str, error: ServiceError) -> str:
+    """FIBS's words for a refused action, where FIBS has them."""
+    state = session.states.get(session.playing or "")
+    game = None if state is None else state.get("game")
+    opponent = "Your opponent"
+    if state is not None and session.user is not None:
+        opponent = next((n for n in state["players"] if n != session.user.name), opponent)
+    if error.code == "not_your_turn":
+        return {
+            "roll": "It's not your turn to roll the dice.",
+            "play": "It's not your turn to move.",
+            "double": "It's not your turn to double",
+        }.get(kind, error.message)
+    if error.code == "illegal" and game is not None:
+        if kind == "roll" and game["dice"] is not None:
+            return "You did already roll the dice."
+        if kind == "play" and game["dice"] is None:
+            return "You have to roll the dice before moving."
+        if kind == "play" and session.typed is not None and state is not None:
+            return _refused_move(session, state, session.typed)
+        if kind == "double" and game["dice"] is not None:
+            return "You can only double before you roll the dice."
+        if kind in ("take", "drop", "accept", "reject") and game["pending"] is None:
+            return f"{opponent} didn't double or resign."
+    return error.message
+
+
+def _refused_move(
+    session: SessionState, state: dict[str, Any], typed: list[tuple[int, int]]
+) -> str:
+    """FIBS's words for a refused move of the player's (docs/fibs.md)."""
+    assert session.user is not None
+    game = state["game"]
+    seat = state["players"].index(session.user.name)
+    position = Position.from_slots_text(game["board"]["slots"])
+    if seat == 1:
+        position = position.flip()
+    return move_error(position, (game["dice"][0], game["dice"][1]), typed)
+
+
+def _pending_offer(session: SessionState) -> dict[str, Any] | None:
+    if session.playing is None:
+        return None
+    state = session.states.get(session.playing)
+    return None if state is None or state.get("game") is None else state["game"]["pending"]
+
+
+async def cmd_accept(session: SessionState, _rest: str) -> None:
+    """``accept``: take the opponent's double, or accept their resignation."""
+    pending = _pending_offer(session)
+    if pending is not None and pending["kind"] == "resign":
+        await act(session, "accept")
+    else:
+        await act(session, "take")
+
+
+async def cmd_reject(session: SessionState, _rest: str) -> None:
+    """``reject``: drop the opponent's double, or refuse their resignation."""
+    pending = _pending_offer(session)
+    if pending is not None and pending["kind"] == "resign":
+        await act(session, "reject")
+    else:
+        await act(session, "drop")
+
+
+async def cmd_resign(session: SessionState, rest: str) -> None:
+    """``resign [n|g|b]``: offer to resign a normal game, a gammon or a backgammon."""
+    levels = {"n": 1, "normal": 1, "g": 2, "gammon": 2, "b": 3, "backgammon": 3}
+    level = levels.get(rest.split()[0].lower() if rest else "n")
+    if level is None:
+        await session.error("Type 'resign n', 'resign g' or 'resign b'.")
+        return
+    await act(session, "resign", level=level)
+
+
+async def cmd_roll(session: SessionState, _rest: str) -> None:
+    """``roll`` (``r``): roll the dice."""
+    await act(session, "roll")
+
+
+async def cmd_double(session: SessionState, _rest: str) -> None:
+    """``double``: offer the cube."""
+    await act(session, "double")
+
+
+async def cmd_move(session: SessionState, rest: str) -> None:
+    """``move 13-7 8-7`` (``m``, ``/`` or pairs too): play the player's move."""
+    words = rest.replace(",", " ").split()
+    if not words:
+        await session.error("Move what? e.g. 'move 13-7 8-7'")
+        return
+    moves: list[str] = []
+    marked = ["-" in word or "/" in word for word in words]
+    if all(marked):
+        moves = [word.replace("-", "/") for word in words]
+    elif not any(marked) and len(words) % 2 == 0:
+        moves = [f"{words[i]}/{words[i + 1]}" for i in range(0, len(words), 2)]
+    else:
+        await session.error(f"Can't understand the move '{rest}'.")
+        return
+    typed = session.typed = _typed_steps(moves)
+    points = [point for step in typed or () for point in step]
+    if typed is not None and len(typed) <= 8 and all(0 <= point <= 25 for point in points):
+        # The match finds the one play of these single-die steps.
+        await act(session, "play", steps=typed)
+    else:
+        await act(session, "play", move=" ".join(moves))
+
+
+async def cmd_leave(session: SessionState, _rest: str) -> None:
+    """``leave``: stop being told the match played here (it is saved)."""
+    if session.playing is None:
+        await session.error("You're not playing.")
+        return
+    assert session.connection is not None
+    session.service.hub.leave(session.connection, session.playing)
+    await session.line("** You terminated the game. The game was saved.")
+    session.playing = None
+    session.held, session.held_back = None, []
