@@ -48,9 +48,18 @@ async def _play_pairings(client: ServerClient, name: str, seed: int) -> int:
         seen = client.messages.index(told) + 1
         match_id = told["match"]
         with contextlib.suppress(ClientError):  # started without it (READY_SECONDS)
-            await client.give_nonce(match_id, f"{name}{played}")  # it starts at once
+            await client.give_nonce(match_id, f"{name}{played}")
         snapshot = await client.subscribe(match_id)
-        seat = snapshot["state"]["players"].index(name)
+        state = snapshot["state"]
+        if "players" not in state:  # it starts once the other person's nonce comes
+            started = await client.wait_for(
+                lambda m, match_id=match_id: (
+                    m["type"] == "state" and m["match"] == match_id and "players" in m["state"]
+                ),
+                timeout=60,
+            )
+            state = started["state"]
+        seat = state["players"].index(name)
         await play_seat(client, match_id, seat, Policy(seed + played, double_first=False))
         played += 1
 

@@ -132,7 +132,7 @@ def test_a_rollout_shows_its_progress_and_can_be_cancelled(tool: Any) -> None:
 
     # With dice: the three best plays; cancelled part way.
     page.locator("#position-dice").fill("3-1")
-    page.locator("#position-trials").fill("1296")
+    page.locator("#position-trials").fill("432")  # each of three plays: 1296 in all
     page.locator("#position-rollout").click()
     page.wait_for_function(
         "document.querySelectorAll('#position-rollout-lines tbody tr').length === 3"

@@ -112,18 +112,19 @@ def _exit_with(parent: int) -> None:
     os._exit(0)
 
 
-def _ignore_interrupts() -> None:
+def _ignore_interrupts(server: int) -> None:
     """In a worker or the manager: leave Ctrl-C to the server, which stops them (a
     ``KeyboardInterrupt`` in a worker would reach the server as a job's result), and
-    end with the server however it ends."""
+    end with the server (process ``server``) however it ends, even if it ended while
+    this process was still starting (its parent is then another process already)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    watch = threading.Thread(target=_exit_with, args=(os.getppid(),), daemon=True)
+    watch = threading.Thread(target=_exit_with, args=(server,), daemon=True)
     watch.start()
 
 
-def _warm_worker() -> None:
+def _warm_worker(server: int) -> None:
     """Open the standard engine in a fresh worker (loads the compiled kernels)."""
-    _ignore_interrupts()
+    _ignore_interrupts(server)
     engine_for("standard")
 
 
@@ -131,7 +132,10 @@ def _executor(processes: int, name: str) -> Executor:
     """``processes`` spawned worker processes, or one thread when ``processes`` is 0."""
     if processes > 0:
         return ProcessPoolExecutor(
-            processes, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_worker
+            processes,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_warm_worker,
+            initargs=(os.getpid(),),
         )
     return ThreadPoolExecutor(1, thread_name_prefix=name)
 
@@ -258,7 +262,7 @@ class BotPool:
         with self._manager_lock:
             if self._manager is None:
                 manager = SyncManager(ctx=multiprocessing.get_context("spawn"))
-                manager.start(_ignore_interrupts)
+                manager.start(_ignore_interrupts, (os.getpid(),))
                 self._manager = manager
             mapping: MutableMapping[Any, Any] = self._manager.dict()
         return mapping
