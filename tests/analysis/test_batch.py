@@ -91,6 +91,7 @@ def test_many_matches_refuse_single_match_outputs_and_a_bad_stream(tmp_path: Pat
 
 
 @pytest.mark.skipif(not ray_installed(), reason="needs the cluster extra (Ray)")
+@pytest.mark.slow  # a local Ray cluster
 def test_games_on_a_local_ray_cluster_give_the_local_analysis(tmp_path: Path) -> None:
     """Every game a task on a 2-CPU local Ray cluster: the same decisions and equity
     losses as the analysis here, put together in each match's order."""
@@ -112,6 +113,7 @@ def test_games_on_a_local_ray_cluster_give_the_local_analysis(tmp_path: Path) ->
 
 
 @pytest.mark.skipif(not ray_installed(), reason="needs the cluster extra (Ray)")
+@pytest.mark.slow  # a local Ray cluster
 def test_a_folder_on_ray_as_typed_names_what_it_skips(tmp_path: Path) -> None:
     for path in MATCHES:
         shutil.copy(path, tmp_path / path.name)

@@ -23,6 +23,8 @@ from backgammon.tournaments import Entrant, Pairing, Round, Swiss
 
 from .conftest import BACKENDS, POSTGRESQL, ServerProcess, new_postgresql_database
 
+pytestmark = pytest.mark.slow  # a server process of its own (a module fixture)
+
 PASSWORD = "a long enough password"
 HEALTHY = 1.0
 """The longest a ``/healthz`` may take, in seconds."""

@@ -70,6 +70,7 @@ def test_no_build_when_the_database_is_there_and_a_stop_ends_a_build(
     assert "hypergammon-3: exact database ready" not in said
 
 
+@pytest.mark.slow  # a server process
 def test_the_build_ends_with_a_server_killed_with_sigkill(tmp_path: Path) -> None:
     """A server killed with SIGKILL cannot stop its build: the build ends by itself."""
     import os

@@ -19,6 +19,8 @@ from .clip_client import ClipClient
 from .conftest import ServerProcess
 from .test_tool_attacks import healthy
 
+pytestmark = pytest.mark.slow  # a server process of its own (a module fixture)
+
 PASSWORD = "a long enough password"
 
 BOARD = (

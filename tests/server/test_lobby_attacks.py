@@ -19,6 +19,8 @@ from backgammon.server.client import ClientError, ServerClient
 from .conftest import BACKENDS, POSTGRESQL, ServerProcess, new_postgresql_database
 from .test_tool_attacks import healthy
 
+pytestmark = pytest.mark.slow  # a server process of its own (a module fixture)
+
 CONFIG = json.dumps(
     {"variant": "standard", "length": 3, "cube": True, "crawford": True, "jacoby": False}
 )

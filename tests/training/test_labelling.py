@@ -140,6 +140,7 @@ def test_ray_asked_without_ray_is_a_clear_error(
 
 
 @pytest.mark.skipif(not ray_installed(), reason="needs the cluster extra (Ray)")
+@pytest.mark.slow  # a local Ray cluster
 def test_a_local_ray_cluster_gives_the_local_processes_labels(tmp_path: Path) -> None:
     chosen = positions(3)
     settings = RolloutSettings(trials=36, seed=3, truncation=1)
