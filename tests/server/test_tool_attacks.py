@@ -149,24 +149,25 @@ def test_the_tools_pool_is_started_again_when_its_worker_dies(server_factory: An
 
 def test_anonymous_quotas_count_an_ipv6_network_as_one_owner(server_factory: Any) -> None:
     server = server_factory("--no-warm-up", "--no-bots", "--forwarded-allow-ips", "127.0.0.1")
-    request = {"position": START_XGID, "ply": 2}  # a cube decision at 2 plies: slow
+    # Every play of the opening 3-1 ranked at 2 plies: long enough to be in flight
+    # while the others arrive, which all leave at once.
+    request = {"position": START_XGID, "dice": "3-1", "ply": 2}
+    addresses = ("2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:ffff::3")
+    start = threading.Barrier(len(addresses))
+    results: dict[str, int] = {}
 
-    def ask(address: str) -> int:
+    def ask(address: str) -> None:
         headers = {"x-forwarded-for": address}
+        start.wait()
         answer = httpx.post(
             f"{server.url}/api/position", json=request, headers=headers, timeout=300
         )
-        return answer.status_code
+        results[address] = answer.status_code
 
     with healthy(server.url):
-        results: dict[str, int] = {}
-        threads = [
-            threading.Thread(target=lambda a=address: results.__setitem__(a, ask(a)))
-            for address in ("2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:ffff::3")
-        ]
+        threads = [threading.Thread(target=ask, args=(address,)) for address in addresses]
         for thread in threads:
             thread.start()
-            time.sleep(0.3)
         for thread in threads:
             thread.join(300)
     # The position tool allows two requests in flight per owner: one /64 is one owner.
