@@ -110,11 +110,14 @@ class MatchService:
             return live
         if match_id in self.site._finished:
             return self.site._finished[match_id][0]
-        if row is not None and row.status != "finished":
+        if row is None:
+            async with self.site.db.transaction() as connection:
+                row = await repo.match_row(connection, match_id)
+            if row is None:
+                raise ServiceError("not_found", f"no match {match_id[:16]!r}", 404)
+        if row.status != "finished":  # in play (or open): played from _live
             return await self._load(match_id)
         live, row, users = await self._rebuild(match_id)
-        if live.result is None:  # not over: the match is played from _live
-            return await self._load(match_id)
         seats = _Seats((users[0], users[1]), row.rated, row.public, row.created_by)
         self.site._finished[match_id] = (live, seats)
         while len(self.site._finished) > FINISHED_KEPT:
