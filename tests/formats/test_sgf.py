@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from backgammon.errors import MatchFileError
 from backgammon.formats.record import Location, MatchInfo, MatchRecord, RecordBuilder
 from backgammon.formats.sgf import (
+    MAX_NODES,
     SgfNode,
     SgfProperty,
     SgfTree,
@@ -621,3 +622,14 @@ def test_game_statistics_survive_a_round_trip() -> None:
     assert all("GS" in game.annotations for game in record.games)
     again = read_match_text(write_match_text(record, "sgf"), "sgf")
     assert [g.annotations for g in again.games] == [g.annotations for g in record.games]
+
+
+def test_a_file_of_too_many_nodes_is_refused_at_the_first_one_over() -> None:
+    """A megabyte of empty nodes (200,000 of them) is refused where the bound is crossed,
+    before any tree is built; a file at the bound is read."""
+    at_bound = "(;GM[6]" + ";C[x]" * (MAX_NODES - 1) + ")"
+    assert len(parse_sgf(at_bound)[0].nodes) == MAX_NODES
+    with pytest.raises(MatchFileError, match=r"more than 20,000 nodes") as caught:
+        parse_sgf("(;GM[6]" + ";C[x]" * 200_000 + ")", path="bomb.sgf")
+    assert (caught.value.line, caught.value.column) == (1, 8 + 5 * (MAX_NODES - 1))
+    assert "bomb.sgf:1:" in str(caught.value)

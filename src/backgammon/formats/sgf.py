@@ -122,6 +122,7 @@ from backgammon.rules.variant import STANDARD, Variant
 from backgammon.variants import find as find_variant
 
 __all__ = [
+    "MAX_NODES",
     "SgfNode",
     "SgfProperty",
     "SgfTree",
@@ -223,6 +224,14 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
 
+MAX_NODES = 20_000
+"""The most nodes :func:`parse_sgf` reads from one file. GNU Backgammon writes a node
+for each roll, play and cube action: a 25-point match is about 2,000 nodes (a 5-point
+match of ours 252, in 410 KB), so this leaves room for long sessions while a file of
+empty nodes (``;C[x]`` repeated, 200,000 in a megabyte) is refused after a few
+milliseconds instead of being built and walked for seconds."""
+
+
 class _TreeParts:
     __slots__ = ("nodes", "offset", "variations")
 
@@ -232,14 +241,16 @@ class _TreeParts:
         self.variations: list[SgfTree] = []
 
 
-def parse_sgf(text: str, *, path: str | None = None) -> list[SgfTree]:
+def parse_sgf(text: str, *, path: str | None = None, max_nodes: int = MAX_NODES) -> list[SgfTree]:
     """Parse an SGF collection into its game trees (any game, not only backgammon).
 
     Property values are unescaped (``\\]`` and ``\\\\``; soft line breaks removed) but
-    otherwise kept as written. Inverse of :func:`format_sgf`.
+    otherwise kept as written. Inverse of :func:`format_sgf`. At most ``max_nodes``
+    nodes in all trees (see :data:`MAX_NODES`).
 
     Raises:
-        MatchFileError: for anything that is not SGF syntax, with its line and column.
+        MatchFileError: for anything that is not SGF syntax, with its line and column,
+            or a file of more than ``max_nodes`` nodes (refused at the first one over).
     """
     if not isinstance(text, str):
         raise MatchFileError(f"SGF text must be a string, got {type(text).__name__}", path=path)
@@ -251,6 +262,7 @@ def parse_sgf(text: str, *, path: str | None = None) -> list[SgfTree]:
 
     trees: list[SgfTree] = []
     stack: list[_TreeParts] = []
+    node_count = 0
     size = len(text)
     pos = _skip(text, 1 if text.startswith("\ufeff") else 0)
     while pos < size:
@@ -284,6 +296,9 @@ def parse_sgf(text: str, *, path: str | None = None) -> list[SgfTree]:
             parts = stack[-1]
             if parts.variations:
                 raise error(pos, "a node after a variation; expected '(' or ')'")
+            node_count += 1
+            if node_count > max_nodes:
+                raise error(pos, f"more than {max_nodes:,} nodes (';'): too many for a match file")
             node_offset = pos
             pos += 1
             properties: list[SgfProperty] = []
