@@ -73,6 +73,8 @@ tokens = Table(
     Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("expires_at", Float, nullable=False),
+    # A user's sessions are counted at each login and dropped at a password change.
+    Index("ix_tokens_user", "user_id", "created_at"),
 )
 
 throttles = Table(
