@@ -229,12 +229,28 @@ def test_chat_is_rate_limited_per_user_and_its_history_is_bounded(
         asyncio.run(attack())
 
 
+async def _finished_match(server: ServerProcess, clients: list[ServerClient]) -> str:
+    """A match between two new guests (kept in ``clients``, its leaver first) that one
+    of them left: its id."""
+    leaver, stayer = await _guest(server), await _guest(server, connect=False)
+    clients += [leaver, stayer]
+    match_id = (await leaver.create_match(length=3, public=False))["id"]
+    await stayer.join(match_id)
+    await leaver.subscribe(match_id)
+    answer = await leaver.act(match_id, "leave")
+    assert answer["type"] == "ack", answer
+    return str(match_id)
+
+
 def test_open_matches_are_bounded_per_address_and_lobby_snapshots_are_not_rebuilt(
     lobby_server: ServerProcess,
 ) -> None:
     async def attack() -> None:
         clients: list[ServerClient] = []
         try:
+            # A match between two guests, left by one: over, so its rematch is an
+            # invitation that waits (an open match of its asker's address).
+            finished = await _finished_match(lobby_server, clients)
             # Guests are free: two of them make 10 open matches each from one address
             # (each account may have 20); a third may make none.
             for _ in range(2):
@@ -248,6 +264,10 @@ def test_open_matches_are_bounded_per_address_and_lobby_snapshots_are_not_rebuil
                 await third.create_match(length=3)
             assert (refused.value.status, refused.value.code) == (429, "throttled")
             assert "from your address" in refused.value.message
+            # Nor may a rematch (it counted no address before).
+            with pytest.raises(ClientError) as refused:
+                await clients[0].request("POST", f"/api/matches/{finished}/rematch")
+            assert (refused.value.status, refused.value.code) == (429, "throttled")
             # A lobby as big as an attacker once made it (580 open matches): rows
             # copied in the database, as from many addresses.
             name = host.user["name"]  # type: ignore[index]

@@ -307,11 +307,18 @@ class MatchMaking:
         return await self.site.lobby_service._summary(joined)
 
     async def rematch(
-        self, user: User, match_id: str, dice: Rematch | None = None
+        self,
+        user: User,
+        match_id: str,
+        dice: Rematch | None = None,
+        *,
+        address: str | None = None,
     ) -> dict[str, Any]:
         """A new match with the same settings and opponent, seats swapped (a bot
         opponent starts it at once, a person is invited); ``dice`` carries the
-        asker's commitment and nonce as for :meth:`create_match`."""
+        asker's commitment and nonce, and ``address`` the client's address (an
+        invitation waiting for its answer counts among the address's open
+        matches), as for :meth:`create_match`."""
         async with self.site.db.transaction() as connection:
             row = await repo.match_row(connection, match_id)
         if row is None:
@@ -336,7 +343,7 @@ class MatchMaking:
             nonce="" if dice is None else dice.nonce,
             request_id=None if dice is None else dice.request_id,
         )
-        created = await self.create_match(user, request)
+        created = await self.create_match(user, request, address=address)
         async with self.site.db.transaction() as connection:
             await repo.update_match(connection, created["id"], rematch_of=match_id)
         created["rematch_of"] = match_id

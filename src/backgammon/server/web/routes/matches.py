@@ -51,9 +51,9 @@ async def cancel(match_id: str, user: Auth, service: Service) -> dict[str, Any]:
 
 @router.post("/{match_id}/rematch", status_code=201)
 async def rematch(
-    match_id: str, user: Auth, service: Service, body: Rematch | None = None
+    match_id: str, user: Auth, service: Service, request: Request, body: Rematch | None = None
 ) -> dict[str, Any]:
-    return await service.rematch(user, match_id, body)
+    return await service.rematch(user, match_id, body, address=client_address(request))
 
 
 @router.get("/{match_id}")
