@@ -164,3 +164,31 @@ def test_the_server_wide_limit_on_anonymous_viewers(tmp_path: Path) -> None:
             await service.stop()
 
     asyncio.run(main())
+
+
+def test_anonymous_viewers_of_one_ipv6_subscriber_are_counted_together(tmp_path: Path) -> None:
+    """In-process: viewers from different addresses of one IPv6 /64 (one subscriber's
+    allocation) share its ``viewers_per_address``; another /64 is counted apart."""
+
+    async def main() -> None:
+        settings = Settings(data_dir=tmp_path, bots=(), warm_up=False, viewers_per_address=2)
+        service = GameService(settings, Database(settings.database))
+        await service.start()
+        try:
+            first, second, third = (
+                Connection(ANONYMOUS, address=f"2001:db8:1:2::{n}") for n in range(1, 4)
+            )
+            service.connect_viewer(first)
+            service.connect_viewer(second)
+            with pytest.raises(ServiceError) as refused:
+                service.connect_viewer(third)
+            assert refused.value.code == "throttled"
+            assert service.hub.viewers_from("2001:db8:1:2::/64") == 2
+            service.connect_viewer(Connection(ANONYMOUS, address="2001:db8:1:3::1"))
+            service.disconnect(first)
+            service.connect_viewer(third)
+            assert service.hub.viewer_count == 3
+        finally:
+            await service.stop()
+
+    asyncio.run(main())

@@ -6,8 +6,8 @@ slow client never delays anyone else; a client whose queue fills is disconnected
 (it reconnects and gets the whole state). Rooms are ``"lobby"`` and match ids.
 
 An anonymous viewer (someone watching a match without an account) is a connection of
-:data:`ANONYMOUS`, counted by client address and told only a match's public messages
-(:data:`VIEWER_MESSAGES`).
+:data:`ANONYMOUS`, counted by client network (an IPv6 client by its /64) and told
+only a match's public messages (:data:`VIEWER_MESSAGES`).
 """
 
 from __future__ import annotations
@@ -63,9 +63,9 @@ class Connection:
     Args:
         user: the logged-in account, or :data:`ANONYMOUS` for a viewer.
         queue_size: messages that may wait for a slow client before it is dropped.
-        address: the client's address (what anonymous viewers are counted by);
-            :attr:`network` is what a user's connections are counted by (an IPv6
-            client's /64).
+        address: the client's address; :attr:`network`, what a user's connections
+            and anonymous viewers are counted by, is its IPv6 /64 (an IPv4 address
+            itself).
     """
 
     def __init__(self, user: User, queue_size: int = 256, address: str = "") -> None:
@@ -131,21 +131,23 @@ class Hub:
         self._by_network: dict[str, int] = {}
 
     def add_viewer(self, connection: Connection) -> None:
-        """Register an anonymous viewer (by its address; it is no user's)."""
-        self._viewers.setdefault(connection.address, set()).add(connection)
+        """Register an anonymous viewer (by its network: an IPv6 client's /64; it is
+        no user's)."""
+        self._viewers.setdefault(connection.network, set()).add(connection)
 
     def remove_viewer(self, connection: Connection) -> None:
         """Forget an anonymous viewer and the rooms it listened to."""
         for room in list(connection.rooms):
             self.leave(connection, room)
-        viewers = self._viewers.get(connection.address, set())
+        viewers = self._viewers.get(connection.network, set())
         viewers.discard(connection)
         if not viewers:
-            self._viewers.pop(connection.address, None)
+            self._viewers.pop(connection.network, None)
 
-    def viewers_from(self, address: str) -> int:
-        """Anonymous viewers connected here from ``address``."""
-        return len(self._viewers.get(address, ()))
+    def viewers_from(self, network: str) -> int:
+        """Anonymous viewers connected here from ``network`` (a :attr:`Connection.network`:
+        an IPv4 address, or an IPv6 client's /64)."""
+        return len(self._viewers.get(network, ()))
 
     @property
     def viewer_count(self) -> int:

@@ -296,7 +296,7 @@ class LobbyService:
                 viewers connected here, ``busy`` when this process has ``viewers``.
         """
         per_address = self.site.settings.viewers_per_address
-        if self.site.hub.viewers_from(connection.address) >= per_address:
+        if self.site.hub.viewers_from(connection.network) >= per_address:
             raise ServiceError(
                 "throttled",
                 f"too many anonymous viewers from your address (at most {per_address}): "
