@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,15 @@ def start_variant_bot_match(page: Any, url: str, variant: str) -> str:
 
 def visible(page: Any, selector: str) -> bool:
     return bool(page.locator(selector).is_visible())
+
+
+def until(page: Any, condition: Callable[[], object], seconds: float, what: str = "") -> None:
+    """Wait (letting the page run) until ``condition()`` is true; fail after ``seconds``
+    naming ``what`` was awaited."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {seconds} s for {what or condition}"
+        page.wait_for_timeout(100)
 
 
 def play_the_turn(page: Any) -> None:

@@ -17,7 +17,15 @@ from typing import Any
 import httpx
 import pytest
 
-from .browser import READY, needs_chromium, play_to_the_end, start_bot_match, visible, watch
+from .browser import (
+    READY,
+    needs_chromium,
+    play_to_the_end,
+    start_bot_match,
+    until,
+    visible,
+    watch,
+)
 
 pytestmark = needs_chromium
 
@@ -297,6 +305,47 @@ def test_an_uploaded_match_is_reviewed_with_a_progress_bar(
     page.keyboard.press("Enter")
     assert board.get_attribute("data-error") == "0"
     assert page.evaluate(signature) == first
+    page.close()
+    assert problems == []
+
+
+def test_a_long_analysis_is_stopped_and_the_same_file_chosen_again_is_read_again(
+    server_factory: Any, browser: Any
+) -> None:
+    """A 5-point match at 2-ply (minutes on two cores) is stopped from the page: the bar
+    says where it stopped and the server's job is cancelled; choosing the same file
+    again starts a new analysis (the file input kept it, and its change event did not
+    fire)."""
+    match_file = Path(__file__).parents[1] / "data" / "reference" / "formats" / "match03_5pt.mat"
+    upload = {"name": "five.mat", "mimeType": "text/plain", "buffer": match_file.read_bytes()}
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    problems = watch(page)
+    jobs: list[str] = []
+    page.on(
+        "response",
+        lambda answer: (
+            jobs.append(answer.json()["id"])
+            if answer.request.method == "POST" and answer.url.endswith("/api/analysis")
+            else None
+        ),
+    )
+    page.goto(server.url + "/#/review", wait_until="load")
+    page.locator("#review-ply").select_option("2")
+    page.locator("#review-file").set_input_files(upload)
+    stop = page.get_by_role("button", name="Stop the analysis")
+    stop.wait_for(state="visible", timeout=30_000)
+    stop.click()
+    text = page.locator("#review-progress-text")
+    until(page, lambda: "stopped after" in (text.text_content() or ""), 30, "stopped")
+    assert stop.is_hidden() and page.locator("#review-result").is_hidden()
+    status = httpx.get(f"{server.url}/api/analysis/{jobs[0]}").json()
+    assert status["state"] == "cancelled", status
+    page.locator("#review-file").set_input_files(upload)
+    until(page, lambda: len(jobs) == 2 and stop.is_visible(), 30, "a second analysis")
+    assert "stopped" not in (text.text_content() or "")
+    stop.click()
+    until(page, lambda: "stopped after" in (text.text_content() or ""), 30, "stopped again")
     page.close()
     assert problems == []
 

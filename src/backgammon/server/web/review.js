@@ -204,7 +204,15 @@ async function followReview(job) {
     const status = await api("GET", `/api/analysis/${job}`);
     if (review.job !== job) return;
     if (status.state === "failed") throw new Error(status.message);
+    if (status.state === "cancelled") {
+      $("#review-cancel").hidden = true;
+      showProgress(status.done, status.total, `stopped after ${status.done} of ${status.total} actions`);
+      review.job = null;
+      review.failed = true; // opened again, the match is analysed again
+      return;
+    }
     if (status.state === "done") {
+      $("#review-cancel").hidden = true;
       showProgress(status.total, status.total, `all ${status.total} actions analysed at ${status.ply}-ply`);
       $("#review-report").href = `/api/analysis/${job}/report.html`;
       $("#review-report-row").hidden = false;
@@ -230,6 +238,8 @@ async function analyse(source) {
     const started = await api("POST", "/api/analysis", body);
     if (run !== review.run) return;
     review.job = started.id;
+    $("#review-cancel").hidden = false;
+    $("#review-cancel").disabled = false;
     showProgress(0, started.total);
     await followReview(started.id);
     if (run === review.run) say("");
@@ -237,6 +247,7 @@ async function analyse(source) {
     if (run !== review.run) return;
     review.failed = true;
     $("#review-progress-row").hidden = true;
+    $("#review-cancel").hidden = true;
     sayError(error);
   }
 }
@@ -262,8 +273,19 @@ export function bindReview() {
     const id = review.source?.match;
     if (id) copyText(reviewLink(location.origin, id), "link to this review", $("#review-copied"));
   });
+  $("#review-cancel").addEventListener("click", async () => {
+    const job = review.job;
+    if (!job) return;
+    $("#review-cancel").disabled = true; // the next poll shows it stopped
+    try {
+      await api("DELETE", `/api/analysis/${job}`);
+    } catch (error) {
+      sayError(error);
+    }
+  });
   $("#review-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
+    event.target.value = ""; // the same file chosen again (after a fix, or a failure) is read again
     if (!file) return;
     if (file.size > 1_000_000) {
       review.run += 1;
