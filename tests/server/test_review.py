@@ -258,7 +258,7 @@ def test_bad_binary_uploads_are_refused_naming_the_problem(url: str) -> None:
     good = _xg_upload()
     corrupt = base64.b64encode(base64.b64decode(good["data"])[:300]).decode()
     refused = [
-        ({"data": corrupt, "name": "short.xg"}, 400, "data:"),
+        ({"data": corrupt, "name": "short.xg"}, 400, "data: short.xg cannot be read as a match"),
         ({"data": "not base64!", "name": "short.xg"}, 400, "data:"),
         ({"data": base64.b64encode(b"OGXM" + bytes(50)).decode(), "name": "x.ogxm"}, 400, "data:"),
         ({**good, "text": SHORT_MATCH}, 400, "text:"),

@@ -435,7 +435,7 @@ def decode_records(data: bytes, *, path: str | None = None) -> list[XgRecord]:
     """
     if not data or len(data) % RECORD_BYTES:
         raise XgFileError(
-            f"the game file has {len(data)} bytes, not a whole number of "
+            f"the match data is cut short or damaged: {len(data)} bytes, not whole "
             f"{RECORD_BYTES}-byte records",
             path=path,
         )

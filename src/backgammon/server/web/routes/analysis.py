@@ -69,10 +69,20 @@ async def upload_analysis(request: Request, service: Service) -> JSONResponse:
         except WorkerDiedError as error:
             raise ServiceError("busy", f"{error}: try again", 503, retry_after=5) from None
         except ValueError as error:
-            field = "data" if upload.data is not None else "text"
-            raise ServiceError("bad_request", f"{field}: {error}") from None
+            raise ServiceError("bad_request", _unreadable(upload, error)) from None
     answer = {"id": job.id, "ply": job.ply, "done": 0, "total": job.total}
     return JSONResponse(answer, status_code=202)
+
+
+def _unreadable(upload: AnalysisUpload, error: ValueError) -> str:
+    """What is said of an upload no reader takes: for a file sent as its bytes (an
+    eXtreme Gammon or OGXM file) a plain sentence first, then the reader's detail."""
+    if upload.data is None:
+        return f"text: {error}"
+    return (
+        f"data: {upload.name or 'the file'} cannot be read as a match (it may be damaged, "
+        f"cut short, or another kind of file): {error}"
+    )
 
 
 def _decoded(data: str) -> bytes:
