@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from typing import Any
 
@@ -483,6 +484,20 @@ def test_a_fibs_player_is_told_its_pairing_and_a_no_show_loses_on_the_clock(
         # Started at its time by the server; the FIBS user hears of the pairing in a
         # line FIBS clients show, and the match is an ordinary match to its client.
         await fibs.wait_for(lambda line: line == "** Tournament Cup, round 1: you play ada.")
+        # With the dice commitment and the way to add a nonce (FIBS has none).
+        told = fibs.lines[await fibs.wait_for(lambda line: line.startswith("** Dice commitment "))]
+        commitment = told.split()[3].rstrip(".")
+        assert "type: nonce WORD" in told
+        await fibs.send("nonce not a word")
+        await fibs.wait_for(lambda line: "A-Z a-z 0-9 _ -" in line)
+        await fibs.send("nonce leo-fresh-7")
+        await fibs.wait_for(
+            lambda line: (
+                line == f"** Your dice nonce leo-fresh-7 is taken; the commitment is {commitment}."
+            )
+        )
+        await fibs.send("nonce again")
+        await fibs.wait_for(lambda line: "no tournament match waiting" in line)
         await fibs.wait_for(
             lambda line: line == "** Player ada has joined you for a 1 point match."
         )
@@ -492,6 +507,9 @@ def test_a_fibs_player_is_told_its_pairing_and_a_no_show_loses_on_the_clock(
         state = await ada.request("GET", f"/api/matches/{pairing['match']}")
         assert state["result"]["reason"] == "timeout"
         assert pairing["winner"] == state["players"][state["result"]["winner"]]
+        record = json.loads(await ada.download(pairing["match"], "dice"))
+        assert record["commitment"] == commitment
+        assert record["nonces"][state["players"].index("leo")] == "leo-fresh-7"
         for client in (ada, leo):
             await client.close()
         await fibs.close()

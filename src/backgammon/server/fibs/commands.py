@@ -40,6 +40,7 @@ COMMANDS: dict[str, Handler] = {
     "reject": play.cmd_reject,
     "resign": play.cmd_resign,
     "leave": play.cmd_leave,
+    "nonce": play.cmd_nonce,
     "board": info.cmd_board,
     "watch": info.cmd_watch,
     "unwatch": info.cmd_unwatch,

@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 HELP_COMMANDS = (
-    "who rawwho invite join roll move double accept reject resign leave board watch "
+    "who rawwho invite join roll move double accept reject resign leave nonce board watch "
     "unwatch look say shout kibitz whisper tell message waitfor gag blind whois pip toggle "
     "set help bye"
 )

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from backgammon.rules.position import Position
 from backgammon.server.fibs.clip import move_error
 from backgammon.server.fibs.state import JOIN_NEXT_GAME, SessionState, first_problem, unshowable
-from backgammon.server.protocol import ActionBody, CreateMatch, MatchSettings
+from backgammon.server.protocol import ActionBody, CreateMatch, GiveNonce, MatchSettings
 from backgammon.server.service import ServiceError
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "cmd_join",
     "cmd_leave",
     "cmd_move",
+    "cmd_nonce",
     "cmd_reject",
     "cmd_resign",
     "cmd_roll",
@@ -171,6 +172,30 @@ async def act(session: SessionState, kind: str, **fields: Any) -> None:
         await session.service.act(user, session.playing, action)
     except ServiceError as error:
         await session.error(fibs_error(session, kind, error))
+
+
+async def cmd_nonce(session: SessionState, rest: str) -> None:
+    """``nonce WORD``: this player's dice nonce for the tournament match just paired
+    (told with its commitment), before its first throw; an extension of ours, as FIBS
+    has no verifiable dice (docs/fair-dice.md)."""
+    user = session.user
+    match_id = session.paired_match
+    if user is None or match_id is None:
+        await session.error("You have no tournament match waiting for a dice nonce.")
+        return
+    try:
+        nonce = GiveNonce.model_validate({"nonce": rest.strip()}).nonce
+    except ValidationError as error:
+        await session.error(f"{first_problem(error)} (1 to 64 of A-Z a-z 0-9 _ -)")
+        return
+    try:
+        summary = await session.service.give_nonce(user, match_id, nonce)
+    except ServiceError as error:
+        await session.error(error.message)
+        return
+    session.paired_match = None
+    commitment = summary["commitment"]
+    await session.line(f"** Your dice nonce {nonce} is taken; the commitment is {commitment}.")
 
 
 def fibs_error(session: SessionState, kind: str, error: ServiceError) -> str:

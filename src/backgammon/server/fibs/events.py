@@ -7,6 +7,7 @@ the session and the event, found in :data:`EVENTS` by the event's type.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -111,11 +112,19 @@ async def join_next(session: SessionState, _message: dict[str, Any]) -> None:
 
 
 async def tournament_pairing(session: SessionState, message: dict[str, Any]) -> None:
-    """This user's opponent in a tournament's new round."""
+    """This user's opponent in a tournament's new round, and for a match the dice
+    commitment with the way to add a nonce before the first throw (see
+    docs/fair-dice.md: a FIBS client has no other way to give one)."""
     opponent = message["opponent"] or "nobody (a bye)"
-    await session.line(
-        f"** Tournament {message['name']}, round {message['round']}: you play {opponent}."
-    )
+    lines = [f"** Tournament {message['name']}, round {message['round']}: you play {opponent}."]
+    if message.get("opponent") and message.get("commitment"):
+        session.paired_match = message["match"]
+        seconds = max(0, round(message["ready_by"] - time.time()))
+        lines.append(
+            f"** Dice commitment {message['commitment']}. The match starts within "
+            f"{seconds} seconds; to add your own dice nonce first, type: nonce WORD"
+        )
+    await session.lines(lines)
 
 
 async def kicked(session: SessionState, message: dict[str, Any]) -> None:

@@ -141,6 +141,9 @@ class SessionState:
         self.blinded: set[str] = set()
         # The users this login waits for (``waitfor``), told once when they log in.
         self.waiting_for: set[str] = set()
+        # The tournament match last paired to this user, which takes a dice nonce
+        # (``nonce WORD``) until its first throw.
+        self.paired_match: str | None = None
 
     # -- output --------------------------------------------------------------------
 
