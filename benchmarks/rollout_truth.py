@@ -63,6 +63,8 @@ from typing import Any
 
 from backgammon import Position
 from backgammon.engine import Engine
+from backgammon.engine.plans import Plan
+from backgammon.engine.plans import plan_of as plan_code
 from backgammon.engine.rollout import RolloutSettings
 from backgammon.engine.workers import open_runner
 from backgammon.rules.play import Play
@@ -436,46 +438,12 @@ def mean_and_error(values: list[float]) -> tuple[float, float]:
     return mean, spread / math.sqrt(n)
 
 
-PLANS = ("race", "back game", "blitz", "prime", "holding", "deep anchor", "other contact")
+PLANS = tuple(plan.label for plan in Plan)
 
 
 def plan_of(position: Position) -> str:
-    """A rough game plan of a position, the first of :data:`PLANS` that either side
-    fits (for the score by plan; each side's points in its own numbering, the bar 25):
-    ``race`` no contact; ``back game`` a side holds two or more points in the other's
-    home board (its 19-24) and trails the race by 30 pips or more; ``blitz`` a side is
-    on the bar against three or more closed home points; ``prime`` a side has four or
-    more made points in a row with an enemy checker behind them; ``holding`` a side
-    holds an anchor on its 18-21 (the other's 4- to 7-point); ``deep anchor`` one on
-    its 22-24."""
-    if not position.has_contact():
-        return "race"
-    sides = (position.player, position.opponent)
-    pips = position.pip_counts()
-    for mine, behind in ((0, pips[0] - pips[1]), (1, pips[1] - pips[0])):
-        if sum(sides[mine][point] >= 2 for point in range(19, 25)) >= 2 and behind >= 30:
-            return "back game"
-    for mine, theirs in ((0, 1), (1, 0)):
-        if sides[mine][25] and sum(sides[theirs][point] >= 2 for point in range(1, 7)) >= 3:
-            return "blitz"
-    for mine, theirs in ((0, 1), (1, 0)):
-        if has_prime(sides[mine], sides[theirs]):
-            return "prime"
-    for first, last, plan in ((18, 21, "holding"), (22, 24, "deep anchor")):
-        if any(side[point] >= 2 for side in sides for point in range(first, last + 1)):
-            return plan
-    return "other contact"
-
-
-def has_prime(mine: tuple[int, ...], theirs: tuple[int, ...]) -> bool:
-    """Whether ``mine`` has four or more made points in a row with one of ``theirs``
-    behind them (``theirs`` in its own numbering: its point ``25 - p`` is our ``p``)."""
-    run = 0
-    for point in range(1, 25):
-        run = run + 1 if mine[point] >= 2 else 0
-        if run >= 4 and any(theirs[25 - below] for below in range(1, point - run + 1)):
-            return True
-    return False
+    """The game plan of a position (:func:`backgammon.engine.plans.plan_of`), by name."""
+    return plan_code(position).label
 
 
 def plan_table(

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from backgammon.apps.cli.common import say_while_compiling
 from backgammon.apps.cli.engine import engine_position, probabilities_line, xgid_cube
 from backgammon.errors import BackgammonError
+
+if TYPE_CHECKING:
+    from backgammon.engine.rollout import RolloutSettings
 
 __all__ = ["commands"]
 
@@ -133,14 +136,37 @@ def rollout(
 @commands.command()
 def label(
     positions_file: Annotated[
-        Path, typer.Argument(help="Positions, one a line (Position ID, XGID or slots text).")
-    ],
-    out: Annotated[Path, typer.Option(help="The labels' folder (resumed if it exists).")],
+        Path | None,
+        typer.Argument(help="Positions, one a line (Position ID, XGID or slots text)."),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="The labels' folder (resumed if it exists).")
+    ] = None,
+    corpus: Annotated[
+        Path | None,
+        typer.Option(
+            help="A corpus folder (e.g. 'corpus'): label its queue's pending chunks, or "
+            "with --status / --fill, report or fill it."
+        ),
+    ] = None,
+    status: Annotated[bool, typer.Option(help="The corpus's size by plan and kind.")] = False,
+    fill: Annotated[int | None, typer.Option(help="Queue N new positions from self-play.")] = None,
+    chunk_size: Annotated[int, typer.Option(help="Positions per queue chunk (--fill).")] = 100,
+    minutes: Annotated[
+        float | None, typer.Option(help="Start no chunk after this many minutes.")
+    ] = None,
+    reverse: Annotated[
+        bool, typer.Option(help="Newest chunks first (another machine's share).")
+    ] = False,
+    chunks: Annotated[int | None, typer.Option(help="Label at most N chunks.")] = None,
+    nice: Annotated[bool, typer.Option(help="Run at the lowest priority (nice 19).")] = True,
     trials: Annotated[int, typer.Option(help="Trials per position.")] = 1296,
     truncate: Annotated[
         int | None, typer.Option(help="Stop each trial after P plies (0-ply estimate).")
     ] = None,
-    seed: Annotated[int, typer.Option(help="Dice seed (the same dice for every position).")] = 1,
+    seed: Annotated[
+        int, typer.Option(help="Dice seed (the same dice for every position); --fill: games.")
+    ] = 1,
     shard_size: Annotated[int, typer.Option(help="Positions per shard.")] = 16,
     ray: Annotated[
         str | None,
@@ -154,19 +180,53 @@ def label(
     ] = 1,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
 ) -> None:
-    """Rollout labels of many positions (truncation, variance reduction) in resumable
-    shards under --out, on local processes or a Ray cluster; ends with the trials per
-    second per core."""
+    """Rollout labels of many positions: of a positions file in resumable shards under
+    --out (--trials, --truncate, --seed, --shard-size), or of the queue of a corpus
+    (--corpus DIR: races to the end, contact truncated; a shard per chunk; --status,
+    --fill N), on local processes or a Ray cluster."""
+    from backgammon.apps.cli.corpus import CorpusRun, fill_corpus, run_corpus, show_status
+
+    if corpus is not None and positions_file is None:
+        if status:
+            show_status(corpus)
+        elif fill is not None:
+            fill_corpus(corpus, fill, seed, chunk_size)
+        else:
+            run = CorpusRun(cpus, ray, minutes, reverse, chunks, nice, weights)
+            run_corpus(corpus, run)
+        return
+    if positions_file is None or out is None or corpus is not None:
+        typer.echo("error: give POSITIONS_FILE and --out, or --corpus DIR", err=True)
+        raise typer.Exit(2)
+    from backgammon.engine.rollout import RolloutSettings
+
+    try:
+        settings = RolloutSettings(trials=trials, seed=seed, truncation=truncate)
+    except ValueError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    label_file(positions_file, out, settings, shard_size, cpus, ray, weights)
+
+
+def label_file(
+    positions_file: Path,
+    out: Path,
+    settings: RolloutSettings,
+    shard_size: int,
+    cpus: int,
+    ray: str | None,
+    weights: str | None,
+) -> None:
+    """``label POSITIONS_FILE --out DIR``: resumable shards of one positions file;
+    ends with the trials per second per core."""
     from rich.progress import Progress
 
     from backgammon.engine import Engine
-    from backgammon.engine.rollout import RolloutSettings
     from backgammon.engine.workers import open_runner
     from backgammon.training.labelling import label_positions, read_positions
 
     try:
         positions = read_positions(positions_file)
-        settings = RolloutSettings(trials=trials, seed=seed, truncation=truncate)
         engine = Engine(weights)
         runner = open_runner(ray, cpus)
     except (OSError, ValueError, BackgammonError) as error:
