@@ -80,7 +80,8 @@ def fill_corpus(folder: Path, count: int, seed: int, chunk_size: int) -> None:
 
 def run_corpus(folder: Path, run: CorpusRun) -> None:
     """Label the corpus's pending chunks, one shard at a time, until none is left
-    (or ``run.minutes`` have passed), at the lowest priority unless told otherwise."""
+    (chunks queued meanwhile too), or ``run.minutes`` have passed, or ``run.chunks``
+    are done; at the lowest priority unless told otherwise."""
     from backgammon.engine import Engine
     from backgammon.engine.workers import open_runner
     from backgammon.training.corpus import Corpus, run_queue
@@ -95,8 +96,10 @@ def run_corpus(folder: Path, run: CorpusRun) -> None:
         os.nice(19)
     corpus = Corpus(folder)
     began = time.perf_counter()
+    written: list[ShardDone] = []
 
     def report(done: ShardDone) -> None:
+        written.append(done)
         rate = 3600 * done.positions / done.seconds if done.seconds else 0.0
         typer.echo(
             f"{time.strftime('%H:%M:%S')} shard {done.name}: {done.positions} positions "
@@ -107,23 +110,29 @@ def run_corpus(folder: Path, run: CorpusRun) -> None:
     try:
         engine = Engine(run.weights)
         with labeller_lock(corpus), open_runner(run.ray, run.cpus) as runner:
-            typer.echo(f"labelling {len(corpus.pending())} pending chunks of {folder}")
-            summary = run_queue(
-                corpus,
-                engine.evaluate_boards,
-                network_identity(engine.networks),
-                runner,
-                minutes=run.minutes,
-                reverse=run.reverse,
-                limit=run.chunks,
-                on_shard=report,
-            )
+            while True:
+                typer.echo(f"labelling {len(corpus.pending())} pending chunks of {folder}")
+                summary = run_queue(
+                    corpus,
+                    engine.evaluate_boards,
+                    network_identity(engine.networks),
+                    runner,
+                    minutes=run.minutes,
+                    reverse=run.reverse,
+                    limit=run.chunks,
+                    on_shard=report,
+                )
+                once = run.minutes is not None or run.chunks is not None
+                if once or not summary.shards or not corpus.pending():
+                    break  # else chunks were queued meanwhile: label them too
     except LabellerBusyError as busy:
         typer.echo(f"{busy}: nothing to do")
         return
     except (OSError, ValueError, BackgammonError) as error:
         raise _fail(error) from None
+    positions = sum(done.positions for done in written)
+    trials = sum(done.trials for done in written)
     typer.echo(
-        f"done: {summary.shards} shards, {summary.positions:,} positions, "
-        f"{summary.trials:,} trials in {time.perf_counter() - began:.0f} s"
+        f"done: {len(written)} shards, {positions:,} positions, "
+        f"{trials:,} trials in {time.perf_counter() - began:.0f} s"
     )
