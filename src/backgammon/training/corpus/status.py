@@ -74,14 +74,13 @@ def corpus_status(corpus: Corpus) -> CorpusStatus:
 def status_lines(status: CorpusStatus) -> list[str]:
     """A table of ``status``: labelled / queued by plan (rows) and kind (columns)."""
     kinds = list(KINDS)
-    lines = [f"{'plan':<14}" + "".join(f"{kind:>16}" for kind in kinds) + f"{'all':>18}"]
+    lines = [f"{'plan':<14}" + "".join(f"{kind:>16}" for kind in [*kinds, "all"])]
     for plan in Plan:
         cells = [f"{status.labelled[plan, k]:,}/{status.queued[plan, k]:,}" for k in kinds]
         done = sum(status.labelled[plan, k] for k in kinds)
         total = sum(status.queued[plan, k] for k in kinds)
-        lines.append(
-            f"{plan.label:<14}" + "".join(f"{cell:>16}" for cell in cells) + f"{done:>9,}/{total:,}"
-        )
+        cells.append(f"{done:,}/{total:,}")
+        lines.append(f"{plan.label:<14}" + "".join(f"{cell:>16}" for cell in cells))
     labelled = sum(status.labelled.values())
     lines += [
         "(labelled/queued; kinds: B bear-off, R race, X crashed, C contact)",
