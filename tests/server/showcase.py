@@ -13,6 +13,7 @@ chat heard while its page is open).
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -293,10 +294,21 @@ def tournaments_page(page: Any, content: Content) -> None:
 
 
 def tournament_page(page: Any, content: Content) -> None:
-    """ALICE's Swiss in its first round: the players, the pairings, her match."""
+    """ALICE's Swiss in its first round: the players, the pairings, her match (opened
+    from this page before: the page would take her there the first time)."""
+    import httpx
+
     _log_in(page, content.url)
+    view = httpx.get(f"{content.url}/api/tournaments/{content.tournament}").json()
+    matches = [p["match"] for r in view["rounds"] for p in r["pairings"] if p["match"]]
+    opened = json.dumps(json.dumps(matches))
+    page.evaluate(f"sessionStorage.setItem('{OPENED_MATCHES}', {opened})")
     page.goto(f"{content.url}/tournaments?id={content.tournament}", wait_until="load")
     page.locator("#rounds a.your-match").first.wait_for()
+
+
+OPENED_MATCHES = "backgammon.tournament-matches-opened"
+"""Where the tournaments page keeps the matches it has taken the player to."""
 
 
 PAGES: dict[str, Callable[[Any, Content], None]] = {

@@ -507,6 +507,14 @@ def test_a_fibs_player_is_told_its_pairing_and_a_no_show_loses_on_the_clock(
         state = await ada.request("GET", f"/api/matches/{pairing['match']}")
         assert state["result"]["reason"] == "timeout"
         assert pairing["winner"] == state["players"][state["result"]["winner"]]
+        # The match names its event (its page leads back to it).
+        assert state["event"] == {
+            "kind": "tournament",
+            "id": created["id"],
+            "name": "Cup",
+            "format": "swiss",
+            "round": 1,
+        }
         record = json.loads(await ada.download(pairing["match"], "dice"))
         assert record["commitment"] == commitment
         assert record["nonces"][state["players"].index("leo")] == "leo-fresh-7"

@@ -5,6 +5,8 @@ against a real ``backgammon serve``)."""
 
 from __future__ import annotations
 
+import re
+import time
 from typing import Any
 
 import httpx
@@ -97,16 +99,12 @@ def test_a_person_registers_plays_the_round_and_sees_the_standings_change(
     page.wait_for_selector("#lobby-view:not([hidden])")
     page.goto(f"{server.url}/tournaments?id={tournament_id}", wait_until="load")
     page.locator("#tournament-entry button", has_text="Register").click()
-    page.locator("#tournament-status", has_text="bot_beginner_1, ada").wait_for()
+    page.locator("#tournament-players", has_text="bot_beginner_1 (bot), ada").wait_for()
     page.locator("#tournament-entry button", has_text="Withdraw").wait_for()
     assert page.locator("#standings tbody tr").count() == 0
     organiser.post(f"/api/tournaments/{tournament_id}/start").raise_for_status()
-    # The round in play: both at 0 points, and a link to the person's own match.
-    link = page.locator("#rounds a.your-match", has_text="play your match")
-    link.wait_for(timeout=10_000)
-    assert _points(page) == {"ada": "0", "bot_beginner_1": "0"}
-    assert page.locator("#tournament-entry button").count() == 0
-    link.click()
+    # The person on the event's page is taken to their match as the round starts.
+    page.wait_for_url("**/#/match/*", timeout=10_000)
     page.wait_for_selector("#board .place", state="attached")
     play_to_the_end(page)
     page.goto(f"{server.url}/tournaments?id={tournament_id}", wait_until="load")
@@ -117,3 +115,132 @@ def test_a_person_registers_plays_the_round_and_sees_the_standings_change(
     assert after == {winner: "1", ({"ada", "bot_beginner_1"} - {winner}).pop(): "0"}
     assert f"{winner} won" in (page.locator("#rounds").text_content() or "")
     assert problems == []
+
+
+def _person(browser: Any, url: str, name: str, width: int = 1200) -> tuple[Any, list[str]]:
+    """A new person registered from the lobby's form, in a browser context of their own."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    problems = watch(page)
+    page.goto(url + "/", wait_until="load")
+    page.locator("#login-form input[name=name]").fill(name)
+    page.locator("#login-form input[name=password]").fill(f"password-{name}")
+    page.get_by_role("button", name="Register").click()
+    page.wait_for_selector("#lobby-view:not([hidden])")
+    return page, problems
+
+
+def test_an_organiser_creates_a_swiss_with_bots_from_the_web_and_it_runs_to_its_winner(
+    server_factory: Any, browser: Any
+) -> None:
+    """From an empty site: the organiser finds Tournaments in the lobby's header, creates
+    a Swiss of 2 rounds for 6 with 2 bots from the form, two more people register on its
+    page, the organiser starts it, and each person on the page is taken to each round's
+    match from wherever they are (the event's page, the lobby, the review page), which
+    names the event (nobody moves there: a 1-second clock ends it) and leads back to it;
+    the event ends with its winner, shown to everyone."""
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    org, problems = _person(browser, server.url, "org")
+    org.get_by_role("link", name="Tournaments").click()
+    form = org.locator("#tournament-new")
+    form.wait_for()
+    form.get_by_label("Name").fill("Club Swiss")
+    form.get_by_label("Format").select_option("swiss")
+    form.get_by_label("Rounds").fill("2")
+    form.get_by_label("Match length (points)").fill("1")
+    form.get_by_label("Players at most").fill("6")
+    form.get_by_label("Reserve per point (seconds)").fill("1")
+    form.get_by_label("Delay per move (seconds)").fill("0")
+    form.get_by_label("Rated").uncheck()
+    form.get_by_label("Bots to enter").fill("2")
+    form.get_by_label("Level").select_option("beginner")
+    form.get_by_role("button", name="Create").click()
+    org.wait_for_url("**/tournaments?id=*")
+    tournament_id = org.url.split("id=")[1]
+    org.locator(
+        "#tournament-players", has_text="bot_beginner_1 (bot), bot_beginner_2 (bot)"
+    ).wait_for()
+    people = {"org": (org, problems)}
+    for name in ("ann", "bob"):
+        page, watched = _person(browser, server.url, name)
+        page.goto(f"{server.url}/tournaments?id={tournament_id}", wait_until="load")
+        page.get_by_role("button", name="Register").click()
+        page.get_by_role("button", name="Withdraw").wait_for()
+        people[name] = (page, watched)
+    org.get_by_role("button", name="Register").click()
+    org.locator("#tournament-status", has_text="5 of 6 players").wait_for()
+    # Where each person waits for each round: ann elsewhere in the app (the lobby,
+    # then the review page), the others on the event's page.
+    people["ann"][0].goto(server.url + "/#/", wait_until="load")
+    org.get_by_role("button", name="Start now").click()
+    visited = _follow(people, server.url, tournament_id)
+    final = _finished(server.url, tournament_id)
+    for name in people:
+        theirs = [
+            pairing["match"]
+            for played in final["rounds"]
+            for pairing in played["pairings"]
+            if pairing["match"] and name in pairing["players"]
+        ]
+        assert visited[name] == theirs and theirs, (name, visited[name], theirs)
+    winner = final["standings"][0]["name"]
+    for page, _ in people.values():
+        if "/tournaments?id=" not in page.url:
+            page.goto(f"{server.url}/tournaments?id={tournament_id}", wait_until="load")
+        page.locator("#tournament-winner", has_text=f"Winner: {winner}").wait_for(timeout=20_000)
+        headings = page.locator("#standings thead th").all_text_contents()
+        assert headings[:3] == ["#", "Player", "Points"] and len(headings) > 3, headings
+    for _, watched in people.values():
+        assert watched == []
+
+
+def _follow(
+    people: dict[str, tuple[Any, list[str]]], url: str, tournament_id: str
+) -> dict[str, list[str]]:
+    """Each person's matches, in the order their pages were taken to them, until the
+    event is over. A match's page names the event and round, offers no rematch, and
+    once the match is over leads back: ann goes to the review page instead (the next
+    round must find her there), the others follow the link back to the event."""
+    visited: dict[str, list[str]] = {name: [] for name in people}
+
+    def record(name: str, address: str) -> None:  # every navigation, hash changes too
+        found = re.search(r"#/match/([\w-]+)$", address)
+        if found is not None and found[1] not in visited[name]:
+            visited[name].append(found[1])
+
+    for name, (page, _) in people.items():
+        main = page.main_frame
+        page.on("framenavigated", lambda frame, n=name, m=main: frame == m and record(n, frame.url))
+        record(name, page.url)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        view = httpx.get(f"{url}/api/tournaments/{tournament_id}").json()
+        at_matches = 0
+        for name, (page, _) in people.items():
+            if re.search(r"#/match/[\w-]+$", page.url) is None:
+                continue
+            at_matches += 1
+            back = page.get_by_role("link", name="Back to Club Swiss")
+            if not back.is_visible():
+                continue
+            assert "Club Swiss, round" in (page.locator("#match-event").text_content() or "")
+            assert page.locator("#do-rematch").is_hidden()
+            if name == "ann":
+                page.goto(url + "/#/review", wait_until="load")
+            else:
+                back.click()
+                page.wait_for_url("**/tournaments?id=*")
+        if view["status"] == "finished" and at_matches == 0:
+            return visited
+        people["org"][0].wait_for_timeout(200)
+    raise AssertionError(f"the event did not end: {visited}")
+
+
+def _finished(url: str, tournament_id: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        view = httpx.get(f"{url}/api/tournaments/{tournament_id}").json()
+        if view["status"] == "finished":
+            return dict(view)
+        time.sleep(0.3)
+    raise AssertionError("the tournament did not finish")

@@ -23,6 +23,8 @@ from backgammon.server.db.tables import (
     ratings,
     stored_messages,
     tokens,
+    tournament_matches,
+    tournaments,
     users,
 )
 
@@ -52,6 +54,7 @@ __all__ = [
     "lock_user",
     "match_by_request",
     "match_entries",
+    "match_event",
     "match_row",
     "rating_history_of",
     "ratings_of",
@@ -273,6 +276,29 @@ async def match_row(connection: AsyncConnection, match_id: str) -> MatchRow | No
     """A match's row, or None."""
     row = (await connection.execute(select(matches).where(matches.c.id == match_id))).first()
     return None if row is None else MatchRow(**row._asdict())
+
+
+async def match_event(connection: AsyncConnection, match_id: str) -> dict[str, Any] | None:
+    """The event a match is played in, as its players' pages name it and lead back to
+    it: ``{"kind": "tournament", "id", "name", "format", "round"}`` (the round from 1;
+    an arena's game number), or None."""
+    query = (
+        select(
+            tournaments.c.id, tournaments.c.name, tournaments.c.format, tournament_matches.c.round
+        )
+        .join(tournaments, tournaments.c.id == tournament_matches.c.tournament_id)
+        .where(tournament_matches.c.match_id == match_id)
+    )
+    row = (await connection.execute(query)).first()
+    if row is None:
+        return None
+    return {
+        "kind": "tournament",
+        "id": row.id,
+        "name": row.name,
+        "format": row.format,
+        "round": row.round,
+    }
 
 
 async def match_by_request(

@@ -153,6 +153,9 @@ class LiveMatch:
         self.turn_started = 0.0
         self._turn_plays: TurnPlays | None = None
         self._play_texts = PlayTexts(limit=1_000) if play_texts is None else play_texts
+        self.event: dict[str, Any] | None = None
+        """The event the match is played in (a tournament: its id, name and round),
+        named in its state so that its pages lead back to it; None for a lone match."""
 
     # -- state ---------------------------------------------------------------------
 
@@ -592,6 +595,7 @@ class LiveMatch:
             },
             "result": None if self.result is None else self.result.as_json(),
             "last_play": self.last_play(),
+            "event": self.event,
         }
 
     def last_play(self) -> dict[str, Any] | None:

@@ -80,6 +80,7 @@ class MatchService:
             if row is None:
                 raise ServiceError("not_found", f"no match {match_id[:16]!r}", 404)
             entries = await repo.match_entries(connection, match_id)
+            event = await repo.match_event(connection, match_id)
             users = []
             for user_id in (row.player0, row.player1):
                 users.append(
@@ -94,6 +95,7 @@ class MatchService:
             (row.nonce0, row.nonce1),
             self.site._play_texts,
         )
+        live.event = event
         live.replay(entries)
         return live, row, users
 

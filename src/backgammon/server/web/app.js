@@ -72,6 +72,27 @@ function giveNonce(open) {
   api("POST", `/api/matches/${open.id}/nonce`, { nonce: nonce() }).catch(() => {});
 }
 
+/** Whether this page shows a match of ours that is not over, other than `matchId`. */
+function playingAnother(matchId) {
+  const state = app.state;
+  const viewing = document.body.dataset.view === "match" && app.match && app.match !== matchId;
+  return Boolean(viewing && state && !state.open && !state.result && app.seat !== null);
+}
+
+/** The event the match is played in: named beside its title, and at its end the way back. */
+function showEvent(state) {
+  const event = state.event || null;
+  const href = event ? `/tournaments?id=${encodeURIComponent(event.id)}` : "";
+  const round = event && event.format !== "arena" ? `, round ${event.round}` : "";
+  $("#match-event").hidden = !event;
+  $("#result-event").hidden = !event;
+  if (!event) return;
+  $("#match-event").href = href;
+  $("#match-event").textContent = `${event.name}${round}`;
+  $("#result-event-link").href = href;
+  $("#result-event-link").textContent = `Back to ${event.name}`;
+}
+
 function show(view) {
   for (const name of ["login", "lobby", "match", "position", "review", "player"]) $(`#${name}-view`).hidden = name !== view;
   document.body.dataset.view = view;
@@ -306,8 +327,11 @@ function receive(message) {
     case "tournament_pairing":
       // The match's dice commitment is published: only now is our nonce chosen, and
       // the match starts once both players have given theirs (docs/fair-dice.md).
+      // The player is taken to it from anywhere but a match of their own in play.
       say(`${message.name}, round ${message.round}: you play ${message.opponent}.`);
       giveNonce({ id: message.match, players: [app.me.name, message.opponent] });
+      S.noticePairing(message);
+      if (!playingAnother(message.match)) location.hash = `#/match/${message.match}`;
       break;
     case "state":
       if (message.match === app.match) onState(message);
@@ -783,6 +807,7 @@ function renderMatch() {
   const game = state.game;
   const crawford = game && game.crawford ? " · Crawford game" : "";
   const spectating = seat === null ? " · watching" : "";
+  showEvent(state);
   $("#match-title").textContent =
     `${settings.length ? `${settings.length}-point match` : "Money session"}` +
     `${settings.variant === "standard" ? "" : ` · ${settings.variant}`}${crawford}${spectating}`;

@@ -73,7 +73,7 @@ export function controls(state, seat) {
     rematch: false,
   };
   if (!state || seat == null) return none;
-  if (state.result) return { ...none, rematch: true };
+  if (state.result) return { ...none, rematch: !state.event }; // an event's match leads back to it instead
   const game = state.game;
   const result = { ...none, leave: true };
   if (!game) return result;

@@ -1,191 +1,251 @@
-// The tournaments page: the list (open, running, finished) and one tournament's
-// standings and rounds or arena games (?id=ID), refreshed every few seconds. A signed-in
-// person registers or withdraws here, and follows a link to play their match (every
-// other match has a link to watch it). Every text from the server is set as text,
-// never as HTML.
+// The tournaments page: the list (open, running, finished) with the form that creates
+// an event, and one tournament (?id=ID): its status, winner, standings (a column for
+// each tie-break), rounds or arena games, the player's own match, registering and
+// withdrawing, and the organiser's bots and start. Refreshed every two seconds (being
+// on the page counts as present for the event's start); a new match of one's own is
+// opened at once, once. What is shown comes from tournamentview.js (pure, unit-tested);
+// every text from the server is set as text, never as HTML.
+
+import { $, api, el, say, sayError } from "./common.js";
+import * as T from "./tournamentview.js";
 
 const REFRESH_MS = 2000;
 const HINT = "backgammon.session"; // set by the app once logged in (the cookie is HttpOnly)
+const OPENED = "backgammon.tournament-matches-opened"; // matches already opened from here
 
-/** Who is signed in ({name, kind}), or null; asked once. */
-let me;
+/** What the page knows: who is signed in ({name, kind}) or null, and the bot levels. */
+const page = { me: undefined, levels: [] };
 
-function element(tag, text, attributes = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = String(text);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  return node;
-}
-
-async function getJson(path) {
-  const answer = await fetch(path, { headers: { accept: "application/json" } });
-  if (!answer.ok) throw new Error(`${path}: ${answer.status}`);
-  return answer.json();
+function tournamentId() {
+  return new URLSearchParams(location.search).get("id");
 }
 
 async function whoAmI() {
-  if (me !== undefined) return me;
-  me = null;
+  if (page.me !== undefined) return page.me;
+  page.me = null;
   if (localStorage.getItem(HINT)) {
     try {
-      me = await getJson("/api/me");
+      page.me = await api("GET", "/api/me");
+      const lobby = await api("GET", "/api/lobby");
+      page.levels = lobby.bots.map((bot) => bot.bot_level).filter(Boolean);
     } catch {
-      me = null;
+      page.me = null;
     }
   }
-  return me;
+  $("#who").textContent = page.me ? page.me.name : "";
+  return page.me;
 }
 
-async function post(path) {
-  const answer = await fetch(path, { method: "POST", credentials: "same-origin" });
-  const data = await answer.json().catch(() => null);
-  const notice = document.getElementById("tournament-notice");
-  notice.textContent = answer.ok ? "" : (data && data.message) || `${answer.status}`;
+function fillLevels(select) {
+  if (select.options.length) return;
+  select.append(...page.levels.map((level) => el("option", { value: level, text: level })));
 }
+
+// -- the list and the creation form --------------------------------------------------
 
 async function showList() {
+  const me = await whoAmI();
+  $("#sign-in-hint").hidden = Boolean(me);
+  $("#tournament-new").hidden = !me;
+  $("#create-link").hidden = !me;
+  if (me) fillLevels($("#tournament-new").bot_level);
   for (const list of document.querySelectorAll("#tournament-list ul")) {
-    const { tournaments } = await getJson(`/api/tournaments?status=${list.dataset.status}`);
+    const { tournaments } = await api("GET", `/api/tournaments?status=${list.dataset.status}`);
     list.replaceChildren(
       ...tournaments.map((t) => {
-        const item = element("li");
-        const link = element("a", t.name, { href: `/tournaments?id=${encodeURIComponent(t.id)}` });
-        item.append(link, ` (${t.format}, ${t.players} players)`);
-        return item;
+        const link = el("a", { href: `/tournaments?id=${encodeURIComponent(t.id)}`, text: t.name });
+        return el("li", {}, link, ` (${T.FORMAT_NAMES[t.format] || t.format}, ${t.players} players)`);
       }),
     );
+    if (!tournaments.length) list.append(el("li", { text: "None." }));
   }
 }
 
-const TIEBREAK_NAMES = {
-  buchholz: "Buchholz",
-  median_buchholz: "median Buchholz",
-  sonneborn_berger: "Sonneborn-Berger",
-  head_to_head: "head to head",
-  seed: "seed",
-};
-
-function tiebreaks(standing) {
-  return Object.entries(standing.tiebreaks)
-    .map(([name, value]) => `${TIEBREAK_NAMES[name] || name.replaceAll("_", " ")} ${value}`)
-    .join(" · ");
-}
-
-/** When the next round begins: the set start of an open event, or (round by round)
- * as soon as the round in play has ended. */
-function nextStep(view) {
-  if (view.status === "open") {
-    return view.starts_at
-      ? `, starts at ${new Date(view.starts_at * 1000).toLocaleString()}`
-      : ", starts when the organiser starts it";
+/** Show the fields of the format chosen (rounds for Swiss and round robin, minutes for an arena). */
+function showFormatFields(form) {
+  for (const label of form.querySelectorAll("label[data-for]")) {
+    label.hidden = !label.dataset.for.split(" ").includes(form.format.value);
   }
-  if (view.status === "running" && view.round_in_play && !view.ends_at) {
-    const rounds = view.settings && view.settings.rounds;
-    if (rounds && view.round_in_play >= rounds) return " (the last round)";
-    const next = rounds ? `round ${view.round_in_play + 1}` : "the next round, if any,";
-    return `; ${next} starts as soon as this one's last match ends`;
+}
+
+function formValues(form) {
+  const values = Object.fromEntries(new FormData(form).entries());
+  values.rated = form.rated.checked;
+  return values;
+}
+
+async function createTournament(event) {
+  event.preventDefault();
+  const form = event.target;
+  let asked;
+  try {
+    asked = T.creation(formValues(form));
+  } catch (error) {
+    say(error.message, true);
+    return;
   }
-  return "";
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    const created = await api("POST", "/api/tournaments", asked.body);
+    for (let n = 0; n < asked.bots.count; n += 1) {
+      await api("POST", `/api/tournaments/${encodeURIComponent(created.id)}/bots`, { level: asked.bots.level });
+    }
+    location.assign(`/tournaments?id=${encodeURIComponent(created.id)}`);
+  } catch (error) {
+    sayError(error);
+    button.disabled = false;
+  }
 }
 
-function pairingText(pairing) {
-  const [first, second] = pairing.players;
-  if (second === null) return `${first}: bye`;
-  const result = pairing.winner === null ? "playing" : `${pairing.winner} won`;
-  return `${first} – ${second}: ${result}`;
+// -- one tournament ------------------------------------------------------------------
+
+async function act(path, body) {
+  try {
+    await api("POST", `/api/tournaments/${encodeURIComponent(tournamentId())}/${path}`, body);
+    say("");
+  } catch (error) {
+    sayError(error);
+  }
+  await showTournament(tournamentId());
 }
 
-function pairingItem(pairing) {
-  const item = element("li", pairingText(pairing));
+function showEntry(view, me) {
+  const entry = $("#tournament-entry");
+  entry.replaceChildren();
+  if (!me || view.status !== "open") return;
+  const entered = view.players.some((p) => p.name === me.name);
+  const button = el("button", { type: "button", text: entered ? "Withdraw" : "Register" });
+  if (!entered) button.className = "primary";
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    act(entered ? "withdraw" : "register");
+  });
+  entry.append(button);
+}
+
+function showOrganiser(view, me) {
+  const form = $("#tournament-organiser");
+  form.hidden = !me || view.organiser !== me.name || view.status !== "open";
+  if (!form.hidden) fillLevels(form.level);
+}
+
+function showStandings(standings) {
+  const columns = T.tiebreakColumns(standings);
+  const heads = ["#", "Player", "Points", ...columns.map(T.tiebreakTitle)];
+  $("#standings thead tr").replaceChildren(...heads.map((text) => el("th", { scope: "col", text })));
+  $("#standings tbody").replaceChildren(
+    ...standings.map((standing, index) =>
+      el(
+        "tr",
+        {},
+        el("td", { text: String(index + 1) }),
+        el("td", { text: standing.name }),
+        el("td", { text: String(standing.points) }),
+        ...columns.map((name) => el("td", { text: String(standing.tiebreaks[name] ?? "") })),
+      ),
+    ),
+  );
+}
+
+function pairingItem(pairing, me) {
+  const item = el("li", { text: T.pairingText(pairing) });
   if (pairing.match) {
-    const mine = me && pairing.players.includes(me.name) && pairing.winner === null;
-    const link = element("a", mine ? "play your match" : "watch", {
-      href: `/#/match/${encodeURIComponent(pairing.match)}`,
-    });
+    const mine = T.isOwnMatch(pairing, me && me.name);
+    const link = el("a", { href: `/#/match/${encodeURIComponent(pairing.match)}`, text: mine ? "play your match" : "watch" });
     if (mine) link.className = "your-match";
     item.append(" ", link);
   }
   return item;
 }
 
-function showEntry(view) {
-  const entry = document.getElementById("tournament-entry");
-  entry.replaceChildren();
-  if (!me || view.status !== "open") return;
-  const entered = view.players.some((p) => p.name === me.name);
-  const action = entered ? "withdraw" : "register";
-  const button = element("button", entered ? "Withdraw" : "Register", { type: "button" });
-  button.addEventListener("click", async () => {
-    button.disabled = true;
-    await post(`/api/tournaments/${encodeURIComponent(view.id)}/${action}`);
-    await showTournament(view.id);
-  });
-  entry.append(button);
+function showRounds(view, me) {
+  const games = view.games ? [{ title: "Games", pairings: view.games }] : [];
+  $("#rounds").replaceChildren(
+    ...[...view.rounds, ...games].map((round) =>
+      el(
+        "li",
+        {},
+        round.title || `Round ${round.number}`,
+        el("ul", {}, ...round.pairings.map((pairing) => pairingItem(pairing, me))),
+      ),
+    ),
+  );
 }
 
-function showSideEvents(view) {
-  const links = document.getElementById("side-events");
-  const related = view.parent ? [{ id: view.parent, name: "main event" }] : [];
-  links.replaceChildren(
-    ...[...related, ...view.side_events].map((side) => {
-      const item = element("li");
-      item.append(element("a", side.name, { href: `/tournaments?id=${encodeURIComponent(side.id)}` }));
-      if (side.status) item.append(` (${side.status})`);
-      return item;
-    }),
-  );
+/** The player's match in play: a link, and the first time it is seen from here, the match itself. */
+function showOwnMatch(view, me) {
+  const match = T.ownMatch(view, me && me.name);
+  const line = $("#tournament-your-match");
+  line.hidden = match === null;
+  if (match === null) return;
+  const href = `/#/match/${encodeURIComponent(match)}`;
+  line.replaceChildren("Your match is ready: ", el("a", { href, class: "your-match", text: "play it now" }));
+  const opened = JSON.parse(sessionStorage.getItem(OPENED) || "[]");
+  if (!opened.includes(match)) {
+    sessionStorage.setItem(OPENED, JSON.stringify([...opened, match].slice(-50)));
+    location.assign(href);
+  }
 }
 
 async function showTournament(id) {
-  await whoAmI();
-  const view = await getJson(`/api/tournaments/${encodeURIComponent(id)}`);
-  document.getElementById("tournament-list").hidden = true;
-  document.getElementById("tournament").hidden = false;
-  document.getElementById("tournament-name").textContent = view.name;
-  const players = view.players.map((p) => p.name).join(", ");
-  let status = view.round_in_play ? `${view.status}, round ${view.round_in_play}` : view.status;
-  if (view.ends_at && view.status === "running") {
-    status += `, ends at ${new Date(view.ends_at * 1000).toLocaleTimeString()}`;
-  }
-  status += nextStep(view);
-  document.getElementById("tournament-status").textContent =
-    `${view.format}, ${status}. Players: ${players || "none yet"}.`;
-  showEntry(view);
+  const me = await whoAmI();
+  const view = await api("GET", `/api/tournaments/${encodeURIComponent(id)}`);
+  document.title = `Tournament: ${view.name}`;
+  $("#tournament-list").hidden = true;
+  $("#tournament").hidden = false;
+  $("#tournament-name").textContent = view.name;
+  $("#tournament-status").textContent = T.statusText(view);
+  const champion = T.winner(view);
+  $("#tournament-winner").hidden = champion === null;
+  $("#tournament-winner").textContent = champion === null ? "" : `Winner: ${champion}`;
+  const players = view.players.map((p) => (p.bot ? `${p.name} (bot)` : p.name)).join(", ");
+  $("#tournament-players").textContent = `Players: ${players || "none yet"}. Organiser: ${view.organiser}.`;
+  showEntry(view, me);
+  showOrganiser(view, me);
   showSideEvents(view);
-  document.querySelector("#standings tbody").replaceChildren(
-    ...view.standings.map((standing, index) => {
-      const row = element("tr");
-      row.append(
-        element("td", index + 1),
-        element("td", standing.name),
-        element("td", standing.points),
-        element("td", tiebreaks(standing)),
-      );
-      return row;
-    }),
-  );
-  const games = view.games ? [{ title: "Games", pairings: view.games }] : [];
-  document.getElementById("rounds").replaceChildren(
-    ...[...view.rounds, ...games].map((round) => {
-      const item = element("li", round.title || `Round ${round.number}`);
-      const pairings = element("ul");
-      pairings.append(...round.pairings.map(pairingItem));
-      item.append(pairings);
-      return item;
-    }),
-  );
+  showStandings(view.standings);
+  showRounds(view, me);
+  showOwnMatch(view, me);
   return view.status;
 }
 
+function showSideEvents(view) {
+  const related = view.parent ? [{ id: view.parent, name: "main event" }] : [];
+  $("#side-events").replaceChildren(
+    ...[...related, ...view.side_events].map((side) =>
+      el(
+        "li",
+        {},
+        el("a", { href: `/tournaments?id=${encodeURIComponent(side.id)}`, text: side.name }),
+        side.status ? ` (${side.status})` : "",
+      ),
+    ),
+  );
+}
+
 async function refresh() {
-  const id = new URLSearchParams(location.search).get("id");
+  const id = tournamentId();
   try {
     const status = id ? await showTournament(id) : (await showList(), "list");
     if (status === "finished" || status === "cancelled") return;
   } catch (error) {
-    console.error(error);
+    sayError(error);
   }
   setTimeout(refresh, REFRESH_MS);
 }
 
+function bind() {
+  const form = $("#tournament-new");
+  form.addEventListener("submit", createTournament);
+  form.format.addEventListener("change", () => showFormatFields(form));
+  showFormatFields(form);
+  $("#tournament-organiser").addEventListener("submit", (event) => {
+    event.preventDefault();
+    act("bots", { level: event.target.level.value });
+  });
+  $("#tournament-start").addEventListener("click", () => act("start"));
+}
+
+bind();
 refresh();

@@ -285,6 +285,8 @@ test("the buttons follow the state", () => {
   assert.equal(V.describe(resigned, 0), "bob offers to resign a gammon: accept or reject?");
   const over = makeState({ result: { winner: 1, reason: "score", score: [0, 5] }, waiting: null });
   assert.equal(V.controls(over, 0).rematch, true);
+  const event = { kind: "tournament", id: "t1", name: "Cup", format: "swiss", round: 2 };
+  assert.equal(V.controls({ ...over, event }, 0).rematch, false, "an event's match leads back to it");
   assert.equal(V.controls(over, 0).roll, false);
   assert.equal(V.describe(over, 1), "You won the match 5–0.");
   assert.equal(V.describe(over, 0), "bob won the match 5–0.");
