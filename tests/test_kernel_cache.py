@@ -45,16 +45,50 @@ def _runs_as_nobody(python: str) -> bool:
     return reach.returncode == 0
 
 
-def _interpreter_for_nobody() -> tuple[str, list[str]]:
+def _interpreter_for_nobody(folder: Path) -> tuple[str, list[str]]:
     """An interpreter nobody may run and the import paths it needs: this one, or where
-    this one lives in a private home folder (pyenv's under /root) the system's Python
-    of the same version, given this one's installed packages."""
+    this one lives in a private folder (pyenv's under /root, a virtual environment in a
+    clone under a mode-700 home) the system's Python of the same version, given a copy
+    in ``folder`` of the installed packages the import needs."""
     if _runs_as_nobody(sys.executable):
         return sys.executable, []
     system = f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}"
     if Path(system).exists() and _runs_as_nobody(system):
-        return system, site.getsitepackages()
+        return system, [str(_copy_of_packages(folder / "site-packages"))]
     pytest.skip(f"nobody may run neither {sys.executable} nor {system}")
+
+
+def _copy_of_packages(target: Path) -> Path:
+    """A copy in ``target`` of each installed top-level package (with its ``.libs``
+    folder of shared libraries) that importing the package loads: what nobody needs
+    where this interpreter's site-packages lie in a folder only its owner can read."""
+    roots = [Path(path) for path in site.getsitepackages()]
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import backgammon.rules.movegen, sys; "
+            "print('\\n'.join(m.__file__ for m in list(sys.modules.values()) "
+            "if getattr(m, '__file__', None)))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    ).stdout.split()
+    tops = {
+        Path(file).relative_to(root).parts[0]
+        for file in loaded
+        for root in roots
+        if Path(file).is_relative_to(root)
+    }
+    target.mkdir()
+    for root in roots:
+        for entry in root.iterdir():
+            if entry.name in tops or entry.name.removesuffix(".libs") in tops:
+                copy = shutil.copytree if entry.is_dir() else shutil.copy2
+                copy(entry, target / entry.name)
+    return target
 
 
 def _import_as_nobody(folder: Path) -> None:
@@ -66,7 +100,7 @@ def _import_as_nobody(folder: Path) -> None:
     probe = (
         "import backgammon.rules.movegen as m, os; print(os.environ['NUMBA_CACHE_DIR'], m.__file__)"
     )
-    python, packages = _interpreter_for_nobody()
+    python, packages = _interpreter_for_nobody(folder)
     env = {
         "HOME": "/nonexistent",
         "PATH": os.environ.get("PATH", ""),
