@@ -507,6 +507,7 @@ def test_a_fibs_player_is_told_its_pairing_and_a_no_show_loses_on_the_clock(
         state = await ada.request("GET", f"/api/matches/{pairing['match']}")
         assert state["result"]["reason"] == "timeout"
         assert pairing["winner"] == state["players"][state["result"]["winner"]]
+        assert pairing["score"] == [1 - state["result"]["winner"], state["result"]["winner"]]
         # The match names its event (its page leads back to it).
         assert state["event"] == {
             "kind": "tournament",

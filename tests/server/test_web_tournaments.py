@@ -113,7 +113,8 @@ def test_a_person_registers_plays_the_round_and_sees_the_standings_change(
     view = httpx.get(f"{server.url}/api/tournaments/{tournament_id}").json()
     winner = view["rounds"][0]["pairings"][0]["winner"]
     assert after == {winner: "1", ({"ada", "bot_beginner_1"} - {winner}).pop(): "0"}
-    assert f"{winner} won" in (page.locator("#rounds").text_content() or "")
+    score = "1–0" if winner == view["rounds"][0]["pairings"][0]["players"][0] else "0–1"
+    assert f"{score}, {winner} won" in (page.locator("#rounds").text_content() or "")
     assert problems == []
 
 

@@ -214,6 +214,26 @@ def _progress(row: store.TournamentRow, links: Links) -> dict[str, Any]:
     return _rounds_progress(row, _load_event(row), None, links)
 
 
+def _with_scores(progress: dict[str, Any], scores: dict[str, tuple[int, int]]) -> dict[str, Any]:
+    """``progress`` with each finished match's final ``score`` beside its pairing (in the
+    pairing's order of players; null for a match in play and a bye). New dicts: the
+    progress may be a kept one."""
+
+    def scored(pairing: dict[str, Any]) -> dict[str, Any]:
+        score = scores.get(pairing.get("match") or "")
+        return {**pairing, "score": None if score is None else list(score)}
+
+    rounds = [
+        {**played, "pairings": [scored(p) for p in played["pairings"]]}
+        for played in progress["rounds"]
+    ]
+    games = progress.get("games")
+    shown = {**progress, "rounds": rounds}
+    if games is not None:
+        shown["games"] = [scored(game) for game in games]
+    return shown
+
+
 def _arena_key(row: store.TournamentRow) -> tuple[str, int, tuple[int, ...]]:
     """What an arena's view depends on: its status, how many pairings it made and
     which are still in play (a pairing is stored with its match's link, a result
@@ -936,9 +956,10 @@ class TournamentService:
             row = await self._row_in(connection, tournament_id)
             players = await store.players_of(connection, tournament_id)
             links = await store.match_links(connection, tournament_id)
+            scores = await store.match_scores(connection, tournament_id)
             organiser = await repo.user_by_id(connection, row.organiser)
             side_events = await self._side_events(connection, row)
-        progress = await self._progress_of(row, links)
+        progress = _with_scores(await self._progress_of(row, links), scores)
         rounds = progress["rounds"]
         return {
             "id": row.id,

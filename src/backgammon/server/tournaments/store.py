@@ -166,6 +166,26 @@ async def match_links(
     }
 
 
+async def match_scores(
+    connection: AsyncConnection, tournament_id: str
+) -> dict[str, tuple[int, int]]:
+    """Each finished match's final score by match id, in its seats' order, capped at
+    the match's length (a gammon in a 1-point match ends it 1-0, not 2-0)."""
+    query = (
+        select(matches.c.id, matches.c.result, matches.c.config)
+        .join(tournament_matches, tournament_matches.c.match_id == matches.c.id)
+        .where(tournament_matches.c.tournament_id == tournament_id, matches.c.result.is_not(None))
+    )
+    scores = {}
+    for row in await connection.execute(query):
+        length = row.config.get("length") or 0
+        first, second = row.result["score"]
+        if length:
+            first, second = min(first, length), min(second, length)
+        scores[row.id] = (first, second)
+    return scores
+
+
 async def tournament_of_match(connection: AsyncConnection, match_id: str) -> str | None:
     """The tournament a match belongs to, or None."""
     query = select(tournament_matches.c.tournament_id).where(

@@ -77,12 +77,14 @@ export function winner(view) {
   return view.standings[0].name;
 }
 
-/** A pairing in words: "ann – bob: ann won", "ann – bob: playing", "ann: bye". */
+/** A pairing in words: "ann – bob: 3–1, ann won" (the final score in the players'
+ *  order, where the server gives it), "ann – bob: playing", "ann: bye". */
 export function pairingText(pairing) {
   const [first, second] = pairing.players;
   if (second === null) return `${first}: bye`;
-  const result = pairing.winner === null ? "playing" : `${pairing.winner} won`;
-  return `${first} – ${second}: ${result}`;
+  if (pairing.winner === null) return `${first} – ${second}: playing`;
+  const score = pairing.score ? `${pairing.score[0]}–${pairing.score[1]}, ` : "";
+  return `${first} – ${second}: ${score}${pairing.winner} won`;
 }
 
 /** Whether ``name`` plays ``pairing``'s match and it is not over. */

@@ -52,6 +52,7 @@ test("pairings and one's own match in play", () => {
   const over = { players: ["cai", "dee"], winner: "dee", match: "m2" };
   assert.equal(T.pairingText(playing), "ann – bob: playing");
   assert.equal(T.pairingText(over), "cai – dee: dee won");
+  assert.equal(T.pairingText({ ...over, score: [1, 3] }), "cai – dee: 1–3, dee won");
   assert.equal(T.pairingText({ players: ["eve", null], winner: "eve", match: null }), "eve: bye");
   const rounds = [{ number: 1, pairings: [over, playing] }];
   assert.equal(T.ownMatch(view({ rounds }), "bob"), "m1");
