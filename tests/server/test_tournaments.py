@@ -524,3 +524,35 @@ def test_a_fibs_player_is_told_its_pairing_and_a_no_show_loses_on_the_clock(
         await fibs.close()
 
     asyncio.run(main())
+
+
+def test_an_event_starts_when_full_and_its_organiser_may_cancel_it(server_factory: Any) -> None:
+    """``start_when_full``: the registration that fills the event starts it; the
+    organiser (not a player) cancels an event, once."""
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def main() -> None:
+        ada, bob = await _people(server.url, "ada", "bob")
+        body = {"format": "swiss", "rounds": 1, "rated": False, "max_players": 2, **ONE_POINT}
+        full = await ada.request(
+            "POST", "/api/tournaments", {**body, "name": "Fills", "start_when_full": True}
+        )
+        await ada.request("POST", f"/api/tournaments/{full['id']}/register")
+        started = await bob.request("POST", f"/api/tournaments/{full['id']}/register")
+        assert started["status"] == "running" and len(started["rounds"]) == 1
+        later = await ada.request("POST", "/api/tournaments", {**body, "name": "Later"})
+        await bob.request("POST", f"/api/tournaments/{later['id']}/register")
+        with pytest.raises(ClientError) as refused:
+            await bob.request("POST", f"/api/tournaments/{later['id']}/cancel")
+        assert refused.value.status == 403
+        cancelled = await ada.request("POST", f"/api/tournaments/{later['id']}/cancel")
+        assert cancelled["status"] == "cancelled"
+        told = await bob.wait_for(lambda m: m.get("action") == "cancel_tournament")
+        assert told["message"] == "its organiser cancelled the tournament Later"
+        with pytest.raises(ClientError) as again:
+            await ada.request("POST", f"/api/tournaments/{later['id']}/cancel")
+        assert again.value.status == 409
+        for client in (ada, bob):
+            await client.close()
+
+    asyncio.run(main())

@@ -245,3 +245,43 @@ def _finished(url: str, tournament_id: str) -> dict[str, Any]:
             return dict(view)
         time.sleep(0.3)
     raise AssertionError("the tournament did not finish")
+
+
+def test_an_event_that_starts_when_full_is_cancelled_by_its_organiser(
+    server_factory: Any, browser: Any
+) -> None:
+    """From the form: a 2-player event that starts when full starts at the second
+    registration; its organiser cancels it from its page (after a confirmation)."""
+    server = server_factory("--no-warm-up", "--no-bots")
+    org, problems = _person(browser, server.url, "org")
+    org.goto(server.url + "/tournaments", wait_until="load")
+    form = org.locator("#tournament-new")
+    form.get_by_label("Name").fill("Quick pair")
+    form.get_by_label("Players at most").fill("2")
+    form.get_by_label("Rated").uncheck()
+    form.get_by_label("When full").check()
+    form.get_by_role("button", name="Create").click()
+    # Refused with the field named, before anything is made: 3 rounds for 2 players.
+    org.locator("#status", has_text="rounds: more rounds than players").wait_for()
+    form.get_by_label("Rounds").fill("1")
+    form.get_by_role("button", name="Create").click()
+    org.wait_for_url("**/tournaments?id=*")
+    org.locator("#tournament-status", has_text="starts when full").wait_for()
+    org.get_by_role("button", name="Register").click()
+    ann, ann_problems = _person(browser, server.url, "ann")
+    ann.goto(org.url, wait_until="load")
+    ann.get_by_role("button", name="Register").click()
+    event_page = org.url
+    org.wait_for_url("**/#/match/*", timeout=10_000)  # the start takes org to the match
+    org.on("dialog", lambda dialog: dialog.accept())
+    org.goto(event_page, wait_until="load")
+    org.locator("#tournament-status", has_text="running, round 1").wait_for()
+    org.get_by_role("button", name="Cancel the tournament").click()
+    org.locator("#tournament-status", has_text="cancelled").wait_for(timeout=10_000)
+    ann.wait_for_url("**/#/match/*", timeout=10_000)
+    ann.goto(event_page, wait_until="load")
+    ann.locator("#tournament-status", has_text="cancelled").wait_for(timeout=10_000)
+    assert ann.get_by_role("button", name="Cancel the tournament").count() == 0
+    # The one refusal asked for (3 rounds for 2 players), and nothing else.
+    assert all("422" in problem for problem in problems), problems
+    assert ann_problems == []

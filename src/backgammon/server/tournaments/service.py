@@ -132,6 +132,9 @@ class CreateTournament(_Strict):
     final_length: int = Field(default=9, ge=1, le=25)
     clock: TournamentClock = Field(default_factory=TournamentClock)
     rated: bool = True
+    start_when_full: bool = Field(
+        default=False, description="start as soon as max_players have registered"
+    )
     starts_at: float | None = Field(
         default=None,
         ge=0,
@@ -511,7 +514,18 @@ class TournamentService:
                 await store.add_player(connection, tournament_id, user.id, self.games.clock.now())
             except IntegrityError:
                 raise ServiceError("conflict", f"{user.name} is registered already", 409) from None
+            full = len(players) + 1 >= int(row.settings["max_players"])
         await self._publish(tournament_id)
+        if full and row.settings.get("start_when_full"):
+            await self._start_when_full(tournament_id)
+
+    async def _start_when_full(self, tournament_id: str) -> None:
+        """Start a tournament that has just filled and starts when full (another
+        request may have started or cancelled it since: nothing then)."""
+        try:
+            await self._start(tournament_id)
+        except ServiceError as error:
+            log.info("tournament %s full, not started: %s", tournament_id, error.message)
 
     async def withdraw(
         self, user: User, tournament_id: str, name: str | None = None
@@ -615,25 +629,30 @@ class TournamentService:
         recent = seen is not None and self.games.clock.now() - seen <= SEEN_SECONDS
         return recent or self.games._connected(user_id)
 
-    async def cancel(self, admin: User, tournament_id: str) -> dict[str, Any]:
-        """An administrator cancels an open or running tournament: no more rounds
-        are paired (matches in play finish as ordinary matches); its players and
-        organiser are told.
+    async def cancel(
+        self, user: User, tournament_id: str, *, as_admin: bool = False
+    ) -> dict[str, Any]:
+        """Its organiser (or, ``as_admin``, an administrator) cancels an open or running
+        tournament: no more rounds are paired (matches in play finish as ordinary
+        matches); its players and organiser are told.
 
         Raises:
-            ServiceError: ``forbidden`` unless an administrator; ``not_found``;
-                ``conflict`` once it has ended.
+            ServiceError: ``forbidden`` unless the organiser (an administrator
+                ``as_admin``); ``not_found``; ``conflict`` once it has ended.
         """
-        if not admin.is_admin:
+        if as_admin and not user.is_admin:
             raise ServiceError("forbidden", "administrators only", 403)
         async with self._lock(tournament_id), self.games.db.transaction() as connection:
             row = await self._row_in(connection, tournament_id)
+            if not as_admin and user.id != row.organiser:
+                raise ServiceError("forbidden", "only the organiser cancels the tournament", 403)
             if row.status in ENDED:
                 raise ServiceError("conflict", f"tournament {row.id} is {row.status}", 409)
             await store.update_tournament(connection, row.id, status="cancelled")
             players = await store.players_of(connection, row.id)
         self._events.pop(row.id, None)
-        log.info("tournament %s cancelled by the administrator %s", row.id, admin.name)
+        by = "an administrator" if as_admin else "its organiser"
+        log.info("tournament %s cancelled by %s %s", row.id, by, user.name)
         people = {row.organiser} | {user_id for user_id, _, kind in players if kind != "bot"}
         for person in people:
             self.games.tell_user(
@@ -642,7 +661,7 @@ class TournamentService:
                     "type": "moderation",
                     "action": "cancel_tournament",
                     "tournament": row.id,
-                    "message": f"an administrator cancelled the tournament {row.name}",
+                    "message": f"{by} cancelled the tournament {row.name}",
                 },
             )
         await self._publish(row.id)

@@ -126,8 +126,10 @@ function showEntry(view, me) {
 
 function showOrganiser(view, me) {
   const form = $("#tournament-organiser");
-  form.hidden = !me || view.organiser !== me.name || view.status !== "open";
-  if (!form.hidden) fillLevels(form.level);
+  const open = view.status === "open";
+  form.hidden = !me || view.organiser !== me.name || !(open || view.status === "running");
+  $("#tournament-open-controls").hidden = !open;
+  if (!form.hidden && open) fillLevels(form.level);
 }
 
 function showStandings(standings) {
@@ -245,6 +247,9 @@ function bind() {
     act("bots", { level: event.target.level.value });
   });
   $("#tournament-start").addEventListener("click", () => act("start"));
+  $("#tournament-cancel").addEventListener("click", () => {
+    if (confirm("Cancel the tournament? No more rounds are paired; matches in play finish as ordinary matches.")) act("cancel");
+  });
 }
 
 bind();

@@ -45,7 +45,9 @@ function when(seconds) {
  *  soon as the round in play has ended. */
 export function nextStep(view) {
   if (view.status === "open") {
-    return view.starts_at ? `starts at ${when(view.starts_at)}` : "starts when the organiser starts it";
+    if (view.starts_at) return `starts at ${when(view.starts_at)}`;
+    if (view.settings && view.settings.start_when_full) return "starts when full, or when the organiser starts it";
+    return "starts when the organiser starts it";
   }
   if (view.status === "running" && view.round_in_play && !view.ends_at) {
     const rounds = view.settings && view.settings.rounds;
@@ -137,6 +139,7 @@ export function creation(values) {
     body.rounds = whole(values.rounds, "rounds", 1, 20);
   }
   if (format === "arena") body.duration_seconds = whole(values.minutes, "minutes", 1, 1440) * 60;
+  if (values.start === "full") body.start_when_full = true;
   if (values.start === "at") {
     const at = Date.parse(values.starts_at || "");
     if (Number.isNaN(at)) throw new Error("start: choose a date and time");

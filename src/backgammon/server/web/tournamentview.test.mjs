@@ -38,6 +38,8 @@ test("the status line: format, length, round, what comes next, players", () => {
   );
   assert.match(T.statusText(view({ round_in_play: 3 })), /the last round/);
   assert.match(T.statusText(view({ status: "open", round_in_play: null })), /starts when the organiser starts it/);
+  const full = view({ status: "open", round_in_play: null, settings: { start_when_full: true } });
+  assert.match(T.statusText(full), /starts when full/);
 });
 
 test("the winner of a finished event only", () => {
@@ -95,6 +97,8 @@ test("the creation form's body and bots", () => {
   });
   assert.deepEqual(bots, { level: "expert", count: 2 });
   assert.equal(T.creation(form({ format: "knockout" })).body.rounds, undefined);
+  assert.equal(T.creation(form({ start: "full" })).body.start_when_full, true);
+  assert.equal(T.creation(form()).body.start_when_full, undefined);
   assert.equal(T.creation(form({ format: "arena", minutes: "30" })).body.duration_seconds, 1800);
   const later = new Date(Date.now() + 3_600_000);
   const local = new Date(later.getTime() - later.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);

@@ -31,4 +31,4 @@ async def close_table(table_id: str, user: Auth, chouettes: Chouettes) -> dict[s
 async def cancel_tournament(
     tournament_id: str, user: Auth, tournaments: Tournaments
 ) -> dict[str, Any]:
-    return await tournaments.cancel(user, tournament_id)
+    return await tournaments.cancel(user, tournament_id, as_admin=True)

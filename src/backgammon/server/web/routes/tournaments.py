@@ -1,4 +1,5 @@
-"""Tournaments: list, create, one tournament, register, withdraw, enter a bot, start.
+"""Tournaments: list, create, one tournament, register, withdraw, enter a bot, start,
+cancel.
 The rules (who may do what, and when) are the tournament service's."""
 
 from __future__ import annotations
@@ -68,6 +69,11 @@ async def enter_bot(
     tournament_id: str, body: EnterBot, user: Auth, service: Tournaments
 ) -> dict[str, Any]:
     return await service.enter_bot(user, tournament_id, body.level)
+
+
+@router.post("/{tournament_id}/cancel")
+async def cancel(tournament_id: str, user: Auth, service: Tournaments) -> dict[str, Any]:
+    return await service.cancel(user, tournament_id)
 
 
 @router.post("/{tournament_id}/start")
