@@ -450,12 +450,18 @@ function createMatch(opponent, byLink = false) {
   });
 }
 
+const joining = new Set(); // the matches whose seat this page is asking for
+
 async function joinMatch(id) {
+  if (joining.has(id)) return; // a double click (or a second tab's list) asks once
+  joining.add(id);
   try {
     await api("POST", `/api/matches/${id}/join`, { nonce: nonce() });
     location.hash = `#/match/${id}`;
   } catch (error) {
     sayError(error);
+  } finally {
+    joining.delete(id);
   }
 }
 
@@ -774,7 +780,7 @@ function addChat(from, text, audience) {
 function playerLine(state, seat, pips) {
   const name = state.players[seat];
   const parts = [el("span", { class: `swatch seat${seat}` }), el("b", {}, playerLink(name)), S.ratingTag(name)];
-  parts.push(el("span", { text: `score ${state.score[seat]}` }));
+  parts.push(el("span", { text: `score ${M.shownScore(state, seat)}` }));
   if (pips != null) parts.push(el("span", { text: `pips ${pips}` }));
   parts.push(el("span", { class: "clock", "data-seat": String(seat) }));
   parts.push(el("span", { class: "presence", "data-seat": String(seat) }));
@@ -800,6 +806,11 @@ function renderMatch() {
     $("#board").innerHTML = "";
     showBoardWords($("#board-words"), null);
     for (const id of ["#player-top", "#player-bottom"]) $(id).replaceChildren();
+    // Nothing of the match shown before (its result, a game's summary) stays on a new one.
+    app.summary = app.held = null;
+    $("#result").hidden = true;
+    $("#game-summary").hidden = true;
+    $("#match-event").hidden = true;
     setControls({});
     return;
   }

@@ -104,6 +104,9 @@ export function cubeView(state, seat) {
   const game = state.game;
   if (!game || !game.cube || (state.settings && state.settings.cube === false)) return null;
   if (!boardOf(state).cube) return null;
+  // A 1-point match's cube can never be turned: no cube is drawn (where a centred
+  // cube would show 64), as there is none in a game without doubling.
+  if (state.settings && state.settings.length === 1) return null;
   const bottom = bottomSeat(seat);
   const owner = game.cube.owner;
   const pending = game.pending;
@@ -144,4 +147,12 @@ export function formatSeconds(seconds) {
   const m = Math.floor((s % 3600) / 60);
   const rest = String(s % 60).padStart(2, "0");
   return h ? `${h}:${String(m).padStart(2, "0")}:${rest}` : `${m}:${rest}`;
+}
+
+/** A seat's score as shown beside its name: capped at the match's length (a backgammon
+ *  in a 1-point match wins 1 point of the match, though the game was worth 3). */
+export function shownScore(state, seat) {
+  const length = state.settings && state.settings.length;
+  const score = state.score[seat];
+  return length ? Math.min(score, length) : score;
 }

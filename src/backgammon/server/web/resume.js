@@ -16,14 +16,29 @@ export function stepsKey(match) {
 /**
  * The sentence of the game's last play for a page that has just opened (or reopened)
  * a match: "bob played 13/7 8/7." or "bob cannot move."; "" when there is none, when
- * the viewer in `seat` made it, or once the game or the match is over.
+ * the viewer in `seat` made it, or once the game or the match is over; before the
+ * game's first play, who won its opening roll (openingNote).
  */
 export function lastPlayNote(state, seat) {
   const last = state && state.last_play;
-  if (!last || state.result || !state.game || state.game.over) return "";
+  if (!state || state.result || !state.game || state.game.over) return "";
+  if (!last) return openingNote(state, seat);
   if (last.by === seat || (last.by !== 0 && last.by !== 1)) return "";
   const name = state.players[last.by];
   return last.move ? `${name} played ${last.move}.` : `${name} cannot move.`;
+}
+
+/**
+ * Before a game's first play (a match just started, or opened then): who won its
+ * opening roll, "You won the opening roll 6-1." or "bob won ...": the dice on the
+ * table are the opening roll's (never a double), the turn its winner's. "" otherwise.
+ */
+function openingNote(state, seat) {
+  const game = state.game;
+  const dice = game.dice;
+  if (!dice || dice.length !== 2 || dice[0] === dice[1] || game.pending || game.turn == null) return "";
+  const who = game.turn === seat ? "You" : state.players[game.turn];
+  return `${who} won the opening roll ${Math.max(...dice)}-${Math.min(...dice)}.`;
 }
 
 /** Keep the steps chosen so far in `state` (forget them when there are none). */

@@ -48,7 +48,10 @@ test("the opponent's last play is said to the player and to spectators, not to i
   assert.equal(lastPlayNote(state, null), "bob played 24/18 13/8.");
   assert.equal(lastPlayNote(state, 1), "");
   assert.equal(lastPlayNote(makeState({ lastPlay: { by: 1, move: "", steps: [] } }), 0), "bob cannot move.");
-  assert.equal(lastPlayNote(makeState({ lastPlay: null }), 0), "");
+  // Before the game's first play: who won the opening roll (game 1 opened at once).
+  assert.equal(lastPlayNote(makeState({ lastPlay: null }), 0), "You won the opening roll 6-5.");
+  assert.equal(lastPlayNote(makeState({ lastPlay: null }), 1), "alice won the opening roll 6-5.");
+  assert.equal(lastPlayNote(makeState({ lastPlay: null, dice: null }), 0), "");
   assert.equal(lastPlayNote({ ...makeState(), result: { winner: 0 } }, 0), "");
 });
 

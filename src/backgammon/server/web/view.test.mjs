@@ -285,6 +285,8 @@ test("the buttons follow the state", () => {
   assert.equal(V.describe(resigned, 0), "bob offers to resign a gammon: accept or reject?");
   const over = makeState({ result: { winner: 1, reason: "score", score: [0, 5] }, waiting: null });
   assert.equal(V.controls(over, 0).rematch, true);
+  assert.equal(V.shownScore({ ...over, settings: { length: 1 }, score: [0, 3] }, 1), 1, "capped at the length");
+  assert.equal(V.shownScore({ ...over, settings: { length: 0 }, score: [0, 3] }, 1), 3, "money: as it is");
   const event = { kind: "tournament", id: "t1", name: "Cup", format: "swiss", round: 2 };
   assert.equal(V.controls({ ...over, event }, 0).rematch, false, "an event's match leads back to it");
   assert.equal(V.controls(over, 0).roll, false);
@@ -303,6 +305,7 @@ test("the cube: centred, owned, offered", () => {
   assert.equal(V.cubeView(offered, 1).offered, 2);
   assert.equal(V.cubeView(offered, 1).offeredBy, "top");
   assert.equal(V.cubeView(makeState({ settings: { cube: false } }), 0), null);
+  assert.equal(V.cubeView(makeState({ settings: { length: 1 } }), 0), null, "a 1-point match: no cube");
 });
 
 test("clocks count down the delay, then the reserve", () => {

@@ -1,0 +1,66 @@
+"""Around the moves (issue 52's defects), in Debian's headless Chromium against a real
+``backgammon serve``: two guests meet by invitation and play a 1-point match. A
+double-clicked Accept joins once and says no error; both pages say who won the
+opening roll; a 1-point match draws no cube; a backgammon resigned in it shows the
+match's 1 point beside the names, not the game's 3; the waiting page of the winner's
+next open match shows nothing of the finished one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from .browser import needs_chromium
+from .test_web_invitations import _guest, _invite
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+def backend() -> str:
+    """These tests run on SQLite only (the server's own tests cover PostgreSQL)."""
+    return "sqlite"
+
+
+def _status(page: Any) -> str:
+    return str(page.locator("#match-status").text_content() or "")
+
+
+def test_an_invitation_accepted_twice_a_told_opening_and_a_resigned_backgammon(
+    server_factory: Any, browser: Any
+) -> None:
+    server = server_factory("--no-warm-up", "--no-bots")
+    host, host_problems, host_name = _guest(browser, server.url)
+    guest, guest_problems, guest_name = _guest(browser, server.url)
+    match_id = _invite(host, guest_name)
+    accept = guest.locator(f'#invitations li[data-match="{match_id}"] button', has_text="Accept")
+    accept.dblclick()
+    guest.wait_for_function(f"() => location.hash === '#/match/{match_id}'")
+    pages = {host_name: host, guest_name: guest}
+    for page in pages.values():
+        page.wait_for_selector("#board .place", state="attached")
+        page.locator("#match-status", has_text="won the opening roll").wait_for()
+        assert page.locator("#board .cube").count() == 0, "a 1-point match has no cube"
+    said = {name: _status(page) for name, page in pages.items()}
+    winner = next(name for name, words in said.items() if words.startswith("You won the opening"))
+    loser = next(name for name in pages if name != winner)
+    assert said[loser].startswith(f"{winner} won the opening roll "), said
+    assert re.search(r"opening roll (\d)-(\d)\.", said[winner]), said
+    # The opening roll's winner resigns a backgammon (worth 3), its opponent accepts.
+    pages[winner].locator("#do-resign").click()
+    pages[winner].locator("#resign-menu button[data-level='3']").click()
+    pages[loser].locator("#do-accept").click()
+    for page in pages.values():
+        page.locator("#result").wait_for()
+        scores = page.locator(".player span", has_text="score").all_text_contents()
+        assert sorted(scores) == ["score 0", "score 1"], scores
+    # The match's winner opens a new match: its waiting page shows nothing of the last.
+    page = pages[loser]
+    page.get_by_role("button", name="Lobby").click()
+    page.get_by_role("button", name="Create an open match").click()
+    page.locator("#match-status", has_text="Waiting for an opponent").wait_for()
+    assert page.locator("#result").is_hidden() and page.locator("#game-summary").is_hidden()
+    assert host_problems == [] and guest_problems == []
