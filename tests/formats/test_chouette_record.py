@@ -85,6 +85,8 @@ def replace_line(text: str, old: str, new: str) -> str:
         ("Stake: 0.50", "Stake: Infinity", 3, "an amount >= 0"),
         ("Cubes: individual", "Cubes: many", 4, "'individual' or 'team'"),
         ("Jacoby: yes", "Jacoby: maybe", 6, "'yes' or 'no'"),
+        ("Jacoby: yes\n", "Jacoby: yes\nMax cube: 48\n", 7, "power of two of at least 2"),
+        ("Jacoby: yes\n", "Jacoby: yes\nMax cube: many\n", 7, "such as 64"),
         ("Players: Ann, Bob, Cy", "Players: Ann, Bob", 2, "at least 3 players"),
         ("Game 1: Ann, Bob, Cy", "Game 1: Bob, Ann, Cy", 7, "the lineup of Game 1"),
         ("Game 1: Ann", "Game 2: Ann", 7, "expected 'Game 1"),

@@ -632,3 +632,55 @@ def test_the_list_room_hears_tables_opened_started_and_closed(server_factory: An
             await client.close()
 
     asyncio.run(main())
+
+
+def test_the_cube_limit_refuses_a_double_past_it_and_bad_limits(server_factory: Any) -> None:
+    """A table's cube limit (``max_cube``) as an attacker meets it: a limit that is
+    not a power of two from 2 to 1024 is refused with a one-line 422 naming the
+    field; at a table whose limit is 2, a redouble of a cube at 2 is refused by the
+    rules (and changes nothing) while a cube at 1 may still be doubled."""
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def main() -> None:
+        people = await _people(server.url, "ann", "bob", "cyd")
+        clients = dict(zip(("ann", "bob", "cyd"), people, strict=True))
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as anyone:
+            await anyone.post("/api/register", json={"name": "eve", "password": PASSWORD})
+            for limit in (48, 1, 0, 2048, 1 << 40, -2, "lots", True, None, 2.5):
+                body = {"name": "Bad", "seats": 3, "max_cube": limit}
+                answer = await anyone.post("/api/chouettes", json=body)
+                assert answer.status_code == 422, (limit, answer.text)
+                detail = answer.json()["detail"]
+                assert len(detail) == 1 and detail[0]["loc"] == ["body", "max_cube"], detail
+                assert "\n" not in detail[0]["msg"], detail
+                if isinstance(limit, int) and not isinstance(limit, bool):
+                    assert "a power of two from 2 to 1024" in detail[0]["msg"], detail
+        body = {"name": "Small cubes", "seats": 3, "max_cube": 2}
+        table_id = (await clients["ann"].request("POST", "/api/chouettes", body))["id"]
+        for name in ("bob", "cyd"):
+            await clients[name].request("POST", f"/api/chouettes/{table_id}/sit")
+        view = await clients["ann"].request("GET", f"/api/chouettes/{table_id}")
+        assert view["settings"]["max_cube"] == 2
+        await _play_until(clients, table_id, "cyd")  # the team on roll, before its throw
+        assert (await _act(clients["bob"], table_id, None, kind="double"))["type"] == "ack"
+        assert (await _act(clients["ann"], table_id, None, kind="take", member="bob"))[
+            "type"
+        ] == "ack"
+        # The box took Bob's cube at 2: it may not redouble it past the limit; Cyd's is free.
+        await _play_until(clients, table_id, "ann")
+        before = await clients["ann"].request("GET", f"/api/chouettes/{table_id}")
+        legal = before["session"]["legal"]
+        assert {"player": "ann", "kind": "double", "member": "cyd"} in legal
+        assert not any(a["kind"] == "double" and a["member"] == "bob" for a in legal), legal
+        refused = await _act(clients["ann"], table_id, None, kind="double", member="bob")
+        assert refused["code"] == "illegal", refused
+        assert "it is at 2, and the table's cube limit is 2" in refused["message"], refused
+        assert await clients["ann"].request("GET", f"/api/chouettes/{table_id}") == before
+        record = read_chouette(
+            await clients["ann"].request("GET", f"/api/chouettes/{table_id}/record")
+        )
+        assert record.rules.max_cube == 2
+        for client in people:
+            await client.close()
+
+    asyncio.run(main())

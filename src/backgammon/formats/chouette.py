@@ -11,6 +11,7 @@ The record is line based, in the spirit of the ``.mat`` format::
     Cubes: individual              or: team (the older one-team-cube form)
     Consulting: yes
     Jacoby: no
+    Max cube: 64                   the cube limit (no line: none)
 
     Game 1: Ann, Bob, Cy           the game's lineup (checked on reading)
     Ann: opening 3-1               the box's die first
@@ -100,6 +101,8 @@ def write_chouette(chouette: Chouette) -> str:
         f"Consulting: {_yes(rules.consulting)}",
         f"Jacoby: {_yes(rules.jacoby)}",
     ]
+    if rules.max_cube is not None:
+        lines.append(f"Max cube: {rules.max_cube}")
     replay = Chouette(chouette.players, rules)
     starting = True
     for action in chouette.history:
@@ -174,11 +177,23 @@ class _Reader:
             raise self.error(f"Cubes is 'individual' or 'team', got {cubes!r}", self.last_line())
         consulting = self.flag("Consulting")
         jacoby = self.flag("Jacoby")
+        max_cube = self.max_cube()
         try:
-            rules = ChouetteRules(cubes == "team", consulting, jacoby, stake)
+            rules = ChouetteRules(cubes == "team", consulting, jacoby, stake, max_cube)
             return Chouette(players, rules)
         except ValueError as error:
             raise self.error(str(error), line) from None
+
+    def max_cube(self) -> int | None:
+        """The optional ``Max cube`` line's limit (None without the line)."""
+        if self.index >= len(self.lines) or not self.lines[self.index][1].startswith("Max cube:"):
+            return None
+        text = self.field("Max cube")
+        try:
+            return ChouetteRules(max_cube=int(text)).max_cube
+        except ValueError:
+            message = f"Max cube is a power of two of at least 2, such as 64, got {text!r}"
+            raise self.error(message, self.last_line()) from None
 
     def body(self, chouette: Chouette) -> None:
         while self.index < len(self.lines):

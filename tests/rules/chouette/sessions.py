@@ -82,6 +82,7 @@ def random_session(seed: int, steps: int) -> Chouette:
         consulting=choice.random() < 0.5,
         jacoby=choice.random() < 0.5,
         stake=Decimal(choice.choice(["1", "0.25", "5"])),
+        max_cube=choice.choice([None, 2, 4, 64]),
     )
     table = Chouette(players, rules)
     for _ in range(steps):

@@ -149,3 +149,22 @@ class NoDice:
 
     def roll(self) -> Roll:
         raise AssertionError("a refused throw must not roll the dice")
+
+
+def test_a_double_past_the_cube_limit_is_refused() -> None:
+    table = Chouette(["Ann", "Bob", "Cy"], ChouetteRules(max_cube=2))
+    throw(table, "Ann", "3-1")
+    table.play("Ann", "8/5 6/5")
+    table.push(CubeDouble("Bob", "Bob"))
+    table.push(CubeTake("Ann", "Bob"))  # Bob's cube: 2, the box's: at the limit
+    throw(table, "Bob", "6-4")
+    table.play("Bob", "24/14")
+    refused(table, CubeDouble("Ann", "Bob"), "at 2, and the table's cube limit is 2")
+    assert CubeDouble("Ann", "Cy") in table.legal_actions()  # Cy's cube is at 1
+    assert CubeDouble("Ann", "Bob") not in table.legal_actions()
+
+
+@pytest.mark.parametrize("limit", [0, 1, 3, 48, -4, True, 2.0])
+def test_a_cube_limit_is_a_power_of_two_of_at_least_2(limit: object) -> None:
+    with pytest.raises(ValueError, match="power of two of at least 2"):
+        ChouetteRules(max_cube=limit)  # type: ignore[arg-type]

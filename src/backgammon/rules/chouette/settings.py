@@ -22,12 +22,19 @@ class ChouetteRules:
             (and the session record) and changes no rule of the library.
         jacoby: a gammon or backgammon counts single on a cube that was never turned.
         stake: money per point (any non-negative amount, e.g. ``Decimal("0.50")``).
+        max_cube: the highest value a cube may reach (a power of two, at least 2), or
+            ``None`` for no limit: a double that would pass it is refused.
+
+    Raises:
+        ValueError: for a negative or non-finite stake, or a limit that is not a
+            power of two of at least 2.
     """
 
     team_cube: bool = False
     consulting: bool = True
     jacoby: bool = False
     stake: Decimal = Decimal(1)
+    max_cube: int | None = None
 
     def __post_init__(self) -> None:
         stake = self.stake
@@ -37,3 +44,11 @@ class ChouetteRules:
         if not stake.is_finite() or stake < 0:
             raise ValueError(f"the stake per point is a finite amount >= 0, got {stake}")
         object.__setattr__(self, "stake", stake)
+        limit = self.max_cube
+        if limit is not None and (
+            isinstance(limit, bool)
+            or not isinstance(limit, int)
+            or limit < 2
+            or limit & (limit - 1)
+        ):
+            raise ValueError(f"the cube limit is a power of two of at least 2, got {limit!r}")

@@ -343,6 +343,9 @@ class Chouette:
         cube = self._cubes[covered[0]]
         if not cube.available_to(doubler_side):
             return "the other side owns it"
+        limit = self.rules.max_cube
+        if limit is not None and cube.value * 2 > limit:
+            return f"it is at {cube.value}, and the table's cube limit is {limit}"
         return None
 
     def _answer_refusal(self, action: CubeTake | CubeDrop) -> str | None:

@@ -82,13 +82,63 @@ def _owner(cube: CubeState) -> str:
 
 
 def _result_view(result: GameResult) -> dict[str, Any]:
+    """A finished game: its lineup, each cube's end (whose, its value, the winner,
+    single/gammon/backgammon, whether by a drop) and each player's points."""
     return {
         "number": result.number,
         "box": result.box,
         "captain": result.lineup[1],
         "captain_won": result.captain_won,
         "points": result.points(),
+        "cubes": [
+            {
+                "member": cube.member,
+                "value": cube.cube.value,
+                "winner": cube.winner,
+                "kind": cube.kind.name.lower(),
+                "dropped": cube.dropped,
+                "points": cube.points,
+            }
+            for cube in result.cubes
+        ],
     }
+
+
+def _plays_view(chouette: Chouette) -> dict[str, Any]:
+    """The mover's plays of the dice as the board's planner takes them: each play's
+    notation and its single steps as (from, to) pairs in the mover's numbering (25
+    the bar, 0 off), and how many dice a play uses; empty without dice. Where no
+    checker can move, the one play is the empty one (``Ø``, no steps)."""
+    if chouette.dice is None:
+        return {"legal_plays": [], "legal_steps": [], "to_move": 0}
+    plays = list(chouette.legal_plays()) or [Play.no_move(chouette.position)]
+    return {
+        "legal_plays": [play.notation() for play in plays],
+        "legal_steps": [[[step.source, step.destination] for step in play.steps] for play in plays],
+        "to_move": max((play.dice_used for play in plays), default=0),
+    }
+
+
+def _last_view(chouette: Chouette) -> dict[str, Any] | None:
+    """The last action (as stored), and whether it ended a game (the game's
+    number), so that a page can say what just happened."""
+    history = chouette.history
+    if not history:
+        return None
+    last = action_to_json(history[-1])
+    results = chouette.results
+    ended = results and _ended_by_last(chouette)
+    last["ended"] = results[-1].number if ended else None
+    return last
+
+
+def _ended_by_last(chouette: Chouette) -> bool:
+    """Whether the last action finished a game: nothing of the new game is played."""
+    fresh = chouette.on_roll is None and not chouette.pending and not chouette.settled
+    if not fresh:
+        return False
+    last = chouette.history[-1]
+    return not (isinstance(last, BoardAction) and isinstance(last.action, OpeningRoll))
 
 
 def _legal_view(chouette: Chouette) -> list[dict[str, Any]]:
@@ -106,9 +156,11 @@ def _legal_view(chouette: Chouette) -> list[dict[str, Any]]:
 
 def session_view(chouette: Chouette) -> dict[str, Any]:
     """The session as every client sees it: the lineup (box, captain, the rotation
-    queue), the board seen from the box, the dice, every member's cube (value,
-    owner, whether they are still in), the doubles waiting, who may act and what,
-    the scores and the latest results."""
+    queue), the board seen from the box (each side's checkers in its own
+    numbering) with both pip counts, the dice, every member's cube (value, owner,
+    whether they are still in), the doubles waiting, who may act and what, the
+    mover's plays with their steps, the last action (and the game it ended), the
+    scores and the latest results."""
     on_roll = chouette.on_roll
     position = chouette.position
     box_view = position if on_roll in (None, chouette.box) else position.flip()
@@ -126,6 +178,7 @@ def session_view(chouette: Chouette) -> dict[str, Any]:
         "roller": chouette.roller(),
         "dice": None if dice is None else [dice.first, dice.second],
         "board": {"player": list(box_view.player), "opponent": list(box_view.opponent)},
+        "pips": list(box_view.pip_counts()),
         "team_cube": chouette.rules.team_cube,
         "cubes": [
             {
@@ -141,6 +194,8 @@ def session_view(chouette: Chouette) -> dict[str, Any]:
         ],
         "deciders": list(chouette.deciders()),
         "legal": _legal_view(chouette),
+        **_plays_view(chouette),
+        "last": _last_view(chouette),
         "scores": chouette.scores,
         "money": {name: str(chouette.money(name)) for name in chouette.players},
         "results": [_result_view(result) for result in chouette.results[-RESULTS_SHOWN:]],

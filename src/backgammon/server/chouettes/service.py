@@ -25,7 +25,7 @@ from decimal import Decimal
 from functools import partial
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy.exc import IntegrityError
 
 from backgammon.errors import BackgammonError
@@ -57,6 +57,8 @@ from backgammon.server.protocol import ChouetteActionBody
 from backgammon.server.service import GameService, ServiceError
 
 __all__ = [
+    "CUBE_LIMITS",
+    "DEFAULT_MAX_CUBE",
     "MAX_LIVE_PER_OWNER",
     "MAX_SEATED_PER_USER",
     "AddBot",
@@ -77,6 +79,12 @@ MAX_SEATED_PER_USER = 5
 """The most open or playing tables one person may sit at."""
 
 
+CUBE_LIMITS = tuple(1 << n for n in range(1, 11))
+"""The cube limits a table may have (2 to 1024)."""
+
+DEFAULT_MAX_CUBE = 64
+"""A new table's cube limit unless its owner chooses another."""
+
 LIST_ROOM = "chouettes"
 """The room that hears every table opened, changed, started or closed."""
 
@@ -94,6 +102,16 @@ class CreateChouette(_Strict):
     team_cube: bool = False
     jacoby: bool = False
     stake: str = Field(default="1", pattern=r"^\d{1,6}(\.\d{1,2})?$", description="per point")
+    max_cube: int = Field(
+        default=DEFAULT_MAX_CUBE, description="the highest cube: a power of two, 2 to 1024"
+    )
+
+    @field_validator("max_cube")
+    @classmethod
+    def _power_of_two(cls, limit: int) -> int:
+        if limit not in CUBE_LIMITS:
+            raise ValueError(f"the cube limit is a power of two from 2 to 1024, got {limit}")
+        return limit
 
 
 class AddBot(_Strict):
@@ -118,6 +136,7 @@ def _rules(settings: dict[str, Any]) -> ChouetteRules:
         team_cube=bool(settings["team_cube"]),
         jacoby=bool(settings["jacoby"]),
         stake=Decimal(str(settings["stake"])),
+        max_cube=settings.get("max_cube"),  # tables opened before the limit have none
     )
 
 

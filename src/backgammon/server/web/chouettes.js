@@ -1,18 +1,44 @@
 // The chouette page: the open tables (and a form to open one), and one table
 // (?id=ID): its seats, and once its session runs, the box, the captain, the line
-// of players to come, whose decision it is, every member's cube, the board (the box
-// at the bottom), the scores, and the decisions open to the viewer. The table's
+// of players to come, a live status line (what happened, whose decision it is),
+// every member's cube, the board (the viewer's side at the bottom: the box's, or the
+// team's for a team member; played by click, drag or keys as on the match page), the
+// board in words, the scores and each game's end, and the decisions open to the
+// viewer (none for a spectator). The words are chouetteview.js's. The table's
 // state arrives over the WebSocket (room chouette:ID); actions go back over it. The
 // list is the room chouettes: the tables now, then each table's line as it changes.
 // Every text from the server is set as text, never as HTML.
 
 import { boardMarkup } from "./board.js";
-import { positionModel } from "./boardmodel.js";
+import { bindBoardInput } from "./boardinput.js";
+import * as B from "./boardmodel.js";
+import * as R from "./boardrules.js";
+import { cursorLabel, showBoardWords } from "./boardwords.js";
+import * as V from "./chouetteview.js";
 import { $, SessionEndedError, api, el, say, sayError } from "./common.js";
+import { bindKeys, keyFocus } from "./keys.js";
+import * as M from "./matchview.js";
+import { animateBoard } from "./motion.js";
+import * as P from "./planner.js";
 import { appendChatLine, roomChatLine } from "./social.js";
 
-/** What the page knows: who we are, the table (or the list's tables by id), the socket. */
-const page = { me: null, table: null, tables: new Map(), socket: null, refs: 0 };
+/** What the page knows: who we are, the table (or the list's tables by id), the socket,
+ *  and for the viewer who moves: the plan of the dice (planner.js), the steps chosen
+ *  and the checker picked up. */
+const page = {
+  me: null,
+  table: null,
+  tables: new Map(),
+  socket: null,
+  refs: 0,
+  plan: null,
+  planKey: null,
+  chosen: [],
+  selected: null,
+};
+
+/** A phone's width: the board is turned a quarter (its points a finger wide). */
+const NARROW = window.matchMedia("(max-width: 40rem)");
 
 function tableId() {
   return new URLSearchParams(location.search).get("id");
@@ -40,6 +66,7 @@ async function openTable(event) {
     name: form.name.value,
     seats: Number(form.seats.value),
     team_cube: form.team_cube.checked,
+    max_cube: Number(form.max_cube.value),
   };
   try {
     const created = await api("POST", "/api/chouettes", body);
@@ -52,26 +79,12 @@ async function openTable(event) {
 
 // -- one table ---------------------------------------------------------------------
 
-/** A cube's words: its value, and who holds it. */
-export function cubeWords(cube, box) {
-  const holder = cube.owner === "centre" ? "in the centre" : cube.owner === "box" ? `${box}'s` : `${cube.member}'s`;
-  const out = cube.in ? "" : " (out of this game)";
-  return `${cube.member}: ${cube.value}, ${holder}${out}`;
-}
-
-/** Whose decision it is, in words. */
-export function turnWords(session) {
-  const waiting = session.pending.map((o) => `${o.doubler} doubled ${o.member === null ? "the team" : `${o.member}'s cube`}`);
-  const who = session.deciders.join(", ") || "nobody";
-  const prefix = waiting.length ? `${waiting.join("; ")}. ` : "";
-  return `${prefix}To decide: ${who}.`;
-}
-
 /** Send an action. A throw or a play names the state it was chosen in (refused as
  *  stale if the session moved on); a cube action does not: several members double
  *  at once, and the rules refuse one that no longer fits. */
 function send(kind, fields = {}) {
   const table = page.table;
+  if (!page.socket || page.socket.readyState !== WebSocket.OPEN) return;
   page.refs += 1;
   const message = { type: "chouette", table: table.id, action: { kind, ...fields }, ref: `c${page.refs}` };
   if (kind === "roll" || kind === "play") message.expect = table.seq;
@@ -84,21 +97,15 @@ function actionButton(label, kind, fields, primary = false) {
   return el("button", attributes);
 }
 
-function myButtons(session) {
-  const me = page.me;
-  const mine = session.legal.filter((a) => a.player === me);
-  const buttons = [];
-  for (const action of mine) {
-    const cube = action.member === null ? "the team's cube" : action.member === me ? "my cube" : `${action.member}'s cube`;
-    if (action.kind === "double") buttons.push(actionButton(`Double ${cube}`, "double", { member: action.member }));
-    if (action.kind === "take") buttons.push(actionButton(`Take ${cube}`, "take", { member: action.member }, true));
-    if (action.kind === "drop") buttons.push(actionButton(`Drop ${cube}`, "drop", { member: action.member }));
+/** The box's doubles and the answers to doubles, one button each. */
+function cubeButtons(controls) {
+  const buttons = controls.boxDoubles.map((d) => actionButton(`Double ${d.member}'s cube (to ${d.to})`, "double", { member: d.member }));
+  for (const a of controls.answers) {
+    const whose = a.doubler === page.me ? "your" : `${a.doubler}'s`;
+    buttons.push(actionButton(`Take ${whose} double (to ${a.to})`, "take", { member: a.member }, true));
+    buttons.push(actionButton(`Drop ${whose} double`, "drop", { member: a.member }));
   }
-  if (session.roller === me || (session.on_roll === null && session.roller !== null && session.holder === me)) {
-    buttons.push(actionButton(session.on_roll === null ? "Opening throw" : "Roll", "roll", {}, true));
-  }
-  const plays = mine.filter((a) => a.kind === "play").map((a) => a.move);
-  return { buttons, plays };
+  return buttons;
 }
 
 function showSeats(table) {
@@ -118,31 +125,122 @@ function showSeats(table) {
   $("#chouette-start").hidden = !(open && owner && table.seats.length >= 3);
 }
 
+/** A new state: the steps chosen for an older one are dropped, the plan made again. */
+function takeSession(table) {
+  const session = table.session;
+  const key = `${table.id}:${table.seq}`;
+  if (page.planKey === key) return;
+  page.planKey = key;
+  page.chosen = [];
+  page.selected = null;
+  const mover = session && table.status === "playing" && V.mayMove(session, page.me);
+  page.plan = mover ? P.planner(V.boardState(session), V.seatOf(session, page.me)) : null;
+}
+
+/** The board's SVG: turned a quarter on a narrow screen, so that a point is a finger wide. */
+function boardFrame(markup) {
+  const svg = $("#chouette-board");
+  const turned = NARROW.matches;
+  const { WIDTH, HEIGHT } = B.GEOMETRY;
+  svg.setAttribute("viewBox", turned ? `0 0 ${HEIGHT} ${WIDTH}` : `0 0 ${WIDTH} ${HEIGHT}`);
+  svg.classList.toggle("turned", turned);
+  const transform = turned ? ` transform="translate(${HEIGHT} 0) rotate(90)"` : "";
+  svg.innerHTML = `<g data-board${transform}>${markup}</g>`;
+}
+
+function showBoard(session) {
+  const me = page.me;
+  const seat = V.seatOf(session, me);
+  const bottom = R.bottomSeat(seat);
+  const state = V.boardState(session);
+  const plan = page.plan;
+  const view = M.boardView(state, seat, page.chosen, plan);
+  const points = B.pointsView(view);
+  const places = plan ? P.keyPlaces(plan, page.chosen, page.selected) : [];
+  const focus = keyFocus(places);
+  const dice = M.diceView(state, plan, page.chosen);
+  const cube = V.cubeModel(session, me);
+  boardFrame(
+    boardMarkup({
+      points,
+      dice,
+      diceSide: state.game.turn === bottom ? "bottom" : "top",
+      cube,
+      seats: { bottom, top: 1 - bottom },
+      movable: new Set(plan ? P.sources(plan, page.chosen) : []),
+      selected: plan ? page.selected : null,
+      targets: new Set(plan && page.selected !== null ? P.destinations(plan, page.chosen, page.selected) : []),
+      focus,
+    }),
+  );
+  const words = V.chouetteWords(session, me, { points, dice, cube, pips: view.pips });
+  showBoardWords($("#board-words"), words);
+  $("#chouette-board").setAttribute("aria-label", cursorLabel(focus, plan ? page.selected : null, words));
+  animateBoard($("#chouette-board"), B.checkerSpots(points), `${page.table.id}:${session.game}:${bottom}`);
+  const side = bottom === 0 ? `the box (${session.box}) with the light checkers` : "the team with the dark checkers";
+  $("#chouette-side").textContent = `The board is seen from ${side}, numbered from that side.`;
+}
+
+function showControls(session) {
+  const controls = V.controlsOf(session, page.me);
+  const plan = page.plan;
+  $("#do-roll").hidden = controls.roll === null;
+  $("#do-roll").textContent = controls.roll || "Roll";
+  $("#do-double").hidden = controls.double === null;
+  if (controls.double) {
+    const cube = controls.double.member === null ? "the team's cube" : "your cube";
+    $("#do-double").textContent = `Double ${cube} (to ${controls.double.to})`;
+  }
+  $("#chouette-cube-buttons").replaceChildren(...cubeButtons(controls));
+  const pass = plan !== null && plan.toMove === 0;
+  const forced = plan && !pass && page.chosen.length === 0 ? P.forcedPlay(V.boardState(session), V.seatOf(session, page.me)) : null;
+  const move = pass ? session.legal_plays[0] : forced;
+  $("#do-forced").hidden = move === null;
+  $("#do-forced").textContent = pass ? "No legal move: pass" : `Play ${forced} (forced)`;
+  $("#do-forced").dataset.move = move ?? "";
+  $("#do-undo").hidden = !(plan && page.chosen.length);
+  $("#do-done").hidden = pass || P.completedPlay(plan, page.chosen) === null;
+  $("#move-form").hidden = plan === null || pass;
+}
+
 function showSession(session) {
+  pickUpFromTheBar();
   $("#chouette-box").textContent = session.box;
   $("#chouette-captain").textContent = session.captain;
   $("#chouette-holder").textContent = session.holder === session.captain ? "" : `(${session.holder} plays the checkers)`;
   $("#chouette-queue").textContent = session.queue.join(" → ") || "nobody";
-  const mine = page.me !== null && session.deciders.includes(page.me);
-  $("#chouette-turn").textContent = turnWords(session) + (mine ? " Your decision." : "");
-  const model = positionModel(session.board, session.dice);
-  model.diceSide = session.on_roll === session.box ? "bottom" : "top";
-  $("#chouette-board").innerHTML = boardMarkup(model);
-  $("#chouette-dice").textContent = session.dice
-    ? `${session.on_roll} rolled ${session.dice.join("-")}.`
-    : session.on_roll === null ? `Game ${session.game}: the opening throw.` : `${session.on_roll} is on roll.`;
+  let line = V.statusLine(session, page.me);
+  if (page.plan && page.chosen.length) line += ` Chosen: ${P.formatSteps(page.plan, page.chosen)}`;
+  if ($("#chouette-turn").textContent !== line) $("#chouette-turn").textContent = line; // said once
+  showBoard(session);
   $("#chouette-cubes").replaceChildren(
-    ...session.cubes.map((cube) => el("li", { class: `chouette-cube owner-${cube.owner}`, text: cubeWords(cube, session.box) })),
+    ...session.cubes.map((cube) =>
+      el("li", { class: `chouette-cube owner-${cube.owner}`, text: V.cubeWords(session, cube, page.me) }),
+    ),
   );
   $("#chouette-scores").replaceChildren(
     ...Object.entries(session.scores).map(([name, points]) =>
       el("li", { text: `${name}: ${points > 0 ? "+" : ""}${points} (${session.money[name]})` }),
     ),
   );
-  const { buttons, plays } = myButtons(session);
-  $("#chouette-buttons").replaceChildren(...buttons);
-  $("#chouette-play-row").hidden = plays.length === 0;
-  $("#chouette-plays").replaceChildren(...plays.map((move) => el("option", { value: move, text: move })));
+  $("#chouette-results").replaceChildren(
+    ...session.results.slice().reverse().map((result) => el("li", { text: V.gameEndWords(result, page.me) })),
+  );
+  if (!session.results.length) $("#chouette-results").append(el("li", { text: "None finished yet." }));
+  showControls(session);
+}
+
+/** On a phone a checker on the bar is picked up by itself (the bar is too narrow to
+ *  tap there): where it may enter is lit at once. */
+function pickUpFromTheBar() {
+  if (!page.plan || page.selected !== null || !NARROW.matches) return;
+  const from = P.sources(page.plan, page.chosen);
+  if (from.length === 1 && from[0] === 25) page.selected = 25;
+}
+
+/** Draw the table again (the steps chosen, the keyboard's cursor). */
+function render() {
+  if (page.table && page.table.session) showSession(page.table.session);
 }
 
 function showTable(table) {
@@ -153,10 +251,12 @@ function showTable(table) {
   $("#chouette").dataset.seq = table.seq === null ? "" : String(table.seq);
   $("#chouette-name").textContent = table.name;
   const games = table.session ? `, ${table.session.games_played} games played` : "";
-  $("#chouette-state").textContent = `${table.status}${games}. ${table.settings.team_cube ? "One team cube" : "A cube for each member"}, ${table.settings.seats} seats.`;
+  const limit = table.settings.max_cube ? `, cube limit ${table.settings.max_cube}` : "";
+  $("#chouette-state").textContent = `${table.status}${games}. ${table.settings.team_cube ? "One team cube" : "A cube for each member"}${limit}, ${table.settings.seats} seats.`;
   $("#chouette-record").href = `/api/chouettes/${encodeURIComponent(table.id)}/record`;
   showSeats(table);
   $("#chouette-session").hidden = table.session === null;
+  takeSession(table);
   if (table.session) showSession(table.session);
 }
 
@@ -231,7 +331,26 @@ function wireButtons() {
   $("#chouette-leave").addEventListener("click", () => seatAction("leave"));
   $("#chouette-bot").addEventListener("click", () => seatAction("bots", { level: "beginner" }));
   $("#chouette-start").addEventListener("click", () => seatAction("start"));
-  $("#chouette-play").addEventListener("click", () => send("play", { move: $("#chouette-plays").value }));
+  $("#do-roll").addEventListener("click", () => send("roll"));
+  $("#do-double").addEventListener("click", () => send("double", { member: V.controlsOf(page.table.session, page.me).double?.member ?? null }));
+  $("#do-forced").addEventListener("click", () => send("play", { move: $("#do-forced").dataset.move }));
+  $("#do-done").addEventListener("click", () => {
+    const move = P.completedPlay(page.plan, page.chosen);
+    if (move !== null) send("play", { move });
+  });
+  $("#do-undo").addEventListener("click", () => {
+    page.chosen.pop();
+    page.selected = null;
+    render();
+  });
+  $("#move-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const move = $("#move-input").value.trim();
+    if (!move) return;
+    send("play", { move });
+    $("#move-input").value = "";
+  });
+  wireBoard();
   $("#chouette-chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("#chouette-chat-input");
@@ -240,6 +359,39 @@ function wireButtons() {
     page.socket.send(JSON.stringify({ type: "chat", room: `chouette:${tableId()}`, text }));
     input.value = "";
   });
+}
+
+/** Clicks, drags and keys on the board (boardinput.js, keys.js); a narrow screen's turn. */
+function wireBoard() {
+  const board = $("#chouette-board");
+  const clickPlace = bindBoardInput(board, {
+    plan: () => page.plan,
+    chosen: () => page.chosen,
+    selected: () => page.selected,
+    select: (place) => (page.selected = place),
+    step: (step) => {
+      page.chosen.push(step);
+      page.selected = null;
+      render();
+    },
+    render,
+    seat: () => R.bottomSeat(V.seatOf(page.table.session, page.me)),
+  });
+  bindKeys({
+    board,
+    active: () => Boolean(page.table && page.table.session),
+    places: () => (page.plan ? P.keyPlaces(page.plan, page.chosen, page.selected) : []),
+    activate: clickPlace,
+    render,
+    help: $("#key-help"),
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && page.selected !== null) {
+      page.selected = null;
+      render();
+    }
+  });
+  NARROW.addEventListener("change", render);
 }
 
 if (tableId()) wireButtons();
