@@ -64,3 +64,36 @@ def test_an_invitation_accepted_twice_a_told_opening_and_a_resigned_backgammon(
     page.locator("#match-status", has_text="Waiting for an opponent").wait_for()
     assert page.locator("#result").is_hidden() and page.locator("#game-summary").is_hidden()
     assert host_problems == [] and guest_problems == []
+
+
+def test_a_player_in_the_lobby_is_not_back_at_the_board(server_factory: Any, browser: Any) -> None:
+    """The opponent who goes to the lobby has left the board (still online); coming back
+    to the match they are back; nobody is told "back" while they are only in the lobby."""
+    server = server_factory("--no-warm-up", "--no-bots")
+    host, host_problems, _host_name = _guest(browser, server.url)
+    guest, guest_problems, guest_name = _guest(browser, server.url)
+    match_id = _invite(host, guest_name)
+    guest.locator(f'#invitations li[data-match="{match_id}"] button', has_text="Accept").click()
+    for page in (host, guest):
+        page.wait_for_selector("#board .place", state="attached")
+    said: list[str] = []
+    host.expose_function("heard", lambda text: said.append(text))
+    host.evaluate(
+        """() => new MutationObserver(() => window.heard(document.querySelector('#status')
+             .textContent)).observe(document.querySelector('#status'), {childList: true})"""
+    )
+    guest.get_by_role("button", name="Lobby").click()
+    guest.wait_for_selector("#lobby-view:not([hidden])")
+    host.locator("#status", has_text=f"{guest_name} left the board.").wait_for()
+    guest.goto(f"{server.url}/#/match/{match_id}", wait_until="load")
+    guest.wait_for_selector("#board .place", state="attached")
+    host.locator("#status", has_text=f"{guest_name} is back.").wait_for()
+    # Gone (the tab closed), then back in the lobby only: online, not at the board.
+    guest.goto("about:blank")
+    host.locator("#status", has_text=f"{guest_name} left.").wait_for()
+    guest.goto(f"{server.url}/", wait_until="load")
+    guest.wait_for_selector("#lobby-view:not([hidden])")
+    host.locator("#status", has_text=f"{guest_name} is online, not at the board.").wait_for()
+    back = [line for line in said if "is back" in line]
+    assert len(back) == 1, said  # once, when they returned to the board
+    assert host_problems == [] and guest_problems == []

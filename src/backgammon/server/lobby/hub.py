@@ -195,6 +195,10 @@ class Hub:
             if not members:
                 del self._rooms[room]
 
+    def user_in_room(self, user_id: int, room: str) -> bool:
+        """Whether a connection of ``user_id`` here listens to ``room``."""
+        return any(member.user.id == user_id for member in self._rooms.get(room, ()))
+
     def has_room(self, room: str) -> bool:
         """Whether any connection here listens to ``room``."""
         return bool(self._rooms.get(room))

@@ -71,16 +71,15 @@ class LobbyService:
 
     def presence(self, match_id: str) -> dict[str, Any]:
         """A live match's ``presence`` message: for each seat whether its player is
-        connected and since when they have been away (server time), the wait before a
-        claim (None in a match with a clock) and the server's time now."""
+        connected, whether at the match's board (a connection of theirs in this
+        process hears the match; a bot always is), and since when they have been
+        away (server time), the wait before a claim (None in a match with a clock)
+        and the server's time now."""
         seats = self.site.match_service._seating(match_id)
         live = self.site._live.get(match_id)
         players: list[dict[str, Any] | None] = []
         for user in () if seats is None else seats.users:
-            away = None if user is None else self._away_since(user)
-            players.append(
-                None if user is None else {"connected": away is None, "away_since": away}
-            )
+            players.append(None if user is None else self._seat_presence(user, match_id))
         untimed = live is not None and live.settings.clock is None
         return {
             "type": "presence",
@@ -89,6 +88,28 @@ class LobbyService:
             "claim_after": self.site.settings.claim_after if untimed else None,
             "now": self.site.clock.now(),
         }
+
+    def _seat_presence(self, user: User, match_id: str) -> dict[str, Any]:
+        away = self._away_since(user)
+        at_board = user.kind == "bot" or self.site.hub.user_in_room(user.id, match_id)
+        return {"connected": away is None, "at_board": at_board, "away_since": away}
+
+    def board_changed(self, connection: Connection, room: str) -> None:
+        """After ``connection`` began or stopped hearing a match: if its user plays
+        in it, tell the match's room whether they are at the board."""
+        seats = self.site.match_service._seating(room)
+        if seats is None or seats.seat_of(connection.user) is None:
+            return
+        if self.site.hub.has_room(room) and room in self.site._live:
+            self.site.hub.publish(room, self.presence(room))
+
+    def unsubscribe(self, connection: Connection, room: str) -> None:
+        """Stop a client hearing a match (or the lobby); its players are told if it
+        was a player's."""
+        was_here = room in connection.rooms
+        self.site.hub.leave(connection, room)
+        if was_here and room != "lobby":
+            self.board_changed(connection, room)
 
     async def _summary(self, row: MatchRow) -> dict[str, Any]:
         # Each distinct user once: a started invitation's invitee is one of its players.
@@ -374,10 +395,13 @@ class LobbyService:
         # subscribed while it was open), and none is lost in between.
         async with self.site._lock(room):
             state = await self.site.match_service.state(room, anonymous=connection.anonymous)
+            joined = room not in connection.rooms
             self.site.hub.join(connection, room)
             connection.send({"type": "state", "match": room, "entries": [], "state": state})
             if "open" not in state:
                 connection.send(self.presence(room))
+                if joined:
+                    self.board_changed(connection, room)
         seated = self.site.match_service._seating(room)
         if seated is not None:
             ids = [u.id for u in seated.users if u is not None]

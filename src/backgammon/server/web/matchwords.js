@@ -126,16 +126,31 @@ export function presenceView(presence, state, seat, now) {
   return { connected, notice: notices.join(" "), claim: claimIn === 0, claimIn };
 }
 
+/** Where a seat's player is, from a presence entry: "board" (connected, with the
+ *  match open), "elsewhere" (connected, the match not open: the lobby, another
+ *  page) or "away" (no connection). A server without `at_board` counts a connection
+ *  as at the board. */
+function whereabouts(player) {
+  if (!player.connected) return "away";
+  return player.at_board === false ? "elsewhere" : "board";
+}
+
 /** The sentence for a change between two `presence` messages of one match ("bob
- *  left." / "bob is back."), or "" when no player came or went. */
+ *  left.", "bob is back." at the board, "bob left the board." for the lobby or
+ *  another page, "bob is online, not at the board."), or "" when nobody moved. */
 export function presenceChange(before, after, state) {
   if (!before || !after || before.match !== after.match || !state || !state.players) return "";
   const said = [];
   for (const s of [0, 1]) {
     const was = before.players[s];
     const now = after.players[s];
-    if (!was || !now || was.connected === now.connected) continue;
-    said.push(now.connected ? `${state.players[s]} is back.` : `${state.players[s]} left.`);
+    if (!was || !now) continue;
+    const [from, to] = [whereabouts(was), whereabouts(now)];
+    if (from === to) continue;
+    const name = state.players[s];
+    if (to === "board") said.push(`${name} is back.`);
+    else if (to === "away") said.push(`${name} left.`);
+    else said.push(from === "board" ? `${name} left the board.` : `${name} is online, not at the board.`);
   }
   return said.join(" ");
 }

@@ -929,6 +929,11 @@ test("who is connected: an absent player is said, and a claim offered after the 
   assert.equal(V.presenceChange(away, here, state), "bob is back.");
   assert.equal(V.presenceChange(here, here, state), "");
   assert.equal(V.presenceChange(null, away, state), "", "the first presence is no change");
+  const at = (board) => ({ ...here, players: [here.players[0], { ...here.players[1], at_board: board }] });
+  assert.equal(V.presenceChange(at(true), at(false), state), "bob left the board.");
+  assert.equal(V.presenceChange(away, at(false), state), "bob is online, not at the board.", "back in the lobby only");
+  assert.equal(V.presenceChange(at(false), at(true), state), "bob is back.");
+  assert.equal(V.presenceChange(at(false), away, state), "bob left.");
   assert.equal(
     V.resultSentence(over, 1),
     "alice won the match 5–0: you stayed away too long, and the win was claimed.",

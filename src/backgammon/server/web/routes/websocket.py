@@ -172,7 +172,7 @@ async def _handle(
         elif isinstance(message, SubscribeMessage):
             await service.subscribe(connection, message.match)
         elif isinstance(message, UnsubscribeMessage):
-            service.hub.leave(connection, message.match)
+            service.lobby_service.unsubscribe(connection, message.match)
         elif isinstance(message, ChatMessage) and message.room.startswith("chouette:"):
             await chouettes.chat(connection.user, message.room, message.text)
         elif isinstance(message, ChatMessage):
