@@ -32,8 +32,8 @@ FOCUS = {
     ("review", "desktop"): ("#review-errors-card", "start"),
     ("position", "phone"): ("#position-context", "start"),
     ("position", "desktop"): ("#position-rollout-form", "end"),
-    ("chouette", "phone"): ("#chouette-chat-card", "end"),
-    ("chouette", "desktop"): ("#chouette-chat-card", "end"),
+    ("chouette", "phone"): ("#chouette-turn", "start"),
+    ("chouette", "desktop"): ("#chouette-session", "start"),
 }
 
 
