@@ -97,3 +97,28 @@ def test_a_player_in_the_lobby_is_not_back_at_the_board(server_factory: Any, bro
     back = [line for line in said if "is back" in line]
     assert len(back) == 1, said  # once, when they returned to the board
     assert host_problems == [] and guest_problems == []
+
+
+def test_a_returning_player_is_told_their_match_is_waiting(
+    server_factory: Any, browser: Any
+) -> None:
+    """A guest starts a match against a bot, then comes back to the site later: the
+    lobby says at once that the match waits and resumes it in one click."""
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    page, problems, _name = _guest(browser, server.url)
+    page.get_by_role("button", name="3", exact=True).click()
+    page.get_by_role("button", name="Beginner").click()
+    page.wait_for_selector("#board .place", state="attached")
+    match_id = str(page.evaluate("location.hash")).removeprefix("#/match/")
+    page.goto("about:blank")
+    page.goto(server.url + "/", wait_until="load")
+    page.wait_for_selector("#lobby-view:not([hidden])")
+    page.locator(
+        "#status", has_text="Your match against bot_beginner is waiting for you"
+    ).wait_for()
+    waiting = page.locator(f'#yours li[data-match="{match_id}"]')
+    assert "Against bot_beginner: 3-point" in (waiting.text_content() or "")
+    waiting.get_by_role("button", name="Resume").click()
+    page.wait_for_function(f"() => location.hash === '#/match/{match_id}'")
+    page.wait_for_selector("#board .place", state="attached")
+    assert problems == []

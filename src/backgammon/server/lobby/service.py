@@ -187,17 +187,20 @@ class LobbyService:
         """The lobby as ``user`` sees it: who is online, the bots, the open public
         matches that invite no one in particular, the invitations to ``user``
         (``invitations``), ``user``'s own invitations and unlisted matches still
-        open (``sent``), and the public matches in play. The open matches and those
+        open (``sent``), the public matches in play, and ``user``'s own matches in
+        play (``yours``: public or not, against people or bots: a returning player
+        is told they wait). The open matches and those
         in play are summarised once for everyone (:meth:`_lobby_matches`)."""
         shared = await self._lobby_matches()
         async with self.site.db.transaction() as connection:
             own = await repo.list_matches(connection, status="open", user_id=user.id)
+            in_play = await repo.list_matches(connection, status="playing", user_id=user.id)
             friend_ids = await repo.friend_ids(connection, user.id)
         listed: set[str] = shared["listed"]
         online = self.online()
         shown = [user_id for user_id, _public in online] + friend_ids + shared["players"]
         shown += [bot.id for bot in self.site._bot_users.values()]
-        for row in own:
+        for row in own + in_play:
             shown += [i for i in (row.player0, row.player1, row.invitee) if i is not None]
         facts = await self.who_many(list(dict.fromkeys(shown)))
         return {
@@ -215,6 +218,7 @@ class LobbyService:
                 if row.player0 == user.id and row.player1 is None and row.id not in listed
             ],
             "playing": shared["playing"],
+            "yours": [await self._summary(row) for row in in_play],
         }
 
     async def _lobby_matches(self) -> dict[str, Any]:

@@ -39,6 +39,7 @@ const app = {
   retry: 0,
   lobby: null, // the lobby as the server shows it to us (with our invitations)
   creating: false, // a request that creates a match is on its way
+  toldYours: false, // the player was told of their matches in play (once a page)
   match: null, // the match shown
   state: null,
   stateAt: 0, // performance.now() when the state came
@@ -575,7 +576,33 @@ function renderLobby() {
     );
   });
   $("#playing").replaceChildren(...(playing.length ? playing : [el("li", { class: "none", text: "none" })]));
+  renderYours(lobby.yours || []);
   setCreating(app.creating);
+}
+
+/** The player's own matches in play, first in the lobby, each with the way back to it;
+ *  said once on arriving (a returning player learns that a match waits for them). */
+function renderYours(yours) {
+  const me = app.me.name;
+  $("#yours").replaceChildren(
+    ...yours.map((match) => {
+      const opponent = match.players.find((name) => name !== me) || "";
+      return el(
+        "li",
+        { "data-match": match.id },
+        `Against ${opponent}: ${L.describeSettings(match.settings)} `,
+        el("button", { type: "button", class: "primary", text: "Resume", onclick: () => (location.hash = `#/match/${match.id}`) }),
+      );
+    }),
+  );
+  $("#yours-card").hidden = yours.length === 0;
+  if (yours.length && !app.toldYours) {
+    app.toldYours = true;
+    const [first] = yours;
+    const opponent = first.players.find((name) => name !== me) || "";
+    const more = yours.length > 1 ? ` (and ${yours.length - 1} more)` : "";
+    say(`Your match against ${opponent} is waiting for you${more}: Resume it from the lobby.`);
+  }
 }
 
 // -- the match view ----------------------------------------------------------------------
