@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from backgammon.server.service import GameService
 
 
+LIVE_SHOWN = 12
+"""The most matches in play the landing page lists."""
+
+
 class LobbyService:
     """The lobby and connections: who is connected and where, presence, the who list, the
     lobby's snapshot and events, subscriptions."""
@@ -220,6 +224,16 @@ class LobbyService:
             "playing": shared["playing"],
             "yours": [await self._summary(row) for row in in_play],
         }
+
+    async def live(self) -> dict[str, Any]:
+        """What anyone, without an account, may see of the lobby (the landing page):
+        the public matches in play to watch (at most :data:`LIVE_SHOWN`, with their
+        players' ratings) and how many public matches wait for an opponent. From the
+        lobby's shared part (:meth:`_lobby_matches`): no query of its own while that
+        is kept."""
+        shared = await self._lobby_matches()
+        playing = shared["playing"][:LIVE_SHOWN]
+        return {"playing": playing, "waiting": len(shared["open"])}
 
     async def _lobby_matches(self) -> dict[str, Any]:
         """The lobby's part that is the same for everyone: the open public matches

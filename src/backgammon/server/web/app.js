@@ -24,6 +24,7 @@ import { autoAction, bindPrefs, loadPrefs } from "./prefs.js";
 import { bindReview, openReview } from "./review.js";
 import { lastPlayNote, restoreSteps, saveSteps } from "./resume.js";
 import { reviewRoute } from "./reviewview.js";
+import { startLanding, stopLanding } from "./landing.js";
 import * as S from "./social.js";
 import { bindSound, playMoveSound, playTurnSound } from "./sound.js";
 
@@ -97,6 +98,8 @@ function showEvent(state) {
 function show(view) {
   for (const name of ["login", "lobby", "match", "position", "review", "player"]) $(`#${name}-view`).hidden = name !== view;
   document.body.dataset.view = view;
+  if (view === "login") startLanding();
+  else stopLanding();
 }
 
 // -- session ---------------------------------------------------------------------------
