@@ -423,10 +423,13 @@ def test_hostile_requests_are_refused_and_change_nothing(server_factory: Any) ->
         assert view["status"] == "open"
         started = await ada.request("POST", f"{path}/start")
         assert started["status"] == "running"
-        for client, action in ((cai, "register"), (bob, "withdraw")):
-            with pytest.raises(ClientError) as refused:
-                await client.request("POST", f"{path}/{action}")
-            assert refused.value.status == 409, action
+        with pytest.raises(ClientError) as refused:
+            await cai.request("POST", f"{path}/register")
+        assert refused.value.status == 409
+        # Withdrawing once it runs is a player's (see the test of forfeits), no one else's.
+        with pytest.raises(ClientError) as refused:
+            await cai.request("POST", f"{path}/withdraw")  # (cai: the one left out)
+        assert refused.value.status == 404
         with pytest.raises(ClientError) as refused:
             await ada.request("POST", f"{path}/start")
         assert refused.value.status == 409
@@ -553,6 +556,49 @@ def test_an_event_starts_when_full_and_its_organiser_may_cancel_it(server_factor
             await ada.request("POST", f"/api/tournaments/{later['id']}/cancel")
         assert again.value.status == 409
         for client in (ada, bob):
+            await client.close()
+
+    asyncio.run(main())
+
+
+@SQLITE_ONLY
+def test_a_player_withdraws_from_a_running_swiss_and_forfeits_the_rest(
+    server_factory: Any,
+) -> None:
+    """Withdrawing once it runs: the match in play is conceded, every later pairing
+    is a forfeit won by the opponent at once; the rounds and standings stay whole,
+    and a second withdrawal (or a stranger's) is refused."""
+    server = server_factory(*BOTS)
+
+    async def main() -> None:
+        ada, bob, cai = await _people(server.url, "ada", "bob", "cai")
+        body = {"name": "Leavers", "format": "swiss", "rounds": 2, "rated": False, **ONE_POINT}
+        tournament_id = (await ada.request("POST", "/api/tournaments", body))["id"]
+        await _enter(ada, tournament_id, [ada, bob], 2)
+        bob_plays = asyncio.ensure_future(_play_pairings(bob, "bob", 11))
+        path = f"/api/tournaments/{tournament_id}"
+        await ada.request("POST", f"{path}/start")
+        await ada.wait_for(lambda m: m["type"] == "tournament_pairing", timeout=30)
+        with pytest.raises(ClientError) as stranger:
+            await cai.request("POST", f"{path}/withdraw")
+        assert stranger.value.status == 404
+        await ada.request("POST", f"{path}/withdraw")
+        with pytest.raises(ClientError) as again:
+            await ada.request("POST", f"{path}/withdraw")
+        assert again.value.status == 409
+        view = await _until_finished(ada, tournament_id, 300)
+        bob_plays.cancel()
+        _check_played(view)
+        assert view["settings"]["withdrawn"] == ["ada"]
+        ada_pairings = [p for r in view["rounds"] for p in r["pairings"] if "ada" in p["players"]]
+        assert len(ada_pairings) == 2, view["rounds"]
+        for pairing in ada_pairings:
+            assert pairing["winner"] != "ada", pairing
+            if pairing["match"]:
+                state = await ada.request("GET", f"/api/matches/{pairing['match']}")
+                assert state["result"]["reason"] == "left", state["result"]
+        assert next(s for s in view["standings"] if s["name"] == "ada")["points"] == 0
+        for client in (ada, bob, cai):
             await client.close()
 
     asyncio.run(main())

@@ -285,3 +285,27 @@ def test_an_event_that_starts_when_full_is_cancelled_by_its_organiser(
     # The one refusal asked for (3 rounds for 2 players), and nothing else.
     assert all("422" in problem for problem in problems), problems
     assert ann_problems == []
+
+
+def test_a_player_withdraws_from_a_running_event_on_its_page(
+    server_factory: Any, browser: Any
+) -> None:
+    """Once it runs, a player withdraws from the event's page (after a confirmation):
+    their match is conceded, they are listed as withdrawn, and the opponent wins."""
+    server = server_factory("--no-warm-up", "--no-bots")
+    org = _account(server.url, "org")
+    body = {"name": "Pair", "format": "swiss", "rounds": 1, "max_players": 2, "rated": False}
+    created = org.post("/api/tournaments", json={**body, "start_when_full": True}).json()
+    event_page = f"{server.url}/tournaments?id={created['id']}"
+    org.post(f"/api/tournaments/{created['id']}/register").raise_for_status()
+    ann, problems = _person(browser, server.url, "ann")
+    ann.goto(event_page, wait_until="load")
+    ann.get_by_role("button", name="Register").click()
+    ann.wait_for_url("**/#/match/*", timeout=10_000)  # the start takes ann to her match
+    ann.goto(event_page, wait_until="load")
+    ann.on("dialog", lambda dialog: dialog.accept())
+    ann.get_by_role("button", name="Withdraw").click()
+    ann.locator("#tournament-players", has_text="ann (withdrawn)").wait_for()
+    ann.locator("#tournament-winner", has_text="Winner: org").wait_for(timeout=20_000)
+    assert ann.get_by_role("button", name="Withdraw").count() == 0
+    assert problems == []

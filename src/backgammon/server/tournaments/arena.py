@@ -126,7 +126,8 @@ async def advance_arena(
         winner = (first, second)[link[2] or 0]
         state.arena.finish(Pairing((first, second), winner), now)
         state.open.remove(number)
-    waiting = [e.name for e in state.arena.entrants if e.name not in state.arena.playing()]
+    gone = set(row.settings.get("withdrawn", ())) | state.arena.playing()
+    waiting = [e.name for e in state.arena.entrants if e.name not in gone]
     for pairing in state.arena.pair(waiting, now):
         first, maybe_second = pairing.players
         assert maybe_second is not None

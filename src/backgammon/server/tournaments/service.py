@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from backgammon.server.bots.limits import check_bot_entry
 from backgammon.server.db import repository as repo
 from backgammon.server.db.repository import User
-from backgammon.server.protocol import ClockSettings, MatchSettings
+from backgammon.server.protocol import ActionBody, ClockSettings, MatchSettings
 from backgammon.server.service import READY_SECONDS, GameService, ServiceError
 from backgammon.server.tournaments import store
 from backgammon.server.tournaments.arena import ArenaState, advance_arena, new_arena_state
@@ -530,12 +530,14 @@ class TournamentService:
     async def withdraw(
         self, user: User, tournament_id: str, name: str | None = None
     ) -> dict[str, Any]:
-        """``user`` leaves an open tournament (the organiser may withdraw anyone by
-        ``name``, who is told).
+        """``user`` leaves a tournament (the organiser may withdraw anyone by ``name``,
+        who is told). From an open one, the entry is gone; from a running one, the
+        player concedes the match in play and every later pairing is a forfeit (the
+        opponent wins it at once): the rounds and standings stay whole.
 
         Raises:
             ServiceError: ``forbidden`` for someone else's entry; ``conflict`` once
-                started; ``not_found`` if not registered.
+                ended, or withdrawn already; ``not_found`` if not registered.
         """
         async with self._lock(tournament_id), self.games.db.transaction() as connection:
             row = await self._row_in(connection, tournament_id)
@@ -545,16 +547,56 @@ class TournamentService:
                 if found is None or row.organiser != user.id:
                     raise ServiceError("forbidden", "you may withdraw only yourself", 403)
                 target = found[0]
-            if row.status != "open":
-                raise ServiceError(
-                    "conflict", f"tournament {tournament_id} has started: no withdrawal", 409
-                )
-            if not await store.remove_player(connection, tournament_id, target.id):
+            if row.status == "running":
+                await self._mark_withdrawn(connection, row, target)
+            elif row.status != "open":
+                raise ServiceError("conflict", f"tournament {tournament_id} is {row.status}", 409)
+            elif not await store.remove_player(connection, tournament_id, target.id):
                 raise ServiceError("not_found", f"{target.name} is not registered", 404)
         if target.id != user.id and target.kind != "bot":
             self._tell_withdrawn(row, target.id, "the organiser withdrew you")
+        if row.status == "running":
+            await self._concede_matches(tournament_id, target.id)
         await self._publish(tournament_id)
         return await self.view(tournament_id)
+
+    @staticmethod
+    async def _mark_withdrawn(connection: Any, row: store.TournamentRow, target: User) -> None:
+        """Note in a running tournament's settings that ``target`` has withdrawn."""
+        entered = {name for _, name, _ in await store.players_of(connection, row.id)}
+        if target.name not in entered:
+            raise ServiceError("not_found", f"{target.name} is not registered", 404)
+        withdrawn = list(row.settings.get("withdrawn", []))
+        if target.name in withdrawn:
+            raise ServiceError("conflict", f"{target.name} has withdrawn already", 409)
+        settings = {**row.settings, "withdrawn": [*withdrawn, target.name]}
+        await store.update_tournament(connection, row.id, settings=settings)
+
+    async def _concede_matches(self, tournament_id: str, user_id: int) -> None:
+        """``user_id`` concedes each of their tournament matches not over (one that
+        waits for its nonces starts first)."""
+        async with self.games.db.transaction() as connection:
+            links = await store.match_links(connection, tournament_id)
+        for match_id, status, _winner in links.values():
+            if status != "finished":
+                await self._concede(match_id, user_id)
+
+    async def _concede(self, match_id: str, user_id: int) -> None:
+        """A withdrawn player concedes a match of theirs (nothing if they do not play
+        in it or it is over): started at once if it waits, then left."""
+        async with self.games.db.transaction() as connection:
+            match = await repo.match_row(connection, match_id)
+            user = await repo.user_by_id(connection, user_id)
+        if match is None or user is None or user_id not in (match.player0, match.player1):
+            return
+        if match.status == "open":
+            await self.games.begin_match(match_id)
+        elif match.status != "playing":
+            return
+        try:
+            await self.games.act(user, match_id, ActionBody(kind="leave"))
+        except ServiceError as error:  # over meanwhile
+            log.info("match %s: %s not conceded: %s", match_id, user.name, error.message)
 
     def _tell_withdrawn(self, row: store.TournamentRow, user_id: int, why: str) -> None:
         self.games.tell_user(
@@ -790,6 +832,9 @@ class TournamentService:
                 return
             self._told.add(match_id)
             self._tell_pairing(row, (number, pairing), match, users)
+        withdrawn = set(row.settings.get("withdrawn", ())) & set(pairing.players)
+        for name in sorted(str(name) for name in withdrawn):  # a forfeit: conceded at once
+            await self._concede(match_id, users[name][0])
         await self.games.begin_when_ready(match_id)
 
     def _event_of(self, row: store.TournamentRow) -> tuple[RoundHistory, Round | None]:

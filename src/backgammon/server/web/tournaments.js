@@ -110,14 +110,20 @@ async function act(path, body) {
   await showTournament(tournamentId());
 }
 
+const CONCEDE = "Withdraw from the tournament? You concede your match in play, and each later pairing is a forfeit.";
+
 function showEntry(view, me) {
   const entry = $("#tournament-entry");
   entry.replaceChildren();
-  if (!me || view.status !== "open") return;
+  const running = view.status === "running";
+  if (!me || !(view.status === "open" || running)) return;
   const entered = view.players.some((p) => p.name === me.name);
+  const withdrawn = T.withdrawn(view).includes(me.name);
+  if (running && (!entered || withdrawn)) return;
   const button = el("button", { type: "button", text: entered ? "Withdraw" : "Register" });
   if (!entered) button.className = "primary";
   button.addEventListener("click", () => {
+    if (running && !confirm(CONCEDE)) return;
     button.disabled = true;
     act(entered ? "withdraw" : "register");
   });
@@ -201,7 +207,7 @@ async function showTournament(id) {
   const champion = T.winner(view);
   $("#tournament-winner").hidden = champion === null;
   $("#tournament-winner").textContent = champion === null ? "" : `Winner: ${champion}`;
-  const players = view.players.map((p) => (p.bot ? `${p.name} (bot)` : p.name)).join(", ");
+  const players = view.players.map((p) => T.playerLabel(p, view)).join(", ");
   $("#tournament-players").textContent = `Players: ${players || "none yet"}. Organiser: ${view.organiser}.`;
   showEntry(view, me);
   showOrganiser(view, me);

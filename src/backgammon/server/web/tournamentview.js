@@ -79,6 +79,17 @@ export function winner(view) {
   return view.standings[0].name;
 }
 
+/** The players who withdrew from a running event (their later pairings are forfeits). */
+export function withdrawn(view) {
+  return (view.settings && view.settings.withdrawn) || [];
+}
+
+/** A player as the players' line names them: "ann", "bot_beginner_1 (bot)", "bob (withdrawn)". */
+export function playerLabel(player, view) {
+  if (player.bot) return `${player.name} (bot)`;
+  return withdrawn(view).includes(player.name) ? `${player.name} (withdrawn)` : player.name;
+}
+
 /** A pairing in words: "ann – bob: 3–1, ann won" (the final score in the players'
  *  order, where the server gives it), "ann – bob: playing", "ann: bye". */
 export function pairingText(pairing) {

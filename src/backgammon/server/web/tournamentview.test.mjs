@@ -116,3 +116,12 @@ test("a wrong field is named before anything is sent", () => {
   assert.throws(() => T.creation(form({ start: "at", starts_at: "2001-01-01T10:00" })), /^Error: start: a time to come/);
   assert.throws(() => T.creation(form({ format: "ladder" })), /^Error: format:/);
 });
+
+test("players who withdrew are named so", () => {
+  const running = view({ settings: { withdrawn: ["bob"] } });
+  assert.deepEqual(T.withdrawn(running), ["bob"]);
+  assert.equal(T.playerLabel({ name: "bob" }, running), "bob (withdrawn)");
+  assert.equal(T.playerLabel({ name: "ann" }, running), "ann");
+  assert.equal(T.playerLabel({ name: "bot_beginner_1", bot: true }, running), "bot_beginner_1 (bot)");
+  assert.deepEqual(T.withdrawn(view()), []);
+});
