@@ -250,15 +250,16 @@ def _finished(url: str, tournament_id: str) -> dict[str, Any]:
 def test_an_event_that_starts_when_full_is_cancelled_by_its_organiser(
     server_factory: Any, browser: Any
 ) -> None:
-    """From the form: a 2-player event that starts when full starts at the second
-    registration; its organiser cancels it from its page (after a confirmation)."""
+    """From the form: a rated 2-player event that starts when full starts at the second
+    registration, both people present though only on its page (no live connection:
+    the page's polls count), and each taken to the match; its organiser cancels it from
+    its page (after a confirmation)."""
     server = server_factory("--no-warm-up", "--no-bots")
     org, problems = _person(browser, server.url, "org")
     org.goto(server.url + "/tournaments", wait_until="load")
     form = org.locator("#tournament-new")
     form.get_by_label("Name").fill("Quick pair")
     form.get_by_label("Players at most").fill("2")
-    form.get_by_label("Rated").uncheck()
     form.get_by_label("When full").check()
     form.get_by_role("button", name="Create").click()
     # Refused with the field named, before anything is made: 3 rounds for 2 players.
@@ -276,6 +277,10 @@ def test_an_event_that_starts_when_full_is_cancelled_by_its_organiser(
     org.on("dialog", lambda dialog: dialog.accept())
     org.goto(event_page, wait_until="load")
     org.locator("#tournament-status", has_text="running, round 1").wait_for()
+    (pairing,) = httpx.get(event_page.replace("/tournaments?id=", "/api/tournaments/")).json()[
+        "rounds"
+    ][0]["pairings"]
+    assert sorted(pairing["players"]) == ["ann", "org"], "nobody withdrawn as absent"
     org.get_by_role("button", name="Cancel the tournament").click()
     org.locator("#tournament-status", has_text="cancelled").wait_for(timeout=10_000)
     ann.wait_for_url("**/#/match/*", timeout=10_000)
