@@ -602,3 +602,48 @@ def test_a_player_withdraws_from_a_running_swiss_and_forfeits_the_rest(
             await client.close()
 
     asyncio.run(main())
+
+
+@SQLITE_ONLY
+def test_a_paused_swiss_plays_its_round_and_pairs_the_next_once_resumed(
+    server_factory: Any,
+) -> None:
+    server = server_factory(*BOTS)
+
+    async def main() -> None:
+        ada, bob = await _people(server.url, "ada", "bob")
+        body = {"name": "Paused", "format": "swiss", "rounds": 2, "rated": False, **ONE_POINT}
+        tournament_id = (await ada.request("POST", "/api/tournaments", body))["id"]
+        path = f"/api/tournaments/{tournament_id}"
+        await _enter(ada, tournament_id, [ada, bob], 2)
+        with pytest.raises(ClientError) as early:
+            await ada.request("POST", f"{path}/pause")  # not running yet
+        assert early.value.status == 409
+        players = asyncio.gather(_play_pairings(ada, "ada", 5), _play_pairings(bob, "bob", 50))
+        await ada.request("POST", f"{path}/start")
+        with pytest.raises(ClientError) as stranger:
+            await bob.request("POST", f"{path}/pause")
+        assert stranger.value.status == 403
+        paused = await ada.request("POST", f"{path}/pause")
+        assert paused["settings"]["paused"] is True
+        deadline = time.monotonic() + 120
+        while True:  # round 1 plays on to its end...
+            view = await ada.request("GET", path)
+            if all(p["winner"] for p in view["rounds"][0]["pairings"]):
+                break
+            assert time.monotonic() < deadline, view["rounds"]
+            await asyncio.sleep(0.3)
+        await asyncio.sleep(1.5)  # ...and round 2 waits for the organiser
+        view = await ada.request("GET", path)  # its pairings shown, no match started
+        assert view["status"] == "running"
+        assert [p["match"] for p in view["rounds"][1]["pairings"]] == [None, None]
+        resumed = await ada.request("POST", f"{path}/resume")
+        assert resumed["settings"]["paused"] is False
+        assert all(p["match"] for p in resumed["rounds"][1]["pairings"])
+        finished = await _until_finished(ada, tournament_id, 300)
+        players.cancel()
+        _check_played(finished)
+        for client in (ada, bob):
+            await client.close()
+
+    asyncio.run(main())

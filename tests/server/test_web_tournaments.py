@@ -314,3 +314,41 @@ def test_a_player_withdraws_from_a_running_event_on_its_page(
     ann.locator("#tournament-winner", has_text="Winner: org").wait_for(timeout=20_000)
     assert ann.get_by_role("button", name="Withdraw").count() == 0
     assert problems == []
+
+
+def test_the_organiser_pauses_after_a_round_and_resumes_from_the_page(
+    server_factory: Any, browser: Any
+) -> None:
+    """Four bots in a Swiss of two rounds: paused from the page, round 1 plays on and
+    round 2 waits (the page says so); resumed, the event runs to its winner."""
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    page, problems = _person(browser, server.url, "org")
+    org = httpx.Client(base_url=server.url)  # the organiser's own calls, as org
+    login = org.post("/api/login", json={"name": "org", "password": "password-org"})
+    org.headers["authorization"] = f"Bearer {login.json()['token']}"
+    body = {"name": "Bots night", "format": "swiss", "rounds": 2, "rated": False}
+    created = org.post("/api/tournaments", json={**body, "early_length": 1}).json()
+    for _ in range(4):
+        org.post(f"/api/tournaments/{created['id']}/bots", json={"level": "beginner"})
+    page.goto(f"{server.url}/tournaments?id={created['id']}", wait_until="load")
+    page.get_by_role("button", name="Start now").click()
+    page.get_by_role("button", name="Pause after this round").click()
+    page.locator("#tournament-status", has_text="paused by the organiser").wait_for()
+    view = _round_over(server.url, created["id"], 1)
+    assert all(p["match"] is None for p in view["rounds"][1]["pairings"])
+    page.get_by_role("button", name="Resume").click()
+    page.locator("#tournament-winner", has_text="Winner: bot_beginner_").wait_for(timeout=90_000)
+    assert problems == []
+
+
+def _round_over(url: str, tournament_id: str, number: int) -> dict[str, Any]:
+    """The tournament's view once round ``number`` has a winner in every pairing."""
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        view = httpx.get(f"{url}/api/tournaments/{tournament_id}").json()
+        rounds = view["rounds"]
+        if len(rounds) >= number and all(p["winner"] for p in rounds[number - 1]["pairings"]):
+            time.sleep(1)  # the step after the round's last match has run
+            return dict(httpx.get(f"{url}/api/tournaments/{tournament_id}").json())
+        time.sleep(0.3)
+    raise AssertionError(f"round {number} did not end")

@@ -671,6 +671,30 @@ class TournamentService:
         recent = seen is not None and self.games.clock.now() - seen <= SEEN_SECONDS
         return recent or self.games._connected(user_id)
 
+    async def pause(self, user: User, tournament_id: str, paused: bool) -> dict[str, Any]:
+        """The organiser pauses a running round-by-round tournament (the round in play
+        plays on; the next is paired only once resumed) or resumes it.
+
+        Raises:
+            ServiceError: ``forbidden`` unless the organiser; ``conflict`` unless it
+                runs, for an arena (its clock runs on), or if it already is so.
+        """
+        async with self._lock(tournament_id), self.games.db.transaction() as connection:
+            row = await self._row_in(connection, tournament_id)
+            if user.id != row.organiser:
+                raise ServiceError("forbidden", "only the organiser pauses the tournament", 403)
+            if row.status != "running" or row.format == "arena":
+                what = "an arena runs by its clock" if row.format == "arena" else row.status
+                raise ServiceError("conflict", f"tournament {row.id}: {what}", 409)
+            if bool(row.settings.get("paused")) == paused:
+                state = "paused" if paused else "not paused"
+                raise ServiceError("conflict", f"tournament {row.id} is {state} already", 409)
+            settings = {**row.settings, "paused": paused}
+            await store.update_tournament(connection, row.id, settings=settings)
+        log.info("tournament %s %s by its organiser", row.id, "paused" if paused else "resumed")
+        await self._advance(tournament_id)
+        return await self.view(tournament_id)
+
     async def cancel(
         self, user: User, tournament_id: str, *, as_admin: bool = False
     ) -> dict[str, Any]:
@@ -754,7 +778,8 @@ class TournamentService:
 
     async def _step_rounds(self, row: store.TournamentRow) -> bool:
         """Store and start the round's missing matches; record the round once all are
-        over (opening a side event after a knock-out's first round)."""
+        over (opening a side event after a knock-out's first round). A paused event
+        pairs no new round: the round in play plays on."""
         event, pending = self._event_of(row)
         async with self.games.db.transaction() as connection:
             if pending is None:
@@ -763,6 +788,9 @@ class TournamentService:
                 log.info("tournament %s finished", row.id)
                 return False
             links = await store.match_links(connection, row.id)
+            started = any(number == pending.number for number, _ in links)
+            if row.settings.get("paused") and not started:
+                return False
             users = await self._users(connection, row.id)
             settings = self._match_settings(row, event, pending)
             for index, pairing in enumerate(pending.pairings):

@@ -135,6 +135,10 @@ function showOrganiser(view, me) {
   const open = view.status === "open";
   form.hidden = !me || view.organiser !== me.name || !(open || view.status === "running");
   $("#tournament-open-controls").hidden = !open;
+  const pausable = view.status === "running" && view.format !== "arena";
+  const paused = Boolean(view.settings && view.settings.paused);
+  $("#tournament-pause").hidden = !pausable || paused;
+  $("#tournament-resume").hidden = !pausable || !paused;
   if (!form.hidden && open) fillLevels(form.level);
 }
 
@@ -253,6 +257,8 @@ function bind() {
     act("bots", { level: event.target.level.value });
   });
   $("#tournament-start").addEventListener("click", () => act("start"));
+  $("#tournament-pause").addEventListener("click", () => act("pause"));
+  $("#tournament-resume").addEventListener("click", () => act("resume"));
   $("#tournament-cancel").addEventListener("click", () => {
     if (confirm("Cancel the tournament? No more rounds are paired; matches in play finish as ordinary matches.")) act("cancel");
   });

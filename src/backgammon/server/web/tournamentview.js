@@ -49,6 +49,9 @@ export function nextStep(view) {
     if (view.settings && view.settings.start_when_full) return "starts when full, or when the organiser starts it";
     return "starts when the organiser starts it";
   }
+  if (view.status === "running" && view.settings && view.settings.paused) {
+    return "paused by the organiser: the round in play plays on, the next waits";
+  }
   if (view.status === "running" && view.round_in_play && !view.ends_at) {
     const rounds = view.settings && view.settings.rounds;
     if (rounds && view.round_in_play >= rounds) return "the last round";

@@ -37,6 +37,7 @@ test("the status line: format, length, round, what comes next, players", () => {
     "Swiss, 3-point matches; running, round 1; round 2 starts as soon as this one's last match ends; 2 of 6 players.",
   );
   assert.match(T.statusText(view({ round_in_play: 3 })), /the last round/);
+  assert.match(T.statusText(view({ settings: { rounds: 3, paused: true } })), /paused by the organiser/);
   assert.match(T.statusText(view({ status: "open", round_in_play: null })), /starts when the organiser starts it/);
   const full = view({ status: "open", round_in_play: null, settings: { start_when_full: true } });
   assert.match(T.statusText(full), /starts when full/);

@@ -1,5 +1,5 @@
 """Tournaments: list, create, one tournament, register, withdraw, enter a bot, start,
-cancel.
+pause and resume, cancel.
 The rules (who may do what, and when) are the tournament service's."""
 
 from __future__ import annotations
@@ -69,6 +69,16 @@ async def enter_bot(
     tournament_id: str, body: EnterBot, user: Auth, service: Tournaments
 ) -> dict[str, Any]:
     return await service.enter_bot(user, tournament_id, body.level)
+
+
+@router.post("/{tournament_id}/pause")
+async def pause(tournament_id: str, user: Auth, service: Tournaments) -> dict[str, Any]:
+    return await service.pause(user, tournament_id, paused=True)
+
+
+@router.post("/{tournament_id}/resume")
+async def resume(tournament_id: str, user: Auth, service: Tournaments) -> dict[str, Any]:
+    return await service.pause(user, tournament_id, paused=False)
 
 
 @router.post("/{tournament_id}/cancel")
