@@ -10,7 +10,7 @@ import { boardMarkup, dragMarkup } from "./board.js";
 import * as B from "./boardmodel.js";
 import * as R from "./boardrules.js";
 import { cursorLabel, matchWords, showBoardWords } from "./boardwords.js";
-import { $, UNAUTHORIZED, api, el, say, sayError } from "./common.js";
+import { $, UNAUTHORIZED, api, el, say, sayError, showWho } from "./common.js";
 import { bindKeys, keyFocus } from "./keys.js";
 import * as L from "./lobbyview.js";
 import * as M from "./matchview.js";
@@ -109,7 +109,7 @@ function signedIn(user) {
   app.me = user;
   S.socialSignedIn(user);
   localStorage.setItem(HINT, "1");
-  $("#who").textContent = user.kind === "guest" ? `${user.name} (guest)` : user.name;
+  showWho(user);
   $("#logout").hidden = false;
   app.rooms.add("lobby");
   connect();

@@ -17,6 +17,18 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+/** The header's "who": the signed-in user's name (a guest's marked so) as a link to their
+ *  player page, or `text` (say "watching") when nobody is signed in. */
+export function showWho(user, text = "") {
+  const who = $("#who");
+  if (!user) {
+    who.textContent = text;
+    return;
+  }
+  const name = user.kind === "guest" ? `${user.name} (guest)` : user.name;
+  who.replaceChildren(el("a", { href: `/#/player/${encodeURIComponent(user.name)}`, text: name, title: "your player page" }));
+}
+
 /** How long a line stays in the status bar, in seconds: a notice, an error. */
 export const STATUS_SECONDS = Object.freeze({ notice: 15, error: 30 });
 

@@ -6,7 +6,7 @@
 // opened at once, once. What is shown comes from tournamentview.js (pure, unit-tested);
 // every text from the server is set as text, never as HTML.
 
-import { $, api, el, say, sayError } from "./common.js";
+import { $, api, el, say, sayError, showWho } from "./common.js";
 import * as T from "./tournamentview.js";
 
 const REFRESH_MS = 2000;
@@ -32,7 +32,7 @@ async function whoAmI() {
       page.me = null;
     }
   }
-  $("#who").textContent = page.me ? page.me.name : "";
+  showWho(page.me);
   return page.me;
 }
 
