@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from backgammon.apps.output_path import check_output_path
 from backgammon.engine.baseline import HeuristicCube, Player
 
 if TYPE_CHECKING:
@@ -188,12 +189,15 @@ class TerminalGame:
             self._save_as(self.save_to)
 
     def _save_as(self, path: str) -> None:
+        """Write the match to ``path`` (.mat or .sgf); a path that cannot take it is
+        said in one line and the game goes on."""
         from backgammon.formats import record_of_match, write_match
 
         try:
+            check_output_path(path, (".mat", ".sgf"))
             write_match(record_of_match(self.match), path)
-        except (OSError, BackgammonError) as error:
-            self.write(f"Could not save to {path}: {error}")
+        except (OSError, ValueError, BackgammonError) as error:
+            self.write(f"Could not save: {error}")
         else:
             self.write(f"Saved the match to {Path(path)}.")
 

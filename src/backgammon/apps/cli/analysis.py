@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING, Annotated, TypeAlias
 
 import typer
 
-from backgammon.apps.cli.common import read_match_file, report_signatures, say_while_compiling
+from backgammon.apps.cli.common import (
+    check_outputs,
+    read_match_file,
+    report_signatures,
+    say_while_compiling,
+)
 from backgammon.errors import BackgammonError
 from backgammon.formats import MatchRecord, write_match
 
@@ -139,6 +144,12 @@ def analyze(
             raise typer.BadParameter("--json, --html, --sgf and --ogxm take one match, not many")
         _analyze_many(file, ply, cubeful, processes, weights, ray)
         return
+    check_outputs(
+        json=(json_output, (".json",)),
+        html=(html_output, (".html", ".htm")),
+        sgf=(sgf_output, (".sgf",)),
+        ogxm=(ogxm_output, (".ogxm",)),
+    )
     record = read_match_file(file)
     try:
         settings = AnalysisSettings(ply=ply, cubeful=cubeful)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from backgammon.apps.cli.analysis import AnalysisCubeful, AnalysisProcesses, analyze_all
-from backgammon.apps.cli.common import say_while_compiling
+from backgammon.apps.cli.common import check_outputs, say_while_compiling
 from backgammon.errors import BackgammonError
 
 if TYPE_CHECKING:
@@ -68,6 +68,7 @@ def archive(
         raise typer.BadParameter(f"--processes needs a count >= 0, got {processes}")
     if top < 1:
         raise typer.BadParameter(f"--top needs a count >= 1, got {top}")
+    check_outputs(json=(json_output, (".json",)), html=(html_output, (".html", ".htm")))
     try:
         settings = AnalysisSettings(ply=ply, cubeful=cubeful)
         matches, skipped = read_archive(paths)

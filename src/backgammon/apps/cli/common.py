@@ -70,3 +70,21 @@ def report_signatures(path: str) -> None:
     for label, signatures in signatures_in(path):
         for line in describe_signatures(signatures).splitlines():
             typer.echo(f"{label}: {line}", err=True)
+
+
+def check_outputs(**outputs: tuple[str | None, tuple[str, ...]]) -> None:
+    """Check each output option's path (``--json=(path, (".json",))``, ...) before any
+    work: a long analysis must not end in "cannot write".
+
+    Raises:
+        typer.BadParameter: naming the option and what is wrong with its path.
+    """
+    from backgammon.apps.output_path import check_output_path
+
+    for option, (path, suffixes) in outputs.items():
+        if path is None:
+            continue
+        try:
+            check_output_path(path, suffixes)
+        except ValueError as error:
+            raise typer.BadParameter(f"--{option}: {error}") from None

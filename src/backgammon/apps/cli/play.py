@@ -9,6 +9,7 @@ import typer
 
 from backgammon import variants
 from backgammon.apps.cli.common import say_while_compiling, variant_named
+from backgammon.apps.output_path import check_output_path
 from backgammon.apps.selfplay import play_games
 from backgammon.apps.terminal_game import TerminalGame
 from backgammon.engine.baseline import HeuristicPlayer, Player, RandomPlayer
@@ -63,6 +64,13 @@ def play(
             f"{chosen.name} throws {chosen.dice} dice; the terminal game and its engine play "
             "two-dice variants (try 'backgammon selfplay --variant tabula')"
         )
+    if match < 0:
+        raise typer.BadParameter(f"--match needs a length >= 0, got {match}")
+    if save is not None:
+        try:
+            check_output_path(save, (".mat", ".sgf"))
+        except ValueError as error:
+            raise typer.BadParameter(f"--save: {error}") from None
     if opponent == "engine":
         say_while_compiling(LEVELS[level].ply)
     engine = Engine(variant=chosen)
@@ -75,10 +83,6 @@ def play(
         "heuristic": HeuristicPlayer(),
         "random": RandomPlayer(0 if seed is None else seed),
     }
-    if match < 0:
-        raise typer.BadParameter(f"--match needs a length >= 0, got {match}")
-    if save is not None and not save.lower().endswith((".mat", ".sgf")):
-        raise typer.BadParameter(f"--save needs a .mat or .sgf file name, got {save!r}")
     dice: DiceSource = SecureDice() if seed is None else SeededDice(seed)
     rules = CubeRules(jacoby=jacoby, beavers=beavers)
     session = TerminalGame(
