@@ -103,9 +103,10 @@ def test_long_or_odd_fibs_commands_get_an_error_line_and_the_session_goes_on(
         mark = len(client.lines)
         await client.send("invite bot_beginner 1")
         await client.wait_for(lambda line: line.startswith("board:"), since=mark)
-        # 319 characters: more than a play's 200, refused before it reaches the match.
+        # 319 characters of no points: refused (in FIBS's words) before the match.
         refused = await answer("move " + "x/y " * 80)
-        assert refused == "** move: String should have at most 200 characters", refused
+        expected = "** first move: legal words are 'bar', 'home', 'off', 'b', 'h' and 'o'."
+        assert refused == expected, refused
         mark = len(client.lines)
         await client.send("who")
         await client.wait_for(lambda line: line == "6", since=mark)

@@ -38,4 +38,4 @@ def test_upgrade_an_empty_database_to_the_declared_schema(tmp_path: Path, backen
 
     differences, revision = asyncio.run(main())
     assert differences == []
-    assert revision == "0012"
+    assert revision == "0013"

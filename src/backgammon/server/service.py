@@ -184,6 +184,7 @@ class GameService:
         self.download = self.match_service.download
         self.findable = self.match_service.findable
         self.finished_record = self.match_service.finished_record
+        self.fibs_settings = self.social_service.fibs_settings
         self.friends = self.social_service.friends
         self.gags = self.social_service.gags
         self.give_nonce = self.matchmaking.give_nonce
@@ -209,6 +210,7 @@ class GameService:
         self.remove_friend = self.social_service.remove_friend
         self.seat_in = self.match_service.seat_in
         self.seat_match = self.matchmaking.seat_match
+        self.set_fibs_settings = self.social_service.set_fibs_settings
         self.set_gag = self.social_service.set_gag
         self.standing = self.moderation_service.standing
         self.state = self.match_service.state

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from backgammon.server.db.tables import (
     chat_messages,
     dice_commitments,
+    fibs_settings,
     friends,
     gags,
     match_actions,
@@ -45,6 +46,7 @@ __all__ = [
     "create_user",
     "delete_open_match",
     "delete_token",
+    "fibs_settings_of",
     "forget_stored_messages",
     "friend_ids",
     "gagged_names",
@@ -62,6 +64,7 @@ __all__ = [
     "remove_friend",
     "replace_password_hash",
     "revoke_old_tokens",
+    "set_fibs_settings",
     "set_gag",
     "set_rating",
     "set_user_flags",
@@ -650,6 +653,24 @@ async def set_gag(
         select(func.count()).select_from(gags).where(gags.c.user_id == user_id)
     )
     return int(result.scalar_one())
+
+
+async def fibs_settings_of(connection: AsyncConnection, user_id: int) -> str | None:
+    """A user's stored FIBS settings (a JSON text), or None if never changed."""
+    result = await connection.execute(
+        select(fibs_settings.c.settings).where(fibs_settings.c.user_id == user_id)
+    )
+    return result.scalar_one_or_none()
+
+
+async def set_fibs_settings(
+    connection: AsyncConnection, user_id: int, settings: str, now: float
+) -> None:
+    """Store a user's FIBS settings (a JSON text), replacing what was kept."""
+    await connection.execute(delete(fibs_settings).where(fibs_settings.c.user_id == user_id))
+    await connection.execute(
+        insert(fibs_settings).values(user_id=user_id, settings=settings, updated_at=now)
+    )
 
 
 async def recent_chat(

@@ -29,6 +29,7 @@ __all__ = [
     "chouette_actions",
     "chouette_tables",
     "dice_commitments",
+    "fibs_settings",
     "friends",
     "gags",
     "login_addresses",
@@ -224,6 +225,17 @@ gags = Table(
     Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("gagged_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("added_at", Float, nullable=False),
+)
+
+fibs_settings = Table(
+    "fibs_settings",
+    metadata,
+    # A user's FIBS toggles and variables (``toggle ready``, ``set boardstyle 2``), as
+    # FIBS keeps them with the account: a JSON object of the values changed from
+    # the defaults.
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("settings", Text, nullable=False),
+    Column("updated_at", Float, nullable=False),
 )
 
 tournaments = Table(

@@ -24,6 +24,7 @@ __all__ = [
     "MONEY_LENGTH",
     "ORDINALS",
     "TOGGLE_TEXTS",
+    "board_fields",
     "board_line",
     "game_after",
     "line_safe",
@@ -117,6 +118,11 @@ def _sides(board: dict[str, Any], seat: int) -> tuple[list[int], list[int]]:
 def board_line(state: dict[str, Any], seat: int, viewer: str = "You") -> str:
     """The ``board:`` line of a match state (:meth:`LiveMatch.state`) for ``seat``
     (a watcher gets the line of the seat it watches, with that player's name)."""
+    return encode_fibs_board(board_fields(state, seat, viewer))
+
+
+def board_fields(state: dict[str, Any], seat: int, viewer: str = "You") -> FibsBoardFields:
+    """The fields of :func:`board_line` (what the boards drawn for people show too)."""
     game = state["game"]
     other = 1 - seat
     names = state["players"]
@@ -138,7 +144,7 @@ def board_line(state: dict[str, Any], seat: int, viewer: str = "You") -> str:
         dead = bool(settings["length"]) and cube["value"] >= settings["length"] - score[who]
         return bool(can_double_cube and cube["owner"] in (None, who) and not dead)
 
-    fields = FibsBoardFields(
+    return FibsBoardFields(
         player_name=viewer,
         opponent_name=names[other],
         match_length=length,
@@ -165,7 +171,6 @@ def board_line(state: dict[str, Any], seat: int, viewer: str = "You") -> str:
         did_crawford=1 if game["crawford"] else 0,
         redoubles=0,
     )
-    return encode_fibs_board(fields)
 
 
 def _point(point: int, flip: bool) -> str:

@@ -28,7 +28,7 @@ async def _nothing(_session: SessionState, _rest: str) -> None:
 
 COMMANDS: dict[str, Handler] = {
     "who": info.cmd_who,
-    "rawwho": info.cmd_who,
+    "rawwho": info.cmd_rawwho,
     "invite": play.cmd_invite,
     "join": play.cmd_join,
     "roll": play.cmd_roll,

@@ -13,18 +13,20 @@ from typing import Any
 
 from backgammon.rules.position import Position
 from backgammon.server.db.repository import User
-from backgammon.server.fibs.clip import TOGGLE_TEXTS, board_line, line_safe
+from backgammon.server.fibs.clip import TOGGLE_TEXTS, line_safe
+from backgammon.server.fibs.help_texts import help_lines
+from backgammon.server.fibs.settings import parse_variable, save_settings, variable_lines
 from backgammon.server.fibs.state import SessionState, unshowable
-from backgammon.server.fibs.telling import tell_board
+from backgammon.server.fibs.telling import show_board, tell_board
 from backgammon.server.lobby.presence import WhoFacts
 from backgammon.server.service import ServiceError
 
 __all__ = [
-    "HELP_COMMANDS",
     "cmd_board",
     "cmd_help",
     "cmd_look",
     "cmd_pip",
+    "cmd_rawwho",
     "cmd_set",
     "cmd_toggle",
     "cmd_unwatch",
@@ -36,28 +38,32 @@ __all__ = [
     "who",
 ]
 
-HELP_COMMANDS = (
-    "who rawwho invite join roll move double accept reject resign leave nonce board watch "
-    "unwatch look say shout kibitz whisper tell message waitfor gag blind whois pip toggle "
-    "set help bye"
-)
-"""The commands ``help`` names."""
-
 NOT_LOGGED_IN = " Not logged in right now."
 
 
-async def cmd_help(session: SessionState, _rest: str) -> None:
-    """``help``: the commands."""
-    await session.line(f"Commands: {HELP_COMMANDS}. Moves: 'move 13-7 8-7', 'move bar-22 6-off'.")
+async def cmd_help(session: SessionState, rest: str) -> None:
+    """``help``: the topics; ``help TOPIC``: FIBS's page on one (``help beginner``)."""
+    topic = rest.split()[0] if rest.split() else ""
+    lines = help_lines(topic)
+    if lines is None:
+        await session.error(f"No help available on {topic[:40]}")
+        return
+    await session.lines(lines)
 
 
 async def cmd_who(session: SessionState, rest: str) -> None:
-    """``who [NAME]`` (``rawwho``): who is on, one line each."""
+    """``who [NAME]``: who is on, one line each."""
     await who(session, rest.split()[0] if rest else None)
 
 
-async def who(session: SessionState, only: str | None = None) -> None:
-    """The who list (of ``only`` if named): CLIP's ``5`` lines and ``6``, or lines for people."""
+async def cmd_rawwho(session: SessionState, rest: str) -> None:
+    """``rawwho [NAME]``: who is on in CLIP's ``5`` lines, then ``6``, at a terminal too."""
+    await who(session, rest.split()[0] if rest else None, raw=True)
+
+
+async def who(session: SessionState, only: str | None = None, raw: bool = False) -> None:
+    """The who list (of ``only`` if named): CLIP's ``5`` lines and ``6`` (for a
+    client program, or ``raw``), or lines for people."""
     shown = session.service.online_names()
     here = {user_id for user_id, _name in shown}
     bots = [(bot.id, bot.name) for bot in session.service.bots() if bot.id not in here]
@@ -67,21 +73,23 @@ async def who(session: SessionState, only: str | None = None) -> None:
         shown = [item for item in shown if item[1].lower() == only.lower()]
     ids = [user_id for user_id, _name in shown]
     facts = await session.service.who_many(ids)
-    lines = [_who_text(session, user_id, facts[user_id]) for user_id in ids if user_id in facts]
-    if session.clip:
+    raw = raw or session.clip
+    lines = [_who_text(session, i, facts[i], raw) for i in ids if i in facts]
+    if raw:
         lines.append("6")
     await session.send_safe(lines)
 
 
-def _who_text(session: SessionState, user_id: int, facts: WhoFacts) -> str:
-    """A who line (made safe): CLIP's ``5`` line, or a line for people."""
-    if session.clip:
-        own = session.user is not None and user_id == session.user.id
-        return session.who_lines.line(user_id, facts, session.toggles["ready"] if own else None)
+def _who_text(session: SessionState, user_id: int, facts: WhoFacts, raw: bool) -> str:
+    """A who line (made safe): CLIP's ``5`` line (``raw``), or a line for people."""
+    if raw:
+        return session.who_lines.line(user_id, facts)
     name, rating, experience = facts.name, facts.rating, facts.experience
+    ready, watching = session.who_lines.status(user_id)
+    flags = ("  ready" if ready else "") + (f"  watching {watching}" if watching else "")
     opponent = facts.opponent or "-"
     return line_safe(
-        f"{name:20} rating {rating:8.2f}  experience {experience:5}  playing {opponent}"
+        f"{name:20} rating {rating:8.2f}  experience {experience:5}  playing {opponent}{flags}"
     )
 
 
@@ -125,8 +133,12 @@ async def cmd_watch(session: SessionState, rest: str) -> None:
     target = await session.named(rest.split()[0])
     if target is None:
         return
+    if session.user is not None and target.id == session.user.id:
+        await session.error("Use a mirror to do that.")
+        return
     stop_watching(session)
     session.watched_name = target.name
+    session.show_status()
     await session.line(f"You're now watching {target.name}.")
     playing = await session.service.matches_of(target, viewer=session.user)
     if not playing:
@@ -164,6 +176,7 @@ async def cmd_unwatch(session: SessionState, _rest: str) -> None:
         await session.error("You're not watching.")
         return
     name, session.watched_name = session.watched_name, None
+    session.show_status()
     stop_watching(session)
     await session.line(f"You stop watching {name}.")
 
@@ -180,30 +193,42 @@ async def cmd_look(session: SessionState, rest: str) -> None:
         await session.error(f"{target.name}'s match is not shown here: {refusal}.")
         return
     seat = state["players"].index(target.name)
-    await session.line(board_line(state, seat, target.name))
+    await show_board(session, state, seat, target.name)
 
 
 async def cmd_whois(session: SessionState, rest: str) -> None:
-    """FIBS's facts about a user: online or not, playing whom, rating."""
-    name = rest.split()[0] if rest.split() else ""
+    """FIBS's facts about a user: online or not, ready, watching or playing whom,
+    rating."""
+    if not rest.split():
+        await session.error("Whois who?")
+        return
+    name = rest.split()[0][:40]
     try:
         target = await session.service.user_named(name)
         facts = await session.service.who(target.id)
     except ServiceError:
         await session.line(f"No information found on user {name}.")
         return
-    online = any(user_id == target.id for user_id, _public in session.service.online())
+    online = target.kind == "bot" or any(
+        user_id == target.id for user_id, _public in session.service.online()
+    )
     lines = [f"Information about {facts.name}:"]
     # Idle time is not kept: an online user shows 0:00.
     lines.append(" Still logged in. 0:00 minutes idle." if online else NOT_LOGGED_IN)
     if facts.opponent:
         lines.append(f" {facts.name} is playing with {facts.opponent}.")
-    else:
-        ready = "ready to play" if facts.kind == "bot" else "not ready to play"
-        lines.append(f" {facts.name} is {ready}, not watching, not playing.")
+    elif online:
+        lines.append(_doing(facts.name, *session.who_lines.status(target.id)))
     lines.append(f" Rating: {facts.rating:.2f} Experience: {facts.experience}")
     lines.append(" No email address.")
     await session.lines(lines)
+
+
+def _doing(name: str, ready: bool, watching: str | None) -> str:
+    """FIBS's whois line of a user online who is not playing."""
+    ready_text = "ready to play" if ready else "not ready to play"
+    watching_text = f"watching {watching}" if watching else "not watching"
+    return f" {name} is {ready_text}, {watching_text}, not playing."
 
 
 async def cmd_pip(session: SessionState, _rest: str) -> None:
@@ -233,7 +258,8 @@ async def cmd_pip(session: SessionState, _rest: str) -> None:
 
 
 async def cmd_toggle(session: SessionState, rest: str) -> None:
-    """``toggle [NAME]``: flip one of FIBS's toggles; alone, list them."""
+    """``toggle [NAME]``: flip one of FIBS's toggles (kept with the account); alone,
+    list them."""
     if not rest:
         await session.line("The current settings are:")
         for name, value in sorted(session.toggles.items()):
@@ -241,17 +267,35 @@ async def cmd_toggle(session: SessionState, rest: str) -> None:
         return
     name = rest.split()[0].lower()
     if name not in session.toggles:
-        await session.error(f"Don't know how to toggle {name}")
+        await session.error(f"Don't know how to toggle {name[:40]}")
         return
     session.toggles[name] = not session.toggles[name]
     on, off = TOGGLE_TEXTS[name]
     await session.error(on if session.toggles[name] else off)
+    if name == "ready":
+        session.show_status()
+    await save_settings(session)
 
 
 async def cmd_set(session: SessionState, rest: str) -> None:
-    """``set boardstyle 1|2|3``: acknowledged (FIBS clients send it); nothing else is set."""
+    """``set``: list FIBS's variables; ``set NAME``: show one; ``set NAME VALUE``:
+    change one (kept with the account; ``boardstyle`` draws the boards)."""
     words = rest.split()
-    if len(words) == 2 and words[0] == "boardstyle" and words[1] in ("1", "2", "3"):
-        await session.line(f"Value of 'boardstyle' set to {words[1]}.")
+    if not words:
+        await session.lines(variable_lines(session.variables))
         return
-    await session.error(f"Can't set '{rest}'.")
+    name = words[0].lower()
+    if name not in session.variables:
+        await session.error("Invalid argument. Type 'help set'.")
+        return
+    if len(words) == 1:
+        await session.line(f"Value of '{name}' is {session.variables[name]}")
+        return
+    try:
+        value = parse_variable(name, words[1])
+    except ValueError as error:
+        await session.error(str(error))
+        return
+    session.variables[name] = value
+    await session.line(f"Value of '{name}' set to {value}.")
+    await save_settings(session)

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from backgammon.rules.position import Position
+from backgammon.server.db.repository import User
 from backgammon.server.fibs.clip import move_error
 from backgammon.server.fibs.state import JOIN_NEXT_GAME, SessionState, first_problem, unshowable
 from backgammon.server.protocol import ActionBody, CreateMatch, GiveNonce, MatchSettings
@@ -56,44 +57,77 @@ def _typed_steps(moves: list[str]) -> list[tuple[int, int]] | None:
 
 
 async def cmd_invite(session: SessionState, rest: str) -> None:
-    """``invite NAME [LENGTH|unlimited]``: invite a user (a bot's match starts at once)."""
+    """``invite NAME [LENGTH|unlimited]``: invite a user (a bot's match starts at
+    once); ``invite NAME`` with a match with NAME going on resumes it."""
     user = session.user
     assert user is not None
     words = rest.split()
     if not words:
-        await session.error("Invite whom?")
+        await session.error("invite who?")
         return
-    name = words[0]
-    length = 1
-    if len(words) > 1:
-        if words[1] == "unlimited":
-            length = 0
-        elif words[1].isascii() and words[1].isdigit() and 1 <= int(words[1]) <= 64:
-            length = int(words[1])
-        else:
-            await session.error(f"Match length '{words[1]}': a number 1-64 or 'unlimited'.")
-            return
+    length = _length(words[1]) if len(words) > 1 else 1
+    if length is None:
+        await session.error(f"Match length '{words[1][:20]}': a number 1-64 or 'unlimited'.")
+        return
     if session.busy():
         await session.error("You are already playing.")
         return
-    target = await session.named(name)
+    target = await session.named(words[0][:40])
     if target is None:
         return
     if target.id == user.id:
         await session.error("You can't invite yourself.")
         return
+    running = await _running_with(session, target.name)
+    if running is not None:
+        if len(words) == 1:
+            await start_playing(session, running, resumed=True)
+        else:
+            await session.error(
+                f"You have a match with {target.name} going on: "
+                f"type 'join {target.name}' to resume it."
+            )
+        return
+    if not session.who_lines.status(target.id)[0]:
+        await session.error(f"{target.name} is refusing games.")
+        return
+    await _invite(session, target, length)
+
+
+def _length(word: str) -> int | None:
+    """A typed match length: 1-64, 0 for ``unlimited``; None for anything else."""
+    if word == "unlimited":
+        return 0
+    if word.isascii() and word.isdigit() and 1 <= int(word) <= 64:
+        return int(word)
+    return None
+
+
+async def _invite(session: SessionState, target: User, length: int) -> None:
+    """Invite ``target`` to a match of ``length`` (0: unlimited): FIBS's line first,
+    then (a bot accepts at once) the match."""
+    assert session.user is not None
     opponent = f"bot:{target.bot_level}" if target.kind == "bot" else target.name
-    settings = MatchSettings(length=length, clock=None)
-    request = CreateMatch(settings=settings, opponent=opponent)
+    request = CreateMatch(settings=MatchSettings(length=length, clock=None), opponent=opponent)
     what = "an unlimited match" if not length else f"a {length} point match"
-    if target.kind == "bot":  # the match starts at once: this command starts playing it
-        with session.starting_match():
-            created = await session.service.create_match(user, request)
-            await session.line(f"** Player {target.name} has joined you for {what}.")
-            await start_playing(session, created["id"], announce=False)
-    else:
-        await session.service.create_match(user, request)
-        await session.line(f"** You invited {target.name} to {what}.")
+    if target.kind != "bot":
+        await session.service.create_match(session.user, request)
+        await session.error(f"You invited {target.name} to {what}.")
+        return
+    with session.starting_match():  # the match starts at once: this command plays it
+        created = await session.service.create_match(session.user, request)
+        await session.error(f"You invited {target.name} to {what}.")
+        await session.error(f"Player {target.name} has joined you for {what}.")
+        await start_playing(session, created["id"], announce=False)
+
+
+async def _running_with(session: SessionState, name: str) -> str | None:
+    """The id of the standard match going on between this user and ``name``."""
+    assert session.user is not None
+    for match in await session.service.matches_of(session.user):
+        if name in match["players"] and match["settings"]["variant"] == "standard":
+            return str(match["id"])
+    return None
 
 
 async def cmd_join(session: SessionState, rest: str) -> None:
@@ -105,13 +139,20 @@ async def cmd_join(session: SessionState, rest: str) -> None:
         session.connection.send({"type": "join_next_game"})
         return
     if not rest:
-        await session.error("Join whom?")
+        await session.error("Error: Join who?")
         return
     if session.busy():
         await session.error("You are already playing.")
         return
+    name = rest.split()[0][:40]
+    running = await _running_with(session, name)
+    if running is not None:  # as FIBS resumes a saved match
+        await start_playing(session, running, resumed=True)
+        return
     with session.starting_match():
-        match_id = await session.service.invitation_from(user, rest.split()[0])
+        match_id = await _invitation(session, name)
+        if match_id is None:
+            return
         summary = (await session.service.state(match_id))["open"]
         refusal = unshowable(summary["settings"])
         if refusal is not None:
@@ -119,6 +160,18 @@ async def cmd_join(session: SessionState, rest: str) -> None:
             return
         await session.service.join_match(user, match_id)
         await start_playing(session, match_id)
+
+
+async def _invitation(session: SessionState, name: str) -> str | None:
+    """The match ``name`` invited this user to, or None after FIBS's error line."""
+    assert session.user is not None
+    try:
+        return await session.service.invitation_from(session.user, name)
+    except ServiceError as error:
+        if error.code != "not_found":
+            raise
+        await session.error(f"{name} didn't invite you.")
+        return None
 
 
 async def start_playing(
@@ -205,24 +258,57 @@ def fibs_error(session: SessionState, kind: str, error: ServiceError) -> str:
     opponent = "Your opponent"
     if state is not None and session.user is not None:
         opponent = next((n for n in state["players"] if n != session.user.name), opponent)
+    if game is None or state is None or session.user is None:
+        return error.message
+    seat = state["players"].index(session.user.name)
+    pending = _pending_words(game["pending"], seat, opponent, kind)
+    if pending is not None:
+        return pending
     if error.code == "not_your_turn":
         return {
             "roll": "It's not your turn to roll the dice.",
             "play": "It's not your turn to move.",
-            "double": "It's not your turn to double",
-        }.get(kind, error.message)
-    if error.code == "illegal" and game is not None:
-        if kind == "roll" and game["dice"] is not None:
-            return "You did already roll the dice."
-        if kind == "play" and game["dice"] is None:
-            return "You have to roll the dice before moving."
-        if kind == "play" and session.typed is not None and state is not None:
-            return _refused_move(session, state, session.typed)
-        if kind == "double" and game["dice"] is not None:
-            return "You can only double before you roll the dice."
-        if kind in ("take", "drop", "accept", "reject") and game["pending"] is None:
-            return f"{opponent} didn't double or resign."
+            "double": "It's not your turn to double.",
+        }.get(kind, f"{opponent} didn't double or resign.")
+    if error.code != "illegal":
+        return error.message
+    if kind == "roll" and game["dice"] is not None:
+        return "You did already roll the dice."
+    if kind == "play" and game["dice"] is None:
+        return "You have to roll the dice before moving."
+    if kind == "play" and session.typed is not None:
+        return _refused_move(session, state, session.typed)
+    if kind == "double":
+        return _double_words(game, seat)
+    if kind in ("take", "drop", "accept", "reject"):
+        return f"{opponent} didn't double or resign."
     return error.message
+
+
+def _pending_words(
+    pending: dict[str, Any] | None, seat: int, opponent: str, kind: str
+) -> str | None:
+    """FIBS's words for an action other than the answer while an offer waits."""
+    if pending is None or kind in ("take", "drop", "accept", "reject"):
+        return None
+    offer = "double" if pending["kind"] == "double" else "resign"
+    if pending["by"] == seat:
+        if offer == "double":
+            return f"{opponent} hasn't responded to your double yet."
+        return f"{opponent} hasn't accepted or rejected your resign yet."
+    wants = "doubles" if offer == "double" else "wants to resign"
+    return f"{opponent} {wants}. Type 'accept' or 'reject'."
+
+
+def _double_words(game: dict[str, Any], seat: int) -> str:
+    """FIBS's words for a double refused on the player's turn."""
+    if game["crawford"]:
+        return "The Crawford rule doesn't allow you to double in this game."
+    if game["dice"] is not None:
+        return "You can only double before you roll the dice."
+    if game["cube"]["owner"] not in (None, seat):
+        return "It's not your turn to double."
+    return "You can't double: the cube is not in play here."
 
 
 def _refused_move(
@@ -296,15 +382,20 @@ async def cmd_move(session: SessionState, rest: str) -> None:
     elif not any(marked) and len(words) % 2 == 0:
         moves = [f"{words[i]}/{words[i + 1]}" for i in range(0, len(words), 2)]
     else:
-        await session.error(f"Can't understand the move '{rest}'.")
+        await session.error(f"Can't understand the move '{rest[:40]}'.")
         return
     typed = session.typed = _typed_steps(moves)
-    points = [point for step in typed or () for point in step]
-    if typed is not None and len(typed) <= 8 and all(0 <= point <= 25 for point in points):
-        # The match finds the one play of these single-die steps.
-        await act(session, "play", steps=typed)
+    if typed is None:
+        await session.error("first move: legal words are 'bar', 'home', 'off', 'b', 'h' and 'o'.")
+        return
+    points = [point for step in typed for point in step]
+    if all(0 <= point <= 25 for point in points):
+        # The match finds the one play of these single-die steps. No play has more
+        # than four: the first five say as much as more (FIBS's "Please don't give
+        # more than n moves." is worked out from all of them).
+        await act(session, "play", steps=typed[:5])
     else:
-        await act(session, "play", move=" ".join(moves))
+        await act(session, "play", move=" ".join(moves)[:200])
 
 
 async def cmd_leave(session: SessionState, _rest: str) -> None:

@@ -46,7 +46,10 @@ async def cmd_say(session: SessionState, rest: str) -> None:
     user = session.user
     assert user is not None
     if session.playing is None:
-        await session.error("You're not playing, so you can't say anything.")
+        await session.error("You're not playing.")
+        return
+    if not rest.strip():
+        await session.error("You can't say nothing.")
         return
     state = session.states.get(session.playing) or await session.service.state(session.playing)
     opponent = next(name for name in state["players"] if name != user.name)
@@ -57,15 +60,18 @@ async def cmd_say(session: SessionState, rest: str) -> None:
 async def cmd_tell(session: SessionState, rest: str) -> None:
     """``tell NAME TEXT``: words to one user online."""
     name, _, text = rest.partition(" ")
-    if not name or not text:
-        await session.error("Tell whom what?")
+    if not name:
+        await session.error("Tell whom?")
+        return
+    if not text.strip():
+        await session.error(f"Tell {name[:40]} what?")
         return
     assert session.user is not None
     if await session.named(name) is None:
         return
     target = await session.service.tell(session.user, name, text)
     await session.line(
-        f"16 {target.name} {text}" if session.clip else f"You tell {target.name}: {text}"
+        f"16 {target.name} {text}" if session.clip else f"** You tell {target.name}: {text}"
     )
 
 
@@ -184,6 +190,9 @@ async def _flip(session: SessionState, names: set[str], name: str, verb: str) ->
 async def cmd_shout(session: SessionState, rest: str) -> None:
     """``shout TEXT``: words to the lobby."""
     assert session.user is not None
+    if not rest.strip():
+        await session.error("You can't say nothing.")
+        return
     await session.service.chat(session.user, "lobby", rest)
     await session.line(f"17 {rest}" if session.clip else f"You shout: {rest}")
 
@@ -206,6 +215,9 @@ async def _match_chat(
     room = session.playing or session.watching
     if room is None:
         await session.error("You're not watching or playing.")
+        return
+    if not text.strip():
+        await session.error("You can't say nothing.")
         return
     await session.service.chat(session.user, room, text, audience=audience)
     await session.line(f"{code} {text}" if session.clip else f"You {verb}: {text}")

@@ -93,11 +93,12 @@ async def chat(session: SessionState, message: dict[str, Any]) -> None:
 
 
 async def said(session: SessionState, message: dict[str, Any]) -> None:
-    """A ``tell`` or ``say`` to this user."""
-    if message["from"] in session.gagged:
+    """A ``tell`` or ``say`` to this user (the same CLIP line; worded apart for people)."""
+    sender, text = message["from"], message["text"]
+    if sender in session.gagged:
         return
-    text = f"12 {message['from']} {message['text']}"
-    await session.line(text if session.clip else f"{message['from']} says: {message['text']}")
+    verb = "tells" if message["type"] == "tell" else "says"
+    await session.line(f"12 {sender} {text}" if session.clip else f"{sender} {verb}: {text}")
 
 
 async def waited_for(session: SessionState, message: dict[str, Any]) -> None:

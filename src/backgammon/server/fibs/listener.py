@@ -21,7 +21,7 @@ from backgammon.server.fibs.session import FibsSession, LineTooLongError
 from backgammon.server.fibs.who_lines import WhoLines
 from backgammon.server.service import GameService
 
-__all__ = ["MAX_LINE", "FibsListener"]
+__all__ = ["MAX_LINE", "SHUTDOWN", "FibsListener"]
 
 MAX_LINE = 4096
 """The longest line a client may send, in bytes."""
@@ -30,6 +30,9 @@ BACKLOG = 2048
 """Connections the kernel may hold before the listener accepts them (asyncio's
 default, 100, drops connections when a restarted server is met by a thousand
 reconnecting clients at once: their handshake completes, then nothing comes)."""
+
+SHUTDOWN = "** The server is shutting down.\r\n** All running games will be saved.\r\n"
+"""What every connection is told when the server stops (the second line is FIBS's)."""
 
 MAX_CONNECTIONS_PER_ADDRESS = 20
 """Open FIBS connections one address (an IPv6 /64) may hold."""
@@ -48,6 +51,8 @@ class FibsListener:
         self.port = port
         self._server: asyncio.Server | None = None
         self._sessions: set[asyncio.Task[None]] = set()
+        self._writers: set[asyncio.StreamWriter] = set()
+        self._stopping = False
         self._per_address: dict[str, int] = {}
         self._who_lines = WhoLines()
         self._feed = LobbyFeed(service, self._who_lines)
@@ -62,9 +67,13 @@ class FibsListener:
             self.port = int(sockets[0].getsockname()[1])
 
     async def stop(self) -> None:
-        """Stop listening and end every session."""
+        """Stop listening and end every session, each told why first."""
+        self._stopping = True
         if self._server is not None:
             self._server.close()
+        for writer in list(self._writers):
+            if not writer.is_closing():
+                writer.write(SHUTDOWN.encode("utf-8"))
         for task in list(self._sessions):
             task.cancel()
         for task in list(self._sessions):
@@ -84,6 +93,7 @@ class FibsListener:
         task = asyncio.current_task()
         if task is not None:
             self._sessions.add(task)
+        self._writers.add(writer)
 
         async def read_line() -> str:
             try:
@@ -124,6 +134,9 @@ class FibsListener:
         )
         try:
             await session.run()
+        except asyncio.CancelledError:
+            if not self._stopping:
+                raise  # (ended by the listener's stop: nothing to report)
         except Exception:  # pragma: no cover - logged; the listener goes on
             log.exception("FIBS session failed")
         finally:
@@ -132,5 +145,6 @@ class FibsListener:
                 del self._per_address[key]  # (kept, it would grow with every address)
             if task is not None:
                 self._sessions.discard(task)
+            self._writers.discard(writer)
             with contextlib.suppress(Exception):
                 writer.close()

@@ -34,6 +34,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from backgammon import __version__
+from backgammon.server.accounts.passwords import check_name, check_password
+from backgammon.server.db.repository import User
 from backgammon.server.fibs.clip import own_info_line
 from backgammon.server.fibs.commands import COMMANDS, LOGOUT_WORDS
 from backgammon.server.fibs.commands_info import who
@@ -41,6 +43,7 @@ from backgammon.server.fibs.commands_play import start_playing
 from backgammon.server.fibs.commands_social import tell_stored_messages
 from backgammon.server.fibs.events import EVENTS
 from backgammon.server.fibs.lobby_feed import LobbyFeed
+from backgammon.server.fibs.settings import load_settings
 from backgammon.server.fibs.state import SessionState, first_problem
 from backgammon.server.fibs.who_lines import WhoLines
 from backgammon.server.lobby.hub import Connection
@@ -71,6 +74,9 @@ REGISTER_HELP = (
     "",
 )
 """FIBS's words to a guest before the ``> `` prompt."""
+
+MAX_ECHO = 40
+"""The most characters of a typed word an error line repeats."""
 
 PUMP_BATCH = 64
 """Events the pump tells at most before it writes what they said (a login storm
@@ -191,6 +197,8 @@ class FibsSession(SessionState):
     async def close(self) -> None:
         """Leave the service (the user's matches go on; see docs/fibs.md)."""
         await self.feed.leave(self)
+        if self.user is not None:
+            self.who_lines.release(self.user.id, self)
         if self.connection is not None:
             self.service.disconnect(self.connection)
             self.connection = None
@@ -231,7 +239,7 @@ class FibsSession(SessionState):
 
     async def _register(self) -> None:
         """FIBS's registration as ``guest``: the greeting, then ``name NAME`` at the
-        ``> `` prompt (a taken name refused at once), the password twice."""
+        ``> `` prompt (a name refused at once, saying why), the password twice."""
         await self.line(f"Welcome to {SERVER_NAME}. You just logged in as guest.")
         for text in REGISTER_HELP:
             await self.line(text)
@@ -241,25 +249,53 @@ class FibsSession(SessionState):
             if words and words[0].lower() in LOGOUT_WORDS:
                 await self.line("                             Goodbye.")
                 raise EOFError
-            if len(words) != 2 or words[0].lower() != "name":
+            if not words or words[0].lower() != "name":
                 await self.line("Type 'name NAME' to register, or 'bye'.")
+                continue
+            refusal = await self._name_refusal(words[1:])
+            if refusal is not None:
+                await self.error(refusal)
                 continue
             await self._register_name(words[1])
         await self.line("You are registered.")
         await self.line("Type 'help beginner' to get started.")
-        await self._write("> ")
+        await self._write("> \r\n")  # (the prompt a client waits for, then the login)
+
+    async def _name_refusal(self, words: list[str]) -> str | None:
+        """Why ``name`` followed by ``words`` cannot be registered (FIBS's words), or
+        None when the name is free."""
+        name = " ".join(words)[:40]
+        if len(words) != 1 or ":" in name:
+            return "Your name may not contain blanks ' ' or colons ':'."
+        if name.lower().startswith(("guest", "bot_")):
+            return "Please use another name. Names starting with 'guest' or 'bot_' are reserved."
+        try:
+            check_name(name)
+        except ValueError:
+            return (
+                "Your name may only contain letters, digits and the underscore character _ "
+                "(3 to 20 of them, starting with a letter)."
+            )
+        if await self._name_taken(name):
+            return f"Please use another name. '{name}' is already used by someone else."
+        return None
 
     async def _register_name(self, name: str) -> None:
         """Ask for the password twice and make the account ``name``."""
-        if await self._name_taken(name):
-            await self.error(f"Please use another name. '{name}' is already used by someone else.")
-            return
         await self.line(f"Your name will be {name}")
         await self.line("Type in no password and hit Enter/Return if you want to change it now.")
-        await self._write("Please give your password: ")
-        first = await self._next_line() or ""
-        if not first:
-            return
+        first = ""
+        while not first:
+            await self._write("Please give your password: ")
+            first = await self._next_line() or ""
+            if not first:
+                await self.error("No password given. Please choose a new name.")
+                return
+            try:
+                check_password(first)
+            except ValueError:
+                await self.line("Minimal password length is 8 characters.")
+                first = ""
         await self._write("Please retype your password: ")
         second = await self._next_line() or ""
         if first != second:
@@ -287,6 +323,9 @@ class FibsSession(SessionState):
         self.connection = Connection(user, queue_size=1024)
         self.connection.reads_legal_plays = False
         self.gagged = await self.service.gags(user)
+        await load_settings(self)
+        await self._replace_older_login(user)
+        self.show_status()
         self.service.connect(self.connection, self._authenticated_at)
         self.feed.join(self)  # before the who list: no login falls between
         if self.clip:
@@ -310,6 +349,15 @@ class FibsSession(SessionState):
                 await start_playing(self, match["id"], resumed=True)
                 break
 
+    async def _replace_older_login(self, user: User) -> None:
+        """A second login to the same account here closes the first (told why)."""
+        older = self.who_lines.claim(user.id, self)
+        if isinstance(older, FibsSession):
+            with contextlib.suppress(ConnectionError, OSError, TimeoutError):
+                async with asyncio.timeout(1.0):
+                    await older.error(f"{user.name} logged in again; this connection is closed.")
+            older._end_by_server()
+
     # -- commands ------------------------------------------------------------------
 
     async def command(self, line: str) -> bool:
@@ -323,7 +371,7 @@ class FibsSession(SessionState):
         word, rest = word.lower(), rest.strip()
         handler = COMMANDS.get(word)
         if handler is None:
-            await self.error(f"Unknown command: '{word}'")
+            await self.error(f"Unknown command: '{word[:MAX_ECHO]}'")
             return True
         if word in LOGOUT_WORDS:
             await self.line("                             Goodbye.")

@@ -27,7 +27,14 @@ from backgammon.server.lobby.hub import Connection
 from backgammon.server.service import GameService, ServiceError
 from backgammon.variants import find
 
-__all__ = ["DEFAULT_TOGGLES", "JOIN_NEXT_GAME", "SessionState", "first_problem", "unshowable"]
+__all__ = [
+    "DEFAULT_TOGGLES",
+    "DEFAULT_VARIABLES",
+    "JOIN_NEXT_GAME",
+    "SessionState",
+    "first_problem",
+    "unshowable",
+]
 
 DEFAULT_TOGGLES = {
     "allowpip": True,
@@ -42,13 +49,29 @@ DEFAULT_TOGGLES = {
     "moves": False,
     "notify": True,
     "ratings": False,
-    "ready": False,
+    "ready": True,
     "report": False,
     "silent": False,
     "telnet": True,
     "wrap": False,
 }
-"""FIBS's toggles and their values for a new login (kept for the session)."""
+"""FIBS's toggles and their values for a new account (kept with the account once
+changed). ``ready`` is on: web users take invitations at any time, and a FIBS user
+is as open to them until ``toggle ready`` says otherwise."""
+
+DEFAULT_VARIABLES: dict[str, int | str] = {
+    "boardstyle": 2,
+    "linelength": 0,
+    "pagelength": 0,
+    "redoubles": "none",
+    "sortwho": "login",
+    "timezone": "UTC",
+}
+"""FIBS's variables (``set``) and their values for a new account (``boardstyle`` 2:
+the board drawn for people, its point numbers on lines of their own)."""
+
+MAX_ERROR = 300
+"""The longest error line (after ``** ``)."""
 
 JOIN_NEXT_GAME = "Type 'join' if you want to play the next game, type 'leave' if you don't."
 """FIBS's line after a game that does not end the match: the next game is told
@@ -115,6 +138,9 @@ class SessionState:
         self.clip = False
         self.client = "-"
         self.toggles = dict(DEFAULT_TOGGLES)
+        self.variables = dict(DEFAULT_VARIABLES)
+        # The settings the account keeps, as read at login (see fibs.settings).
+        self.kept: dict[str, Any] = {}
         self.connection: Connection | None = None
         self.playing: str | None = None
         # A match is being started (by a command, or by a match_started event): the
@@ -172,7 +198,10 @@ class SessionState:
             await self._write(text)
 
     async def error(self, text: str) -> None:
-        """Send a FIBS error line (``** ...``)."""
+        """Send a FIBS error line (``** ...``), at most :data:`MAX_ERROR` characters
+        (an error never repeats kilobytes of what was typed)."""
+        if len(text) > MAX_ERROR:
+            text = text[: MAX_ERROR - 3] + "..."
         await self.line(f"** {text}")
 
     @property
@@ -190,6 +219,12 @@ class SessionState:
         if self.connection is not None:
             self.connection.send({"type": "lobby_text", "text": text})
         return True
+
+    def show_status(self) -> None:
+        """Tell the listener's who lines this user's ``ready`` toggle and whom the
+        user watches (``whois``, ``rawwho``, ``invite`` read them)."""
+        if self.user is not None:
+            self.who_lines.set_status(self.user.id, self.toggles["ready"], self.watched_name)
 
     # -- what every command family asks ---------------------------------------------
 

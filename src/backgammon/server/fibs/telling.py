@@ -14,11 +14,12 @@ import logging
 from typing import Any
 
 from backgammon.errors import BackgammonError
-from backgammon.server.fibs.clip import board_line, game_after, moves_text
+from backgammon.server.fibs.boards import drawn_board
+from backgammon.server.fibs.clip import board_fields, board_line, game_after, moves_text
 from backgammon.server.fibs.commands_play import act
 from backgammon.server.fibs.state import JOIN_NEXT_GAME, SessionState
 
-__all__ = ["join_next_game", "match_state", "tell_board"]
+__all__ = ["join_next_game", "match_state", "show_board", "tell_board"]
 
 log = logging.getLogger("backgammon.server.fibs")
 
@@ -129,14 +130,33 @@ async def join_next_game(session: SessionState) -> None:
 
 
 async def tell_board(session: SessionState, state: dict[str, Any], match_id: str) -> None:
-    """The ``board:`` line of the match, seen by its player or from the seat watched."""
+    """The board of the match, seen by its player or from the seat watched."""
     user = session.user
     assert user is not None
     names = state["players"]
     if match_id == session.playing and user.name in names:
-        await session.line(board_line(state, names.index(user.name)))
+        await show_board(session, state, names.index(user.name), "You")
     else:
-        await session.line(board_line(state, session.watched_seat, names[session.watched_seat]))
+        seat = session.watched_seat
+        await show_board(session, state, seat, names[seat])
+
+
+async def show_board(session: SessionState, state: dict[str, Any], seat: int, viewer: str) -> None:
+    """A board from ``seat``'s side in the session's board style: the ``board:`` line
+    (style 3) or the board FIBS draws for people (1 and 2)."""
+    style = session.variables["boardstyle"]
+    if style == 3:
+        await session.line(board_line(state, seat, viewer))
+        return
+    names = state["players"]
+    owner = state["game"]["cube"]["owner"]
+    lines = drawn_board(
+        board_fields(state, seat, viewer),
+        int(style),
+        (names[seat], names[1 - seat]),
+        None if owner is None else names[owner],
+    )
+    await session.lines(lines)
 
 
 async def _tell_entry(
@@ -158,7 +178,8 @@ async def _tell_entry(
         return "You" if me(who) else names[who]
 
     if kind == "new_game":
-        await session.line(f"Starting a new game with {names[1 - seat]}.")
+        if playing:  # (a watcher hears the opening roll)
+            await session.line(f"Starting a new game with {names[1 - seat]}.")
     elif kind == "opening":
         dice = entry["dice"]
         mine, theirs = dice[seat], dice[1 - seat]

@@ -5,6 +5,7 @@ shared state and the other services, reached through ``self.site``)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -198,6 +199,28 @@ class SocialService:
             )
             if count > MAX_GAGS:
                 raise ServiceError("conflict", f"you can gag at most {MAX_GAGS} users", 409)
+
+    async def fibs_settings(self, user: User) -> dict[str, Any]:
+        """The FIBS toggles and variables ``user`` changed (kept with the account, as
+        FIBS keeps them); empty if none."""
+        async with self.site.db.transaction() as connection:
+            stored = await repo.fibs_settings_of(connection, user.id)
+        if stored is None:
+            return {}
+        value = json.loads(stored)
+        return value if isinstance(value, dict) else {}
+
+    async def set_fibs_settings(self, user: User, settings: dict[str, bool | int | str]) -> None:
+        """Keep ``user``'s FIBS toggles and variables (a few dozen short values).
+
+        Raises:
+            ServiceError: ``bad_request`` for more than 64 values or one too long.
+        """
+        text = json.dumps(settings, sort_keys=True)
+        if len(settings) > 64 or len(text) > 4096:
+            raise ServiceError("bad_request", "too many FIBS settings")
+        async with self.site.db.transaction() as connection:
+            await repo.set_fibs_settings(connection, user.id, text, self.site.clock.now())
 
     async def rating_of(self, user: User, variant: str = "standard") -> tuple[float, int]:
         """A user's (rating, experience) in a variant (1500 and 0 if never rated)."""
