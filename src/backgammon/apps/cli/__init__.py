@@ -10,6 +10,7 @@ the app lists their commands in this order:
 - :mod:`~backgammon.apps.cli.engine`: ``hint``, ``eval``, ``build-hypergammon``, ``cube``
 - :mod:`~backgammon.apps.cli.rollouts`: ``rollout``, ``label``, ``external``
 - :mod:`~backgammon.apps.cli.analysis`: ``analyze``
+- :mod:`~backgammon.apps.cli.explain`: ``explain``
 - :mod:`~backgammon.apps.cli.archive`: ``archive``
 - :mod:`~backgammon.apps.cli.server`: ``serve``, ``verify-dice``
 - :mod:`~backgammon.apps.cli.tournaments`: the ``tournament`` group
@@ -25,6 +26,7 @@ from backgammon.apps.cli import (
     analysis,
     archive,
     engine,
+    explain,
     files,
     play,
     rollouts,
@@ -42,7 +44,7 @@ app = typer.Typer(
     rich_markup_mode="markdown",
 )
 
-for _group in (play, files, training, engine, rollouts, analysis, archive, server):
+for _group in (play, files, training, engine, rollouts, analysis, explain, archive, server):
     app.add_typer(_group.commands)
 app.add_typer(tournament_app, name="tournament")
 
