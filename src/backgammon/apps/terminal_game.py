@@ -113,6 +113,7 @@ class TerminalGame:
         self.write = write
         self.names = (name, "Computer")
         self.save_to = save_to
+        self._shown_turn: tuple[int, int] | None = None
         self.match.new_game()
 
     @property
@@ -305,6 +306,7 @@ class TerminalGame:
             self._answer_double()
             return
         if game.dice is None:
+            self._show_turn()
             if game.variant.atomic and game.explode_refusal() is None:
                 line = self._ask("Your turn: roll (Enter) or 'bomb' to explode the bomb? ")
                 if line.lower() == "bomb":
@@ -326,6 +328,14 @@ class TerminalGame:
                     return
             game.roll_dice(self.dice)
         self._move()
+
+    def _show_turn(self) -> None:
+        """The board, once at the start of each of the person's turns (before the
+        roll-or-double question: the computer's move is on it)."""
+        turn = (len(self.match.games), len(self.game.history))
+        if self._shown_turn != turn:
+            self._shown_turn = turn
+            self.write(self._board())
 
     def _answer_double(self) -> None:
         game = self.game
@@ -349,7 +359,8 @@ class TerminalGame:
         dice = game.dice
         assert dice is not None
         plays = game.legal_plays()
-        self.write(self._board())
+        if self._shown_turn != (len(self.match.games), len(game.history) - 1):
+            self.write(self._board())  # (not again right after the turn's first board)
         if not plays:
             self.write(f"You rolled {dice}: no legal move.")
             game.push(Play.no_move(game.position))

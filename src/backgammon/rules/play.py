@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,7 @@ from backgammon.errors import AmbiguousPlayError, IllegalPlayError
 from backgammon.notation.play_text import (
     BAR_POINT,
     OFF_POINT,
+    ParsedPlayText,
     format_point,
     format_steps,
     parse_play_text,
@@ -357,7 +359,7 @@ def _resolve(text: str, position: Position, dice: Roll, plays: PlayList) -> Play
         if not plays:
             raise IllegalPlayError(f"{text!r}: no checker can move with {dice}; play 'Ø'")
         raise IllegalPlayError(
-            f"{text!r} is not a legal play of {dice} here" + _hint(position, dice, plays)
+            f"{text!r} is not a legal play of {dice} here" + _hint(parsed, position, dice, plays)
         )
     if waypoints:
         candidates = [
@@ -382,10 +384,66 @@ def _resolve(text: str, position: Position, dice: Roll, plays: PlayList) -> Play
     return chosen
 
 
-def _hint(position: Position, dice: Roll, plays: PlayList) -> str:
-    if position.player_bar and all(play.dice_used for play in plays):
+def _hint(parsed: ParsedPlayText, position: Position, dice: Roll, plays: PlayList) -> str:
+    """Why a written play is none of the legal ones, in parentheses: a move no die of
+    the roll makes, more moves than the roll has, the bar not entered first, dice
+    left unplayed; else that no legal play leads where it does."""
+    used = 0
+    for move in parsed.moves:
+        for start, end in zip(move.path, move.path[1:], strict=False):
+            count = _dice_for(start - end, dice, end == OFF_POINT)
+            written = f"{format_point(start)}/{format_point(end)}"
+            if count is None:
+                return f" ({written} is {start - end} pips: {_reach(dice)})"
+            blocked = _blocked_on_the_way(position, start, end, dice, count)
+            if blocked is not None:
+                return f" ({written}: your opponent holds point {blocked})"
+            used += count * move.repeat
+    if used > len(dice.moves):
+        if dice.is_double:
+            return f" (that is {used} moves: {dice} plays {len(dice.moves)} moves of {dice.first})"
+        return f" (that is {used} moves: {dice} plays one move of each die)"
+    enters = any(move.path[0] == BAR_POINT for move in parsed.moves)
+    if position.player_bar and not enters and all(play.dice_used for play in plays):
         return " (checkers on the bar must enter first)"
     most = max(play.dice_used for play in plays)
-    if most == len(dice.moves):
+    if used < most:
         return f" (all {most} dice can be played)" if most > 2 else " (both dice can be played)"
-    return f" (at most {most} of the dice can be played)"
+    return f" (no legal play of {dice} ends where it does)"
+
+
+def _dice_for(distance: int, dice: Roll, off: bool) -> int | None:
+    """How many of ``dice``'s moves one written step of ``distance`` pips takes (the
+    fewest dice whose sum makes it; a bear-off may use more pips than it needs), or
+    None if no die or sum of dice makes it."""
+    if distance <= 0:
+        return None
+    moves = dice.moves
+    for count in range(1, len(moves) + 1):
+        for chosen in combinations(moves, count):
+            if sum(chosen) == distance or (off and sum(chosen) > distance):
+                return count
+    return None
+
+
+def _blocked_on_the_way(
+    position: Position, start: int, end: int, dice: Roll, count: int
+) -> int | None:
+    """A point the opponent holds (two checkers or more) where a step lands: its end,
+    or for a double played as several moves each point it stops on; None if open."""
+    stops = [start - dice.first * n for n in range(1, count)] if dice.is_double else []
+    for point in [*stops, end]:
+        if 1 <= point <= 24 and position.at(point) <= -2:
+            return point
+    return None
+
+
+def _reach(dice: Roll) -> str:
+    """What ``dice`` moves a checker: "3-2 moves a checker 3, 2 or 5 pips"."""
+    moves = dice.moves
+    if dice.is_double:
+        sums = ", ".join(str(moves[0] * n) for n in range(1, len(moves) + 1))
+        return f"{dice} plays four moves of {moves[0]}: a checker moves {sums} pips"
+    pips = sorted(set(moves), reverse=True)
+    spans = ", ".join(map(str, pips)) + f" or {sum(moves)}" if len(moves) > 1 else str(pips[0])
+    return f"{dice} moves a checker {spans} pips"
