@@ -10,7 +10,7 @@ more (``overlap``), and the union (``good_rolls``), all over the opponent's 36 r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from backgammon.analysis.explain.builders import KEY_POINTS
 from backgammon.analysis.explain.escape import escape_rolls
@@ -41,13 +41,7 @@ class Duplication:
 
     def as_json(self) -> dict[str, object]:
         """The JSON form (the attributes by name)."""
-        return {
-            "hit": self.hit,
-            "escape": self.escape,
-            "point": self.point,
-            "overlap": self.overlap,
-            "good_rolls": self.good_rolls,
-        }
+        return asdict(self)
 
 
 def _makes_key_point(position: Position) -> RollSet:

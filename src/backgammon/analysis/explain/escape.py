@@ -12,7 +12,7 @@ them).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from backgammon.analysis.explain.rolls import RollSet, rolls_where
 from backgammon.rules.position import Position
@@ -39,7 +39,7 @@ class SideEscape:
 
     def as_json(self) -> dict[str, object]:
         """The JSON form (the attributes by name)."""
-        return {"back_checkers": self.back_checkers, "past": self.past, "rolls": self.rolls}
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ All points are in the mover's numbering; a point is *made* with two or more chec
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from backgammon.rules.position import Position
 
@@ -45,15 +45,7 @@ class Points:
 
     def as_json(self) -> dict[str, object]:
         """The JSON form (the attributes by name)."""
-        return {
-            "made": list(self.made),
-            "broken": list(self.broken),
-            "home_points": self.home_points,
-            "five_point": self.five_point,
-            "bar_point": self.bar_point,
-            "anchors": list(self.anchors),
-            "prime": self.prime,
-        }
+        return asdict(self)
 
 
 def made_points(side: tuple[int, ...]) -> frozenset[int]:

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from backgammon.analysis.explain import text
-from backgammon.analysis.explain.builders import builders_of
+from backgammon.analysis.explain.builders import Builders, builders_of
 from backgammon.analysis.explain.duplication import duplication_of
 from backgammon.analysis.explain.escape import escape_of
 from backgammon.analysis.explain.gammons import gammons_of
-from backgammon.analysis.explain.points import points_of
+from backgammon.analysis.explain.points import Points, points_of
 from backgammon.analysis.explain.race import race_of
 from backgammon.analysis.explain.shots import count_shots
 from backgammon.rules.position import Position
@@ -134,7 +134,7 @@ def _gammons_differ(a: Any, b: Any) -> bool:
     )
 
 
-def _points_gain(points: Any) -> float:
+def _points_gain(points: Points) -> float:
     return (
         2 * points.home_points
         + points.prime
@@ -144,7 +144,7 @@ def _points_gain(points: Any) -> float:
     )
 
 
-def _builders_gain(builders: Any) -> float:
+def _builders_gain(builders: Builders) -> float:
     return builders.builders + max((t.rolls for t in builders.targets), default=0) / 12
 
 
