@@ -92,7 +92,7 @@ def _builders_clause(play: str, builders: Any) -> str:
         return f"{play} leaves no builder for an open point"
     first = next((target for target in builders.targets if target.rolls), None)
     slots = [point_name(t.point) for t in builders.targets if t.slotted]
-    slot = f"slots {' and '.join(slots)}, " if slots else ""
+    slot = f"has {' and '.join(slots)} slotted and " if slots else ""
     making = (
         "" if first is None else (f" ({first.rolls} rolls of 36 make {point_name(first.point)})")
     )
@@ -200,6 +200,9 @@ def whole_text(played: str, best: str, plans: Any, themes: Sequence[Any], cost: 
     pro = [theme.says for theme in ranked if theme.favours == "best"][:2]
     con = [theme.says for theme in ranked if theme.favours == "played"][:1]
     if not pro and not con:
+        neutral = [_capital(theme.says) for theme in ranked][:2]
+        if neutral:
+            return f"{head} {' '.join(neutral)}"
         return (
             f"{head} No theme measured here tells them apart; the difference is in the evaluation."
         )
