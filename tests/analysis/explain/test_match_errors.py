@@ -102,3 +102,24 @@ def test_each_error_names_a_real_theme(length: int) -> None:
         ]
         assert real, (decision.position_id, decision.roll, explanation.text)
         assert all(theme.says for theme in explanation.themes)
+
+
+def test_cube_decisions_are_explained() -> None:
+    from backgammon.analysis import CubeAnalysis
+    from backgammon.analysis.explain import explain_cube
+
+    record = read_match(MATCHES[5])
+    analysis = analyze_match(record, settings=AnalysisSettings(ply=0))
+    cubes = [
+        decision
+        for game in analysis.games
+        for decision in game.decisions
+        if isinstance(decision, CubeAnalysis) and decision.action == "double"
+    ]
+    assert cubes
+    for decision in cubes:
+        explanation = explain_cube(decision)
+        assert explanation.action == decision.cube_action
+        assert "three-to-one" in explanation.text  # both take-point sentences say it
+        data = explanation.as_json()
+        assert [theme["id"] for theme in data["themes"]] == ["chances", "gammons", "take-point"]  # type: ignore[index, union-attr]
