@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,17 @@ needs_chromium = pytest.mark.skipif(
     not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"
 )
 """Mark a browser test module with ``pytestmark = needs_chromium``."""
+
+
+def chromium() -> Iterator[Any]:
+    """Debian's headless Chromium, through Playwright, for a fixture to yield from."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
 
 # Something for the player to do: a button to press, a checker to move, a game's
 # summary to dismiss, or the end.
@@ -32,6 +43,45 @@ READY = """() => {
   if (['#do-roll', '#do-take', '#do-done', '#do-forced', '#do-accept'].some(usable)) return true;
   return document.querySelector('#board .place.movable, #board .place.target') !== null;
 }"""
+
+
+# Every target a finger or a pointer aims at on the page, with its size in CSS pixels:
+# links, buttons, fields, summaries, and the played boards' points, bar and tray (those
+# that take the pointer); not what is hidden, nor inside a closed <details> (but its
+# summary), nor what is there for screen readers only.
+TARGETS = """() => {
+  const out = [];
+  const shown = (e) => {
+    const r = e.getBoundingClientRect();
+    const closed = e.closest("details:not([open])");
+    return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== "hidden"
+      && getComputedStyle(e).pointerEvents !== "none" && !e.closest(".visually-hidden")
+      && !(closed && !(e.tagName === "SUMMARY" && e.parentElement === closed));
+  };
+  const selector = "a[href], button, input, select, textarea, summary, .board-svg .place";
+  for (const e of document.querySelectorAll(selector)) {
+    if (!shown(e)) continue;
+    const r = e.getBoundingClientRect();
+    const name = e.dataset.place ? `place ${e.dataset.place}` : e.id || e.textContent.trim();
+    const round = (x) => Math.round(x * 10) / 10;
+    out.push({ name, width: round(r.width), height: round(r.height) });
+  }
+  return out;
+}"""
+
+FINGER = 32
+"""The least width and height of a target on a phone, in CSS pixels."""
+
+
+def small_targets(page: Any) -> list[str]:
+    """The targets on the page (``TARGETS``) narrower or lower than ``FINGER`` pixels,
+    one line each (name, width x height)."""
+    measured = page.evaluate(TARGETS)
+    return [
+        f"{t['name']}: {t['width']} x {t['height']}"
+        for t in measured
+        if min(t["width"], t["height"]) < FINGER
+    ]
 
 
 def watch(page: Any) -> list[str]:

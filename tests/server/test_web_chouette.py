@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from .browser import CHROMIUM, needs_chromium, watch
+from .browser import TARGETS, chromium, needs_chromium, small_targets, watch
 from .conftest import ServerProcess
 from .test_web_accessibility import axe_violations
 from .test_web_layout import MEASURE
@@ -29,27 +29,6 @@ PHONE = {"width": 375, "height": 800}
 DESKTOP = {"width": 1280, "height": 900}
 BOT = "bot_beginner_1"
 TABLES = itertools.count(1)
-
-# Every target a finger or a pointer aims at on the page, with its size in CSS pixels:
-# links, buttons, fields, the keys' summary, and the board's points, bar and tray
-# (those that take the pointer).
-TARGETS = """() => {
-  const out = [];
-  const shown = (e) => {
-    const r = e.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== "hidden"
-      && getComputedStyle(e).pointerEvents !== "none" && !e.closest(".visually-hidden");
-  };
-  const selector = "a[href], button, input, select, textarea, summary, #chouette-board .place";
-  for (const e of document.querySelectorAll(selector)) {
-    if (!shown(e)) continue;
-    const r = e.getBoundingClientRect();
-    const name = e.dataset.place ? `place ${e.dataset.place}` : e.id || e.textContent.trim();
-    const round = (x) => Math.round(x * 10) / 10;
-    out.push({ name, width: round(r.width), height: round(r.height) });
-  }
-  return out;
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -66,12 +45,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's headless Chromium, through Playwright, for the module."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield launched
-        launched.close()
+    yield from chromium()
 
 
 class Table:
@@ -453,8 +427,8 @@ def test_no_target_under_32_pixels_on_a_phone(server: Any, browser: Any) -> None
     member.locator("#chouette-board .place.target").first.wait_for()
     measured = member.evaluate(TARGETS)
     assert any(t["name"] == "place 13" for t in measured), measured
-    small = [t for t in measured if min(t["width"], t["height"]) < 32]
+    small = small_targets(member)
     member.goto(table.url + "/chouettes", wait_until="load")
     member.locator("#chouette-tables li").first.wait_for()
-    small += [t for t in member.evaluate(TARGETS) if min(t["width"], t["height"]) < 32]
-    assert small == [], "\n".join(map(str, small))
+    small += small_targets(member)
+    assert small == [], "\n".join(small)

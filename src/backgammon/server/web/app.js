@@ -6,16 +6,17 @@
 // comes from the pure, unit-tested modules (boardrules.js, boardmodel.js, planner.js,
 // matchview.js, matchwords.js); board.js turns it into SVG.
 
-import { boardMarkup, dragMarkup } from "./board.js";
+import { bindBoardInput } from "./boardinput.js";
 import * as B from "./boardmodel.js";
 import * as R from "./boardrules.js";
+import { drawBoard, onTurn, pickUpFromTheBar, scrollToBoard } from "./boardsvg.js";
 import { cursorLabel, matchWords, showBoardWords } from "./boardwords.js";
 import { $, UNAUTHORIZED, api, el, say, sayError, showWho } from "./common.js";
 import { bindKeys, keyFocus } from "./keys.js";
 import * as L from "./lobbyview.js";
 import * as M from "./matchview.js";
 import * as W from "./matchwords.js";
-import { animateBoard, skipNextAnimation } from "./motion.js";
+import { animateBoard } from "./motion.js";
 import * as P from "./planner.js";
 import { clockChoice } from "./clocks.js";
 import { bindHistory, openPlayer, playerLink } from "./player.js";
@@ -54,7 +55,6 @@ const app = {
   held: null, // the ended game's last state, drawn under its summary
   presence: null, // the match's last `presence` message: who is connected
   serverLag: 0, // the server's clock minus ours, in seconds (from `presence.now`)
-  press: null, // a pointer pressed on the board
   length: 5, // chosen match length in the lobby
   autoActedAt: null, // "match:seq" of the state the last automatic action (prefs.js) answered
 };
@@ -657,6 +657,7 @@ function onState(message) {
   const ourTurn = (s) => s && !s.result && app.seat !== null && s.waiting_for === app.seat;
   if (before && before.match === state.match && ourTurn(state) && !ourTurn(before)) playTurnSound();
   renderMatch();
+  if ((!before || before.open) && !state.open) scrollToBoard($("#match-view .board-column")); // its first board
   const typing = document.activeElement && ["INPUT", "TEXTAREA"].includes(document.activeElement.tagName);
   if (summary && !typing) $("#summary-continue").focus();
 }
@@ -785,11 +786,6 @@ function bindMatch() {
     const text = input.value.trim();
     if (text && app.match && send({ type: "chat", room: app.match, text })) input.value = "";
   });
-  const svg = $("#board");
-  svg.addEventListener("pointerdown", onPointerDown);
-  svg.addEventListener("pointermove", onPointerMove);
-  svg.addEventListener("pointerup", onPointerUp);
-  svg.addEventListener("pointercancel", () => endDrag());
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && app.selected !== null) {
       app.selected = null;
@@ -858,13 +854,14 @@ function renderMatch() {
   const drawn = app.held || state; // the ended game's last position, under its summary
   const plan = app.held ? null : app.plan;
   if (drawn.game) {
+    if (!app.held) app.selected = pickUpFromTheBar(canMove() ? app.plan : null, app.chosen, app.selected);
     const view = M.boardView(drawn, seat, app.chosen, plan);
     pips = view.pips;
     const mover = canMove();
     const movable = new Set(mover ? P.sources(app.plan, app.chosen) : []);
     const targets = new Set(mover && app.selected !== null ? P.destinations(app.plan, app.chosen, app.selected) : []);
     const points = B.pointsView(view);
-    $("#board").innerHTML = boardMarkup({
+    drawBoard($("#board"), {
       points,
       dice: M.diceView(drawn, plan, app.chosen),
       diceSide: drawn.game.turn === bottom ? "bottom" : "top",
@@ -972,94 +969,31 @@ function updateClocks() {
 
 // -- moving checkers: click a checker, click where it goes; or drag it there -------------
 
-function svgPoint(event) {
-  const svg = $("#board");
-  const matrix = svg.getScreenCTM();
-  if (!matrix) return null;
-  const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
-  return { x: point.x, y: point.y, place: B.placeAt(point.x, point.y) };
-}
-
 function canMove() {
   return app.plan !== null && !app.busy && app.summary === null;
 }
 
-function onPointerDown(event) {
-  if (!canMove() || event.button !== 0) return;
-  const at = svgPoint(event);
-  if (!at) return;
-  app.press = { place: at.place, x: event.clientX, y: event.clientY, dragging: false, id: event.pointerId };
-  if (at.place !== null && P.sources(app.plan, app.chosen).includes(at.place)) {
-    $("#board").setPointerCapture(event.pointerId);
-  }
-}
-
-function onPointerMove(event) {
-  const press = app.press;
-  if (!press || press.id !== event.pointerId || !canMove()) return;
-  const far = Math.hypot(event.clientX - press.x, event.clientY - press.y) > 6;
-  if (!press.dragging && far && P.sources(app.plan, app.chosen).includes(press.place)) {
-    press.dragging = true;
-    app.selected = press.place;
-    renderMatch();
-  }
-  if (press.dragging) {
-    const at = svgPoint(event);
-    if (!at) return;
-    $("#drag-checker")?.remove();
-    const group = document.createElementNS("http://www.w3.org/2000/svg", "g");
-    group.id = "drag-checker";
-    group.innerHTML = dragMarkup(R.bottomSeat(app.seat), at.x, at.y);
-    $("#board").append(group);
-  }
-}
-
-function onPointerUp(event) {
-  const press = app.press;
-  if (!press || press.id !== event.pointerId) return;
-  const at = svgPoint(event);
-  endDrag();
-  if (!canMove() || !at) return;
-  if (press.dragging) {
-    const step = P.stepTo(app.plan, app.chosen, press.place, at.place);
-    if (step) {
-      skipNextAnimation();
-      makeStep(step);
-    }
-    else renderMatch();
-    return;
-  }
-  clickPlace(at.place);
-}
-
-function endDrag() {
-  app.press = null;
-  $("#drag-checker")?.remove();
-}
-
-function clickPlace(place) {
-  if (place === null) return;
-  if (app.selected !== null) {
-    const step = P.stepTo(app.plan, app.chosen, app.selected, place);
-    if (step) {
-      makeStep(step);
-      return;
-    }
-  }
-  const sources = P.sources(app.plan, app.chosen);
-  app.selected = sources.includes(place) && app.selected !== place ? place : null;
-  renderMatch();
-}
-
+/** Clicks, drags (boardinput.js) and keys (keys.js) on the board; a turned phone redraws it. */
 function bindBoardKeys() {
+  const board = $("#board");
+  const clickPlace = bindBoardInput(board, {
+    plan: () => (canMove() ? app.plan : null),
+    chosen: () => app.chosen,
+    selected: () => app.selected,
+    select: (place) => (app.selected = place),
+    step: (step) => makeStep(step),
+    render: () => renderMatch(),
+    seat: () => R.bottomSeat(app.seat),
+  });
   bindKeys({
-    board: $("#board"),
+    board,
     active: () => document.body.dataset.view === "match" && app.state !== null,
     places: () => (canMove() ? P.keyPlaces(app.plan, app.chosen, app.selected) : []),
-    activate: (place) => clickPlace(place),
+    activate: clickPlace,
     render: () => renderMatch(),
     help: $("#key-help"),
   });
+  onTurn(() => renderMatch());
 }
 
 function makeStep(step) {

@@ -26,8 +26,17 @@ function triangle(p) {
   return `<polygon class="${shade}" points="${x - half},${base} ${x + half},${base} ${x},${tip}" fill="${colour}"/>`;
 }
 
-function label(p) {
+/** How far a turned board's frame reaches past each long side: room for upright point
+ *  numbers (SVG units; small enough that a point stays 32 px wide on a 375-px phone). */
+const LABEL_ROOM = 12;
+
+function label(p, turned) {
   const { x, top } = pointPlace(p);
+  if (turned) {
+    // In the middle of the widened frame: style.css turns it upright about its centre.
+    const y = top ? (AREAS.top - LABEL_ROOM) / 2 : (AREAS.bottom + G.HEIGHT + LABEL_ROOM) / 2;
+    return `<text x="${x}" y="${y}" class="label" dominant-baseline="central">${p}</text>`;
+  }
   const y = top ? AREAS.top - 2 : AREAS.bottom + 10;
   return `<text x="${x}" y="${y}" class="label">${p}</text>`;
 }
@@ -67,17 +76,19 @@ function cube(x, y, value, extra = "") {
  * null), targets (Set of places the selected checker may go), focus (optional: the
  * place the keyboard's cursor is on, ringed), arrows (optional:
  * [{x1, y1, x2, y2, kind}] in SVG units, kind "played" or "best", drawn as lines with
- * arrowheads)}.
+ * arrowheads), turned (optional: drawn for boardFrame's quarter turn, the frame
+ * widened for upright point numbers)}.
  */
 export function boardMarkup(model) {
   const parts = [];
   const colourOf = (side) => COLOURS[model.seats[side]];
   const { left, bar, right, boardEnd, tray, top, bottom, middle } = AREAS;
-  parts.push(`<rect x="${G.CUBE_COLUMN}" y="0" width="${G.WIDTH - G.CUBE_COLUMN}" height="${G.HEIGHT}" rx="8" class="frame" fill="${FRAME}"/>`);
+  const room = model.turned ? LABEL_ROOM : 0;
+  parts.push(`<rect x="${G.CUBE_COLUMN}" y="${-room}" width="${G.WIDTH - G.CUBE_COLUMN}" height="${G.HEIGHT + 2 * room}" rx="8" class="frame" fill="${FRAME}"/>`);
   parts.push(`<rect class="felt" x="${left}" y="${top}" width="${bar - left}" height="${bottom - top}" fill="${FELT}"/>`);
   parts.push(`<rect class="felt" x="${right}" y="${top}" width="${boardEnd - right}" height="${bottom - top}" fill="${FELT}"/>`);
   parts.push(`<rect class="tray" x="${tray}" y="${top}" width="${G.TRAY}" height="${bottom - top}" fill="#24170c"/>`);
-  for (let p = 1; p <= 24; p += 1) parts.push(triangle(p), label(p));
+  for (let p = 1; p <= 24; p += 1) parts.push(triangle(p), label(p, model.turned));
 
   // The checkers: borne off (slabs in the tray, the bottom side's from the bottom
   // edge), on the points (a pinned one under the pinner's stack, marked), on the bar.
@@ -187,4 +198,18 @@ export function boardMarkup(model) {
 /** A checker of `seat`'s colour for dragging, at (x, y). */
 export function dragMarkup(seat, x, y) {
   return circle(x, y, COLOURS[seat], 'class="checker dragging" pointer-events="none"');
+}
+
+/**
+ * The board's <svg> content and viewBox: as boardMarkup draws it, or (`turned`) turned a
+ * quarter clockwise for a narrow screen, where a point is then a finger wide: the
+ * bottom side's points on the left, the cube at the top, the tray at the bottom. The
+ * drawing is in a <g data-board> either way (boardinput.js maps the pointer through it).
+ */
+export function boardFrame(model, turned = false) {
+  const markup = boardMarkup({ ...model, turned });
+  if (!turned) return { viewBox: `0 0 ${G.WIDTH} ${G.HEIGHT}`, markup: `<g data-board>${markup}</g>` };
+  const across = G.HEIGHT + 2 * LABEL_ROOM;
+  const transform = `translate(${G.HEIGHT + LABEL_ROOM} 0) rotate(90)`;
+  return { viewBox: `0 0 ${across} ${G.WIDTH}`, markup: `<g data-board transform="${transform}">${markup}</g>` };
 }

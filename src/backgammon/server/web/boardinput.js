@@ -1,7 +1,7 @@
 // Moving checkers on a drawn board with the pointer: click a checker that may move,
 // then where it goes; or drag it there (mouse, pen or touch). The steps offered are
-// planner.js's; what a page does with a step is its own (`hooks`). The chouette page
-// uses it (the match page has the same behaviour in app.js).
+// planner.js's; what a page does with a step is its own (`hooks`). The match page and
+// the chouette page use it.
 
 import { dragMarkup } from "./board.js";
 import { placeAt } from "./boardmodel.js";

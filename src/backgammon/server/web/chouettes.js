@@ -9,10 +9,10 @@
 // list is the room chouettes: the tables now, then each table's line as it changes.
 // Every text from the server is set as text, never as HTML.
 
-import { boardMarkup } from "./board.js";
 import { bindBoardInput } from "./boardinput.js";
 import * as B from "./boardmodel.js";
 import * as R from "./boardrules.js";
+import { drawBoard, onTurn, pickUpFromTheBar, scrollToBoard } from "./boardsvg.js";
 import { cursorLabel, showBoardWords } from "./boardwords.js";
 import * as V from "./chouetteview.js";
 import { $, SessionEndedError, api, el, say, sayError } from "./common.js";
@@ -36,9 +36,6 @@ const page = {
   chosen: [],
   selected: null,
 };
-
-/** A phone's width: the board is turned a quarter (its points a finger wide). */
-const NARROW = window.matchMedia("(max-width: 40rem)");
 
 function tableId() {
   return new URLSearchParams(location.search).get("id");
@@ -137,17 +134,6 @@ function takeSession(table) {
   page.plan = mover ? P.planner(V.boardState(session), V.seatOf(session, page.me)) : null;
 }
 
-/** The board's SVG: turned a quarter on a narrow screen, so that a point is a finger wide. */
-function boardFrame(markup) {
-  const svg = $("#chouette-board");
-  const turned = NARROW.matches;
-  const { WIDTH, HEIGHT } = B.GEOMETRY;
-  svg.setAttribute("viewBox", turned ? `0 0 ${HEIGHT} ${WIDTH}` : `0 0 ${WIDTH} ${HEIGHT}`);
-  svg.classList.toggle("turned", turned);
-  const transform = turned ? ` transform="translate(${HEIGHT} 0) rotate(90)"` : "";
-  svg.innerHTML = `<g data-board${transform}>${markup}</g>`;
-}
-
 function showBoard(session) {
   const me = page.me;
   const seat = V.seatOf(session, me);
@@ -160,19 +146,17 @@ function showBoard(session) {
   const focus = keyFocus(places);
   const dice = M.diceView(state, plan, page.chosen);
   const cube = V.cubeModel(session, me);
-  boardFrame(
-    boardMarkup({
-      points,
-      dice,
-      diceSide: state.game.turn === bottom ? "bottom" : "top",
-      cube,
-      seats: { bottom, top: 1 - bottom },
-      movable: new Set(plan ? P.sources(plan, page.chosen) : []),
-      selected: plan ? page.selected : null,
-      targets: new Set(plan && page.selected !== null ? P.destinations(plan, page.chosen, page.selected) : []),
-      focus,
-    }),
-  );
+  drawBoard($("#chouette-board"), {
+    points,
+    dice,
+    diceSide: state.game.turn === bottom ? "bottom" : "top",
+    cube,
+    seats: { bottom, top: 1 - bottom },
+    movable: new Set(plan ? P.sources(plan, page.chosen) : []),
+    selected: plan ? page.selected : null,
+    targets: new Set(plan && page.selected !== null ? P.destinations(plan, page.chosen, page.selected) : []),
+    focus,
+  });
   const words = V.chouetteWords(session, me, { points, dice, cube, pips: view.pips });
   showBoardWords($("#board-words"), words);
   $("#chouette-board").setAttribute("aria-label", cursorLabel(focus, plan ? page.selected : null, words));
@@ -204,7 +188,7 @@ function showControls(session) {
 }
 
 function showSession(session) {
-  pickUpFromTheBar();
+  page.selected = pickUpFromTheBar(page.plan, page.chosen, page.selected);
   $("#chouette-box").textContent = session.box;
   $("#chouette-captain").textContent = session.captain;
   $("#chouette-holder").textContent = session.holder === session.captain ? "" : `(${session.holder} plays the checkers)`;
@@ -230,20 +214,13 @@ function showSession(session) {
   showControls(session);
 }
 
-/** On a phone a checker on the bar is picked up by itself (the bar is too narrow to
- *  tap there): where it may enter is lit at once. */
-function pickUpFromTheBar() {
-  if (!page.plan || page.selected !== null || !NARROW.matches) return;
-  const from = P.sources(page.plan, page.chosen);
-  if (from.length === 1 && from[0] === 25) page.selected = 25;
-}
-
 /** Draw the table again (the steps chosen, the keyboard's cursor). */
 function render() {
   if (page.table && page.table.session) showSession(page.table.session);
 }
 
 function showTable(table) {
+  const firstBoard = Boolean(table.session) && !page.table?.session;
   page.table = table;
   document.title = `Chouette: ${table.name}`;
   $("#chouette-list").hidden = true;
@@ -258,6 +235,7 @@ function showTable(table) {
   $("#chouette-session").hidden = table.session === null;
   takeSession(table);
   if (table.session) showSession(table.session);
+  if (firstBoard) scrollToBoard($(".chouette-play"));
 }
 
 function onMessage(event) {
@@ -391,7 +369,7 @@ function wireBoard() {
       render();
     }
   });
-  NARROW.addEventListener("change", render);
+  onTurn(render);
 }
 
 if (tableId()) wireButtons();
