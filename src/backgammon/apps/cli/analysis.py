@@ -89,7 +89,9 @@ def analyze(
             "folder of them, or an .ogxms stream of many matches (one summary table)."
         ),
     ],
-    ply: Annotated[int, typer.Option(help="Lookahead of the analysis (0 = the network).")] = 0,
+    ply: Annotated[
+        int, typer.Option(min=0, max=4, help="Lookahead of the analysis (0 = the network).")
+    ] = 0,
     json_output: Annotated[
         str | None, typer.Option("--json", help="Write the analysis as JSON to this file.")
     ] = None,

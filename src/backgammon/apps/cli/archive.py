@@ -36,7 +36,9 @@ def archive(
             help="Match files (.mat, .sgf, .xg, .ogxm), folders of them, .ogxms streams.",
         ),
     ],
-    ply: Annotated[int, typer.Option(help="Lookahead of the analysis (0 = the network).")] = 0,
+    ply: Annotated[
+        int, typer.Option(min=0, max=4, help="Lookahead of the analysis (0 = the network).")
+    ] = 0,
     json_output: Annotated[
         str | None, typer.Option("--json", help="Write the archive as JSON to this file.")
     ] = None,

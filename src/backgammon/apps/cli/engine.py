@@ -115,7 +115,7 @@ def probabilities_line(probabilities: tuple[float, ...]) -> str:
 def hint(
     position: Annotated[str, typer.Argument(help="A Position ID or an XGID.")],
     roll: Annotated[str, typer.Option("--roll", "-r", help="The dice, e.g. 3-1.")],
-    ply: Annotated[int, typer.Option(help="Lookahead (0 = the network alone).")] = 0,
+    ply: Annotated[int, typer.Option(min=0, max=4, help="Lookahead (0 = the network alone).")] = 0,
     top: Annotated[int, typer.Option(help="How many plays to show.")] = 10,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
     variant: Annotated[str, typer.Option(help=_VARIANT_HELP)] = "standard",
@@ -201,7 +201,7 @@ def hint(
 @commands.command(name="eval")
 def evaluate(
     position: Annotated[str, typer.Argument(help="A Position ID or an XGID.")],
-    ply: Annotated[int, typer.Option(help="Lookahead (0 = the network alone).")] = 0,
+    ply: Annotated[int, typer.Option(min=0, max=4, help="Lookahead (0 = the network alone).")] = 0,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
     variant: Annotated[str, typer.Option(help=_VARIANT_HELP)] = "standard",
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
@@ -288,13 +288,59 @@ def build_hypergammon(
         raise typer.Exit(status)
 
 
+_OWNERS = ("centred", "player", "opponent")
+
+
+def _cube_owner(owner: str) -> str:
+    """``--owner``, checked: centred, player or opponent."""
+    if owner not in _OWNERS:
+        raise typer.BadParameter(
+            f"{owner!r} is not one of {', '.join(_OWNERS)}", param_hint="--owner"
+        )
+    return owner
+
+
+def _aways(match_length: int, away: str) -> tuple[int, int] | None:
+    """The points each side needs (``--away mine,theirs``) in a ``--match-length``
+    match (its start when not given), or None for money.
+
+    Raises:
+        typer.BadParameter: a length below 0; --away without a length; an --away that
+            is not two whole numbers from 1 to the length.
+    """
+    if match_length < 0:
+        raise typer.BadParameter(f"a length >= 0, got {match_length}", param_hint="--match-length")
+    if not match_length:
+        if away:
+            raise typer.BadParameter(
+                "needs --match-length (money has no score)", param_hint="--away"
+            )
+        return None
+    if not away:
+        return (match_length, match_length)
+    parts = away.split(",")
+    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
+        raise typer.BadParameter(
+            f"'mine,theirs': the points each side needs, such as 3,2; got {away!r}",
+            param_hint="--away",
+        )
+    mine, theirs = (int(part) for part in parts)
+    if not (1 <= mine <= match_length and 1 <= theirs <= match_length):
+        raise typer.BadParameter(
+            f"each side needs 1 to {match_length} points in a {match_length}-point match; "
+            f"got {away!r}",
+            param_hint="--away",
+        )
+    return mine, theirs
+
+
 @commands.command()
 def cube(
     position: Annotated[str, typer.Argument(help="A Position ID or an XGID.")],
     owner: Annotated[str, typer.Option(help="centred, player or opponent")] = "centred",
     match_length: Annotated[int, typer.Option(help="Match length (0 = money).")] = 0,
     away: Annotated[str, typer.Option(help="Away scores 'mine,theirs' in a match.")] = "",
-    ply: Annotated[int, typer.Option(help="Lookahead of the evaluation.")] = 0,
+    ply: Annotated[int, typer.Option(min=0, max=4, help="Lookahead of the evaluation.")] = 0,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
     variant: Annotated[str, typer.Option(help=_VARIANT_HELP)] = "standard",
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
@@ -312,14 +358,15 @@ def cube(
     chosen = variant_named(variant)
     board = engine_position(position, chosen.checkers)
     _check_cubeful_search(chosen, ply)
+    cube_owner = _cube_owner(owner)
+    aways = _aways(match_length, away)
     say_while_compiling(ply)
     engine = Engine(weights, variant=chosen)
     try:
-        if match_length:
-            mine, theirs = (int(part) for part in away.split(","))
-            context = CubeContext(owner=CubeOwner(owner), away=(mine, theirs), met=kazaross_xg2())
+        if aways is not None:
+            context = CubeContext(owner=CubeOwner(cube_owner), away=aways, met=kazaross_xg2())
         elif owner != "centred" or not _is_xgid(position):
-            context = CubeContext(owner=CubeOwner(owner))
+            context = CubeContext(owner=CubeOwner(cube_owner))
         else:
             context = xgid_cube(position)
         engine.evaluate_at(board, 0)  # a bad ply or variant is reported before the search

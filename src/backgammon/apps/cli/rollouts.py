@@ -260,7 +260,7 @@ def label_file(
 def external(
     port: Annotated[int, typer.Option(help="TCP port to listen on (loopback).")] = 30123,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    ply: Annotated[int, typer.Option(help="The engine's lookahead.")] = 0,
+    ply: Annotated[int, typer.Option(min=0, max=4, help="The engine's lookahead.")] = 0,
     weights: Annotated[str | None, typer.Option(help="A weights file.")] = None,
 ) -> None:
     """Play for GNU Backgammon's 'external' player protocol (FIBS board lines over a
