@@ -53,3 +53,30 @@ def test_a_checker_on_the_bar_must_enter_first() -> None:
     position = bg.Position.from_xgid("XGID=-b----E-C---eE---c-e----AA:0:0:1:00:0:0:0:0:10")
     with pytest.raises(IllegalPlayError, match=r"checkers on the bar must enter first"):
         bg.Play.parse("13/10 13/11", position, (3, 2))
+
+
+def test_show_says_resignations_and_points_in_words() -> None:
+    from typer.testing import CliRunner
+
+    from backgammon.apps.cli import app
+
+    result = CliRunner().invoke(app, ["show", "tests/data/reference/formats/match01_3pt.mat"])
+    assert result.exit_code == 0, result.output
+    lines = [line.strip() for line in result.output.splitlines()]
+    assert "gnubg wins 1 point" in lines and "root wins 8 points" in lines
+    assert "121. gnubg: resigns a gammon" in lines
+    assert "122. root: accepts the resignation" in lines
+    assert not any("point(s)" in line or "acceptresignation" in line for line in lines)
+
+
+def test_the_person_is_told_they_move_first_in_good_english() -> None:
+    for seed in range(20):
+        lines: list[str] = []
+        TerminalGame(
+            HeuristicPlayer(), SeededDice(seed), read=lambda _prompt: "quit", write=lines.append
+        ).run()
+        if "You move first." in lines:
+            break
+    else:
+        raise AssertionError("no seed of 20 let the person move first")
+    assert not any("You moves" in line for line in lines)

@@ -531,9 +531,14 @@ def _summary_table(summaries: Sequence[PlayerSummary]) -> str:
     )
     add("Checker play: forced moves", str(first.forced_moves), str(second.forced_moves))
     add(
-        "Checker play: equity lost (mean)",
-        f"{first.checker_loss:.3f} ({first.checker_loss_mean:.4f})",
-        f"{second.checker_loss:.3f} ({second.checker_loss_mean:.4f})",
+        "Checker play: equity lost in all",
+        f"{first.checker_loss:.3f}",
+        f"{second.checker_loss:.3f}",
+    )
+    add(
+        "Checker play: equity lost per decision",
+        f"{first.checker_loss_mean:.4f}",
+        f"{second.checker_loss_mean:.4f}",
     )
     add(
         "Checker play: error rate",
@@ -702,6 +707,7 @@ def html_report(analysis: MatchAnalysis, *, title: str | None = None) -> str:
     players = analysis.players
     heading = title or f"{players[0]} vs {players[1]}"
     kind = f"{analysis.length}-point match" if analysis.length else "money session"
+    games = f"{len(analysis.games)} game{'' if len(analysis.games) == 1 else 's'}"
     summaries = summarize(analysis)
     errors = [decision for decision in analysis.decisions if decision.mark is not None]
     sections = []
@@ -727,7 +733,7 @@ def html_report(analysis: MatchAnalysis, *, title: str | None = None) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{html.escape(heading)}: analysis</title><style>{_CSS}</style></head><body>"
         f"<h1>{html.escape(heading)}</h1>"
-        f'<p class="meta">{kind}, {len(analysis.games)} games, analysed at {settings.ply}-ply '
+        f'<p class="meta">{kind}, {games}, analysed at {settings.ply}-ply '
         f"(checker play: {'cubeful' if settings.cubeful else 'cubeless'} equity at the "
         "score; cube: Janowski's model"
         f"{', Kazaross-XG2' if analysis.length and settings.met is None else ''}). "

@@ -212,7 +212,8 @@ class TerminalGame:
             self.write("A tie: rolling again.")
         else:
             assert action.starter is not None
-            self.write(f"{self.names[action.starter]} moves first.")
+            starter = self.names[action.starter]
+            self.write("You move first." if starter == "You" else f"{starter} moves first.")
 
     def _computer_step(self) -> None:
         game = self.game

@@ -14,6 +14,7 @@ import typer
 
 from backgammon.apps.cli.common import (
     check_outputs,
+    counted,
     read_match_file,
     report_signatures,
     say_while_compiling,
@@ -187,7 +188,7 @@ def analyze(
     except (OSError, ValueError, BackgammonError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
-    table = Table(title=f"{file}: {len(record.games)} games at {ply}-ply")
+    table = Table(title=f"{file}: {counted(len(record.games), 'game')} at {ply}-ply")
     table.add_column("")
     summaries = summarize(analysis)
     for summary in summaries:
@@ -364,7 +365,9 @@ def _analyze_on_runner(
             analysed.append((label, record, result))
     games = sum(len(record.games) for record in records)
     typer.echo(
-        f"{len(analysed)} matches ({games} games) in {seconds:.1f} s on {cores} CPUs", err=True
+        f"{counted(len(analysed), 'match', 'matches')} ({counted(games, 'game')}) in "
+        f"{seconds:.1f} s on {cores} CPUs",
+        err=True,
     )
     return analysed
 

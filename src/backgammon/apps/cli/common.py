@@ -88,3 +88,8 @@ def check_outputs(**outputs: tuple[str | None, tuple[str, ...]]) -> None:
             check_output_path(path, suffixes)
         except ValueError as error:
             raise typer.BadParameter(f"--{option}: {error}") from None
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """``number`` of ``noun`` in words: "1 game", "2 games", "1 point"."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"

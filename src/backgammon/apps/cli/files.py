@@ -8,10 +8,20 @@ from typing import Annotated
 
 import typer
 
-from backgammon.apps.cli.common import position_from_text, read_match_file, variant_named
+from backgammon.apps.cli.common import counted, position_from_text, read_match_file, variant_named
 from backgammon.errors import BackgammonError
 from backgammon.formats import MatchRecord, write_match
-from backgammon.rules.cube import MatchContext
+from backgammon.rules.cube import (
+    AcceptResignation,
+    Beaver,
+    Double,
+    Drop,
+    MatchContext,
+    Raccoon,
+    RejectResignation,
+    Resign,
+    Take,
+)
 from backgammon.rules.dice import Roll
 from backgammon.rules.game import Game, OpeningRoll
 from backgammon.rules.play import Play
@@ -110,7 +120,7 @@ def _show_match(record: MatchRecord, game_number: int | None, move: int | None) 
             replay.push_unchecked(entry.action)
         outcome = game_record.outcome
         if outcome is not None:
-            typer.echo(f"      {names[outcome.winner]} wins {outcome.points} point(s)")
+            typer.echo(f"      {names[outcome.winner]} wins {counted(outcome.points, 'point')}")
         if move is not None:
             typer.echo(
                 f"error: game {game_record.number} has {len(game_record.entries)} actions", err=True
@@ -125,7 +135,21 @@ def _describe(action: object) -> str:
         return f"rolls {action}"
     if isinstance(action, Play):
         return str(action)
-    return type(action).__name__.lower()
+    if isinstance(action, Resign):
+        return f"resigns a {action.level.name.lower()}"
+    return _ACTION_WORDS.get(type(action), type(action).__name__.lower())
+
+
+_ACTION_WORDS: dict[type, str] = {
+    AcceptResignation: "accepts the resignation",
+    RejectResignation: "rejects the resignation",
+    Double: "doubles",
+    Take: "takes",
+    Drop: "drops",
+    Beaver: "beavers",
+    Raccoon: "raccoons",
+}
+"""How ``show`` says the actions that are not rolls or plays."""
 
 
 @commands.command()

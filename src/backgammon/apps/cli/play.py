@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from backgammon import variants
-from backgammon.apps.cli.common import say_while_compiling, variant_named
+from backgammon.apps.cli.common import counted, say_while_compiling, variant_named
 from backgammon.apps.output_path import check_output_path
 from backgammon.apps.selfplay import play_games
 from backgammon.apps.terminal_game import TerminalGame
@@ -127,7 +127,8 @@ def selfplay(
     if json_output:
         typer.echo(json.dumps(summary, indent=2))
         return
-    typer.echo(f"{summary['games']} games of {chosen.name} (seed {seed}, {player} players)")
+    games = counted(summary["games"], "game")
+    typer.echo(f"{games} of {chosen.name} (seed {seed}, {player} players)")
     for side in (0, 1):
         counts = summary["results"][f"player{side}"]
         typer.echo(f"player {side}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
