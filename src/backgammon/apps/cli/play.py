@@ -127,8 +127,8 @@ def selfplay(
     if json_output:
         typer.echo(json.dumps(summary, indent=2))
         return
-    games = counted(summary["games"], "game")
-    typer.echo(f"{games} of {chosen.name} (seed {seed}, {player} players)")
+    played = counted(summary["games"], "game")
+    typer.echo(f"{played} of {chosen.name} (seed {seed}, {player} players)")
     for side in (0, 1):
         counts = summary["results"][f"player{side}"]
         typer.echo(f"player {side}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
