@@ -14,6 +14,7 @@ from backgammon.apps.cli import app
 REAL = Path(__file__).parents[1] / "data"
 XG = REAL / "xg" / "gammonview" / "XCu3RJ0UvDg_Tldl.xg"
 OGXM = REAL / "ogxm" / "gammonview" / "match.ogxm"
+XG_FREE_MATCH = REAL / "reference" / "formats" / "match01_3pt.mat"
 
 
 def _run(*args: str) -> tuple[int, str, str]:
@@ -34,7 +35,8 @@ def test_a_converted_match_reports_the_score_it_ended_on(tmp_path: Path) -> None
     [
         (("show", "/nowhere/match.xg"), "/nowhere/match.xg: cannot read the file"),
         (("show", "{folder}"), "cannot read the file"),
-        (("convert", str(XG), "/nowhere/out.sgf"), "/nowhere/out.sgf: cannot write the file"),
+        (("convert", str(XG), "/nowhere/out.sgf"), "/nowhere/out.sgf: the folder /nowhere does"),
+        (("convert", "{folder}/x.mat", "{folder}/../{name}/x.mat"), "x.mat is the file read"),
         (("convert", str(XG), "{folder}/out.txt"), "the format is chosen by the extension"),
         (("analyze", "{folder}/nothing", "--processes", "1"), "holds no match file (.mat, .sgf"),
         (("convert", "{folder}/empty.ogxm", "{folder}/x.mat"), "the file is empty (0 bytes)"),
@@ -47,7 +49,8 @@ def test_mistakes_get_a_one_line_error(args: tuple[str, ...], message: str, tmp_
     (tmp_path / "empty.ogxm").write_bytes(b"")
     (tmp_path / "cut.ogxm").write_bytes(OGXM.read_bytes()[:100])
     (tmp_path / "cut.xg").write_bytes(XG.read_bytes()[:30_000])
-    code, out, err = _run(*(arg.format(folder=tmp_path) for arg in args))
+    (tmp_path / "x.mat").write_text(XG_FREE_MATCH.read_text())
+    code, out, err = _run(*(arg.format(folder=tmp_path, name=tmp_path.name) for arg in args))
     assert code == 2, (out, err)
     assert message in err and "Traceback" not in err + out, err
     assert len(err.strip().splitlines()) == 1, err

@@ -35,9 +35,9 @@ def test_save_to_a_path_that_cannot_take_it_says_why_and_the_game_goes_on(
     TerminalGame(HeuristicPlayer(), SeededDice(3), read=read, write=lines.append).run()
     said = [line for line in lines if line.startswith(("Could not save", "Saved the match"))]
     assert said == [
-        "Could not save: x.txt: the file name must end in .mat or .sgf",
+        "Could not save: x.txt: the format is chosen by the extension, .mat or .sgf",
         "Could not save: /nonexistent/x.mat: the folder /nonexistent does not exist",
-        f"Could not save: {tmp_path}: the file name must end in .mat or .sgf",
+        f"Could not save: {tmp_path}: the format is chosen by the extension, .mat or .sgf",
         f"Saved the match to {tmp_path}/g.mat.",
     ]
     assert "Game abandoned." in lines  # the game went on until 'quit'
@@ -51,9 +51,12 @@ def test_save_to_a_path_that_cannot_take_it_says_why_and_the_game_goes_on(
             ["play", "--save", "/nonexistent/dir/x.mat"],
             "the folder /nonexistent/dir does not exist",
         ),
-        (["play", "--save", "x.txt"], "the file name must end in .mat or .sgf"),
+        (["play", "--save", "x.txt"], "the format is chosen by the extension, .mat or .sgf"),
         (["analyze", str(MATCH), "--html", "/nonexistent/r.html"], "folder /nonexistent does not"),
-        (["analyze", str(MATCH), "--json", "report.txt"], "must end in .json"),
+        (
+            ["analyze", str(MATCH), "--json", "report.txt"],
+            "the format is chosen by the extension, .json",
+        ),
         (["archive", "gnubg", str(MATCH), "--html", "/nope/a.html"], "the folder /nope does not"),
     ],
 )

@@ -19,7 +19,10 @@ def check_output_path(path: str | os.PathLike[str], suffixes: tuple[str, ...]) -
     """
     target = Path(path)
     if target.suffix.lower() not in suffixes:
-        raise ValueError(f"{path}: the file name must end in {' or '.join(suffixes)}")
+        choices = " or ".join(
+            [", ".join(suffixes[:-1]), suffixes[-1]] if len(suffixes) > 1 else suffixes
+        )
+        raise ValueError(f"{path}: the format is chosen by the extension, {choices}")
     if target.is_dir():
         raise ValueError(f"{path}: is a folder, not a file")
     folder = target.parent if str(target.parent) else Path(".")

@@ -8,7 +8,12 @@ from typing import Annotated
 
 import typer
 
-from backgammon.apps.cli.common import counted, position_from_text, read_match_file, variant_named
+from backgammon.apps.cli.common import (
+    counted,
+    position_from_text,
+    read_match_file,
+    variant_named,
+)
 from backgammon.errors import BackgammonError
 from backgammon.formats import MatchRecord, write_match
 from backgammon.rules.cube import (
@@ -42,6 +47,11 @@ def convert(
     """Convert a match between Jellyfish .mat, GNU Backgammon SGF, OGXM and (read
     only) eXtreme Gammon .xg, by extension (every action is checked against the rules
     on the way)."""
+
+    problem = _conversion_target_problem(source, target)
+    if problem is not None:
+        typer.echo(f"error: {problem}", err=True)
+        raise typer.Exit(2)
     record = read_match_file(source)
     try:
         write_match(record, target)
@@ -55,6 +65,22 @@ def convert(
     length = record.length or 1 << 30  # the match's last game banks what it needed
     final = "-".join(str(min(points, length)) for points in record.score)
     typer.echo(f"{source} -> {target}: {games} game{'s' * (games != 1)}, final score {final}")
+
+
+def _conversion_target_problem(source: str, target: str) -> str | None:
+    """What is wrong with writing a conversion of ``source`` to ``target`` (checked
+    before the source is read), or None."""
+    from backgammon.apps.output_path import check_output_path
+
+    if Path(target).suffix.lower() in (".xg", ".xgp"):
+        return f"{target}: eXtreme Gammon's files are read only: write .mat, .sgf or .ogxm"
+    try:
+        check_output_path(target, (".mat", ".sgf", ".ogxm"))
+    except ValueError as error:
+        return str(error)
+    if Path(target).resolve() == Path(source).resolve():
+        return f"{target} is the file read: write the conversion to another file"
+    return None
 
 
 @commands.command()
