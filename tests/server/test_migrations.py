@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
@@ -39,3 +41,17 @@ def test_upgrade_an_empty_database_to_the_declared_schema(tmp_path: Path, backen
     differences, revision = asyncio.run(main())
     assert differences == []
     assert revision == "0013"
+
+
+def test_migrating_says_nothing_below_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A new server's start used to log a JSON line a migration, with its docstring
+    (issue 54); Alembic's information stays out of the log, its warnings do not."""
+    from backgammon.server.db.database import upgrade
+
+    caplog.set_level(logging.INFO)
+    upgrade(f"sqlite+aiosqlite:///{tmp_path / 'quiet.sqlite3'}")
+    assert (tmp_path / "quiet.sqlite3").stat().st_size > 0
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("alembic")] == []
+    assert logging.getLogger("alembic").level == logging.NOTSET  # put back as it was

@@ -9,6 +9,7 @@ where that matters. Migrations are Alembic's, run by :func:`upgrade` at start.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
@@ -36,8 +37,15 @@ def _alembic_config(url: str) -> Config:
 
 def upgrade(url: str, revision: str = "head") -> None:
     """Bring the database at ``url`` to ``revision`` (blocking: call it in a thread
-    from async code)."""
-    command.upgrade(_alembic_config(url), revision)
+    from async code). Alembic's own lines (one a migration, with its docstring) are
+    kept out of the server's log; its warnings and errors still reach it."""
+    migration_log = logging.getLogger("alembic")
+    level = migration_log.level
+    migration_log.setLevel(logging.WARNING)
+    try:
+        command.upgrade(_alembic_config(url), revision)
+    finally:
+        migration_log.setLevel(level)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
