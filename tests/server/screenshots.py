@@ -33,6 +33,7 @@ FOCUS = {
     ("position", "phone"): ("#position-context", "start"),
     ("position", "desktop"): ("#position-rollout-form", "end"),
     ("chouette", "phone"): ("#chouette-turn", "start"),
+    ("play", "phone"): ("#match-view .board-column", "start"),
     ("chouette", "desktop"): ("#chouette-session", "start"),
 }
 
