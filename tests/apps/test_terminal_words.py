@@ -80,3 +80,20 @@ def test_the_person_is_told_they_move_first_in_good_english() -> None:
     else:
         raise AssertionError("no seed of 20 let the person move first")
     assert not any("You moves" in line for line in lines)
+
+
+def test_the_variants_fit_an_80_column_terminal_and_say_where_tabula_is_played() -> None:
+    from typer.testing import CliRunner
+
+    from backgammon import variants
+    from backgammon.apps.cli import app
+
+    result = CliRunner().invoke(app, ["variants"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+    starts = {line.split()[0] for line in lines if line and not line.startswith(" ")}
+    assert {variant.name for variant in variants.all_variants()} <= starts
+    assert "…" not in result.output  # folded, never cut
+    text = "".join(result.output.split())  # the rules' words folded over lines, joined
+    assert "(threedice):ontheweb,orinselfplay." in text

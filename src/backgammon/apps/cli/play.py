@@ -103,10 +103,21 @@ def play(
 
 @commands.command(name="variants")
 def list_variants() -> None:
-    """List the variants you can play."""
+    """List the variants: their rules in a line, their other names, and where a variant
+    cannot be played in the terminal (three dice: on the web, or in selfplay)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, header_style="bold", pad_edge=False, expand=True)
+    table.add_column("Variant", no_wrap=True)
+    table.add_column("Rules", ratio=3)
+    table.add_column("Also", ratio=1, overflow="fold")
     for variant in variants.all_variants():
-        aliases = f" (also: {', '.join(variant.aliases)})" if variant.aliases else ""
-        typer.echo(f"{variant.name:14} {variant.description}{aliases}")
+        rules = variant.description
+        if variant.dice != 2:
+            rules += " Not in 'backgammon play' (three dice): on the web, or in selfplay."
+        table.add_row(variant.name, rules, ", ".join(variant.aliases))
+    Console(soft_wrap=False).print(table)
 
 
 @commands.command()
