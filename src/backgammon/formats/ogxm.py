@@ -37,12 +37,14 @@ from __future__ import annotations
 
 import datetime
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from backgammon.errors import BackgammonError, MatchFileError
 from backgammon.formats.record import Location, MatchInfo, MatchRecord, MatchVisitor
 from backgammon.formats.xg_analysis import best_cube_action, cube_equities_json
+from backgammon.notation.play_text import BAR_POINT, OFF_POINT
 from backgammon.rules.cube import (
     AcceptResignation,
     Beaver,
@@ -56,7 +58,7 @@ from backgammon.rules.cube import (
 )
 from backgammon.rules.dice import Roll
 from backgammon.rules.game import OpeningRoll
-from backgammon.rules.play import Play
+from backgammon.rules.play import Play, Step
 from backgammon.rules.variant import STANDARD, Variant
 
 __all__ = [
@@ -252,6 +254,23 @@ def _date_of(started_at: object) -> str | None:
     return moment.date().isoformat()
 
 
+def _first_die_first(steps: Sequence[Step], roll: Roll) -> list[Step]:
+    """A play's steps with one that uses the roll's first die in front, where that
+    step does not continue another (a checker's own later step keeps its place): the
+    roll is stored as one of the 21, so the reader takes the dice's order from the
+    first move's die (:func:`_dice_in_order`)."""
+    ordered = list(steps)
+    if roll.is_double or not ordered or ordered[0].die == roll.first:
+        return ordered
+    if any(step.source == BAR_POINT or step.destination == OFF_POINT for step in ordered):
+        return ordered  # entering first, bearing off once home: the order is the rules'
+    ends = {step.destination for step in ordered}
+    for index, step in enumerate(ordered):
+        if step.die == roll.first and step.source not in ends:
+            return [step, *ordered[:index], *ordered[index + 1 :]]
+    return ordered
+
+
 def _pips(steps: Steps, roll: Roll) -> list[dict[str, int]]:
     """Steps as OGXM moves: each its from point and the die it used (a checker borne
     off from below the die's point used the smallest larger die left)."""
@@ -307,7 +326,7 @@ def _game_document(game: Any, analysis: OgxmAnalysis | None) -> dict[str, Any]:
                 raise ValueError(f"game {game.number}: a play without a roll")
             moves = [
                 {"from": _absolute(entry.player, step.source), "pips": step.die}
-                for step in action.steps
+                for step in _first_die_first(action.steps, roll)
             ]
             ply: dict[str, Any] = {
                 "action_id": _roll_id(roll),
@@ -512,6 +531,16 @@ def _visit_game(
     visitor.end_game(winner, points if isinstance(points, int) else None, where)
 
 
+def _dice_in_order(roll: tuple[int, int], moves: list[tuple[int, int]]) -> tuple[int, int]:
+    """The roll's dice in the order played: the format keeps a roll as one of the 21
+    (low die first), its moves in their order, so the first move's die comes first
+    (a 5-2 played 13/8 13/11 stays 5-2; with no move, the higher die first)."""
+    low, high = roll
+    if low != high and moves and moves[0][1] == low:
+        return low, high
+    return high, low
+
+
 def _visit_ply(
     ply: dict[str, Any],
     action: int,
@@ -527,9 +556,9 @@ def _visit_ply(
         raise ValueError(f"color {color}")
     player = _color(color)
     if 0 <= action <= 20:
-        visitor.roll(player, ROLLS[action], where)
-        _annotate(visitor, _cube_read(ply, engine), where)  # a "no double" before it
         moves = [(int(m["from"]), int(m["pips"])) for m in ply.get("moves", [])]
+        visitor.roll(player, _dice_in_order(ROLLS[action], moves), where)
+        _annotate(visitor, _cube_read(ply, engine), where)  # a "no double" before it
         tally.borne_off[player] += sum(_absolute(player, start) <= die for start, die in moves)
         visitor.play(player, _notation(player, moves), where)
         _annotate(visitor, _checker_read(ply, player, engine), where)
