@@ -32,16 +32,21 @@ is made, so no BLAS threads compete with the caller's own processes. (The dense 
 forward pass, :meth:`~backgammon.engine.network.Network.forward`, gives the same numbers
 to float32 rounding, and is what a trainer would use.) :meth:`Engine.evaluate` runs one
 position through a single Numba call.
+
+What an evaluation gives (:class:`Evaluation`, :class:`PlayEvaluation`) is
+:mod:`~backgammon.engine.evaluation`'s; the exact evaluators an engine plugs in
+(:class:`BearoffEvaluator`, :class:`ExactEvaluator`, :class:`EvaluationSource`) are
+:mod:`~backgammon.engine.exact`'s, and the networks it opens by default
+(:func:`default_networks`, :func:`networks_for`) :mod:`~backgammon.engine.weights`'s;
+this module exports them all.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from enum import IntEnum
-from importlib import resources
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -68,13 +73,7 @@ from backgammon.engine.network import (
     sigmoid_inplace,
 )
 from backgammon.engine.pruning import default_pruning_network
-from backgammon.engine.search import (
-    EvaluationCache,
-    MoveFilter,
-    Pruning,
-    evaluate_plies,
-    invert,
-)
+from backgammon.engine.search import EvaluationCache, MoveFilter, Pruning, evaluate_plies, invert
 from backgammon.errors import EngineError
 from backgammon.rules.dice import Roll, RollLike
 from backgammon.rules.play import Play
@@ -84,6 +83,33 @@ from backgammon.rules.variant_movegen import movement_code
 
 if TYPE_CHECKING:
     from backgammon.rules.play import PlayList
+from backgammon.engine.evaluation import (
+    Evaluation,
+    PlayEvaluation,
+    _equities,
+    _evaluation,
+    _evaluations,
+)
+from backgammon.engine.exact import (
+    BearoffEvaluator,
+    EvaluationSource,
+    ExactEvaluator,
+    PositionwiseBearoff,
+    _default_exact,
+    _DefaultBearoff,
+    _SolvedBearoff,
+    evaluation_source,
+    exact_database_ready,
+)
+from backgammon.engine.weights import (
+    DEFAULT_SEED,
+    DEFAULT_WEIGHTS,
+    SHARED_NETWORKS,
+    default_networks,
+    networks_for,
+    variant_networks,
+    variant_weights_name,
+)
 
 __all__ = [
     "CRASHED_LIMIT",
@@ -103,6 +129,8 @@ __all__ = [
     "classify_board",
     "classify_boards",
     "default_networks",
+    "evaluation_source",
+    "exact_database_ready",
     "lookahead_supported",
     "mother_rule_results",
     "networks_for",
@@ -120,10 +148,6 @@ BAR = 25
 CRASHED_LIMIT = 6
 """A contact position is *crashed* when a side has at most this many checkers in play
 (see :class:`PositionClass`)."""
-DEFAULT_WEIGHTS = "default.weights.npz"
-"""The file name of the shipped weights in ``backgammon/engine/data``."""
-DEFAULT_SEED = 0
-"""The seed of the untrained networks used while no weights are shipped."""
 PRUNING_KEEP = 5
 """How many plays per roll, best by the pruning network, the full network judges
 inside a pruned search."""
@@ -401,382 +425,6 @@ def _output_rows(
     _, _, w2t, b2 = _views(params, inputs, hidden)
     for k in range(rows.shape[0]):
         outputs_into(activations[k], w2t, b2, probs[rows[k]])
-
-
-@dataclass(frozen=True, slots=True)
-class Evaluation:
-    """Cubeless probabilities of a position for one side (normally the side on roll,
-    before it rolls). Gammon probabilities include backgammons.
-
-    >>> e = Evaluation(0.6, 0.2, 0.01, 0.1, 0.005)
-    >>> round(e.equity, 3)
-    0.305
-    >>> e.flip().win
-    0.4
-    """
-
-    win: float
-    """P(win)."""
-    win_gammon: float
-    """P(win a gammon or backgammon)."""
-    win_backgammon: float
-    """P(win a backgammon)."""
-    lose_gammon: float
-    """P(lose a gammon or backgammon)."""
-    lose_backgammon: float
-    """P(lose a backgammon)."""
-
-    @property
-    def lose(self) -> float:
-        """P(lose) = 1 - P(win)."""
-        return 1.0 - self.win
-
-    @property
-    def equity(self) -> float:
-        """Cubeless money equity for this side:
-        ``2 win - 1 + win_gammon - lose_gammon + win_backgammon - lose_backgammon``."""
-        return (
-            2.0 * self.win
-            - 1.0
-            + self.win_gammon
-            - self.lose_gammon
-            + self.win_backgammon
-            - self.lose_backgammon
-        )
-
-    @property
-    def probabilities(self) -> tuple[float, float, float, float, float]:
-        """The five probabilities in GNU Backgammon's order."""
-        return (
-            self.win,
-            self.win_gammon,
-            self.win_backgammon,
-            self.lose_gammon,
-            self.lose_backgammon,
-        )
-
-    def flip(self) -> Evaluation:
-        """The same evaluation from the other side's point of view."""
-        return _evaluation(
-            1.0 - self.win,
-            self.lose_gammon,
-            self.lose_backgammon,
-            self.win_gammon,
-            self.win_backgammon,
-        )
-
-    def __str__(self) -> str:
-        return (
-            f"win {self.win:.4f} (g {self.win_gammon:.4f}, bg {self.win_backgammon:.4f}) "
-            f"lose g {self.lose_gammon:.4f} bg {self.lose_backgammon:.4f} "
-            f"equity {self.equity:+.4f}"
-        )
-
-
-_new = object.__new__
-_SETTERS = tuple(Evaluation.__dict__[name].__set__ for name in Evaluation.__slots__)
-(_SET_W, _SET_WG, _SET_WBG, _SET_LG, _SET_LBG) = _SETTERS
-
-
-def _evaluation(w: float, wg: float, wbg: float, lg: float, lbg: float) -> Evaluation:
-    """Build an Evaluation without the frozen dataclass's per-field ``__setattr__``."""
-    evaluation = _new(Evaluation)
-    _SET_W(evaluation, w)
-    _SET_WG(evaluation, wg)
-    _SET_WBG(evaluation, wbg)
-    _SET_LG(evaluation, lg)
-    _SET_LBG(evaluation, lbg)
-    return evaluation
-
-
-def _evaluations(probs: npt.NDArray[np.floating[Any]]) -> list[Evaluation]:
-    return [_evaluation(*row) for row in probs.tolist()]
-
-
-def _equities(probs: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """Cubeless money equities of rows of five probabilities."""
-    p = probs
-    equity: npt.NDArray[np.float64] = 2.0 * p[:, 0] - 1.0 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
-    return equity
-
-
-class PlayEvaluation(NamedTuple):
-    """A play with the evaluation of its result, from the mover's point of view."""
-
-    play: Play
-    evaluation: Evaluation
-
-    @property
-    def equity(self) -> float:
-        """The mover's cubeless money equity after the play."""
-        return self.evaluation.equity
-
-
-@runtime_checkable
-class BearoffEvaluator(Protocol):
-    """An exact evaluator for some bear-off positions (a bearoff database), plugged
-    into :class:`Engine` for the ``BEAROFF`` class.
-
-    Both methods take 52-slot boards (``uint8[n, 52]``, side on roll first) of
-    ``BEAROFF`` positions. An evaluator may also offer ``solved(boards)``, marking the
-    boards it values exactly (a solved database): lookahead search leaves them as
-    they are.
-    """
-
-    def covers(self, boards: Boards) -> npt.NDArray[np.bool_]:
-        """Which boards it can evaluate (``bool[n]``)."""
-        ...
-
-    def evaluate_boards(self, boards: Boards) -> npt.NDArray[np.floating[Any]]:
-        """The five probabilities (``float[n, 5]``) of covered boards for the side on
-        roll, before it rolls, cubeless (as a network's outputs)."""
-        ...
-
-
-@runtime_checkable
-class ExactEvaluator(Protocol):
-    """An evaluator that values every position of a variant exactly (a solved game,
-    such as :class:`~backgammon.engine.hypergammon.HypergammonDatabase`), plugged into
-    :class:`Engine` in place of the networks."""
-
-    def evaluate_boards(self, boards: Boards) -> npt.NDArray[np.floating[Any]]:
-        """The five probabilities (``float[n, 5]``) of 52-slot boards for the side on
-        roll, before it rolls, cubeless."""
-        ...
-
-    def cube_equity_rows(self, boards: Boards) -> npt.NDArray[np.float64]:
-        """Exact money cubeful equities per unit of cube (``float[n, 3]``: no double
-        with a centred cube, no double with its own cube, the opponent owning it; no
-        Jacoby rule, no beavers), NaN where unknown (the
-        :data:`~backgammon.engine.cubeful.ExactCubeEquities` form)."""
-        ...
-
-
-class _DefaultHypergammon:
-    """The solved hypergammon database of a checker count, opened (or built into the
-    cache folder) on first use."""
-
-    def __init__(self, checkers: int) -> None:
-        self.checkers = checkers
-        self._database: ExactEvaluator | None = None
-
-    def open(self) -> ExactEvaluator:
-        """The database (loaded, or built, the first time)."""
-        if self._database is None:
-            from backgammon.engine.hypergammon import HypergammonDatabase
-
-            self._database = HypergammonDatabase.open(self.checkers)
-        return self._database
-
-    def evaluate_boards(self, boards: Boards) -> npt.NDArray[np.floating[Any]]:
-        """The database's exact probabilities."""
-        return self.open().evaluate_boards(boards)
-
-    def cube_equity_rows(self, boards: Boards) -> npt.NDArray[np.float64]:
-        """The database's exact money cubeful equities."""
-        return self.open().cube_equity_rows(boards)
-
-
-@dataclass(frozen=True, slots=True)
-class EvaluationSource:
-    """Where an engine's values come from, for every front end to say so: ``exact``
-    when a solved database gives them (hypergammon), else the networks' estimate;
-    ``note`` (``None`` when there is nothing to add) says, for an estimate of a
-    variant whose exact values exist but are not built here, that it is an estimate
-    and how to get the exact ones.
-
-    >>> EvaluationSource(exact=True).label
-    'exact'
-    """
-
-    exact: bool
-    """Whether the values are exact (a solved database), not the networks'."""
-    note: str | None = None
-    """What a user should know about the values (an estimate that could be exact)."""
-
-    @property
-    def label(self) -> str:
-        """``"exact"`` or ``"estimate"``."""
-        return "exact" if self.exact else "estimate"
-
-    def as_json(self) -> dict[str, Any]:
-        """The source as JSON: ``{"exact": ..., "label": ..., "note": ...}``."""
-        return {"exact": self.exact, "label": self.label, "note": self.note}
-
-
-def evaluation_source(variant: Variant, exact: ExactEvaluator | None) -> EvaluationSource:
-    """The :class:`EvaluationSource` of an engine for ``variant`` whose solved
-    evaluator is ``exact`` (``None``: the networks)."""
-    if exact is not None:
-        return EvaluationSource(exact=True)
-    if variant.checkers > 3:
-        return EvaluationSource(exact=False)
-    from backgammon.engine.hypergammon import BUILD_COMMAND, solves
-
-    if not solves(variant):
-        return EvaluationSource(exact=False)
-    command = BUILD_COMMAND.format(checkers=variant.checkers)
-    return EvaluationSource(
-        exact=False,
-        note=(
-            f"estimate from the neural network: the exact {variant.checkers}-checker "
-            f"hypergammon database is not built here; for exact values run `{command}`"
-        ),
-    )
-
-
-def exact_database_ready(variant: Variant) -> bool:
-    """Whether the default solved database of ``variant`` can be used now (built, or
-    built on first use in seconds); ``False`` for a variant that is not solved."""
-    return _default_exact(variant) is not None
-
-
-def _default_exact(variant: Variant) -> ExactEvaluator | None:
-    """The solved database of ``variant``, if any: 1 and 2 checkers always (built on
-    first use in seconds), 3 checkers once built (about 9 min on 2 cores: see docs/variants.md)."""
-    if variant.checkers > 3:
-        return None
-    from backgammon.engine.hypergammon import BUILT_ON_FIRST_USE, available, solves
-
-    if not solves(variant):
-        return None
-    if variant.checkers not in BUILT_ON_FIRST_USE and not available(variant.checkers):
-        return None
-    return _DefaultHypergammon(variant.checkers)
-
-
-class _PositionBearoff(Protocol):
-    def classify(self, position: Position) -> object | None: ...
-
-    def evaluate(self, position: Position) -> tuple[float, float, float, float, float]: ...
-
-
-class PositionwiseBearoff:
-    """A :class:`BearoffEvaluator` over any database with per-position ``classify``
-    (``None`` where it does not apply) and ``evaluate`` (five probabilities) methods,
-    such as :class:`backgammon.engine.bearoff.BearoffDatabase`. Simple, not fast: it
-    builds a :class:`Position` per board.
-    """
-
-    def __init__(self, database: _PositionBearoff) -> None:
-        """Wrap ``database``."""
-        self.database = database
-
-    def covers(self, boards: Boards) -> npt.NDArray[np.bool_]:
-        """Which boards the database classifies as its own."""
-        classify = self.database.classify
-        return np.array(
-            [classify(Position.from_array(board)) is not None for board in boards], dtype=bool
-        )
-
-    def evaluate_boards(self, boards: Boards) -> npt.NDArray[np.float64]:
-        """The database's probabilities of each board."""
-        evaluate = self.database.evaluate
-        rows = [evaluate(Position.from_array(board)) for board in boards]
-        probs: npt.NDArray[np.float64] = np.array(rows, dtype=np.float64).reshape(-1, OUTPUTS)
-        return probs
-
-
-@runtime_checkable
-class _SolvedBearoff(Protocol):
-    def solved(self, boards: Boards) -> npt.NDArray[np.bool_]: ...
-
-
-class _DefaultBearoff:
-    """The default bearoff databases, opened (or built) on first use."""
-
-    def __init__(self) -> None:
-        self._database: BearoffEvaluator | None = None
-
-    def _open(self) -> BearoffEvaluator:
-        if self._database is None:
-            from backgammon.engine.bearoff import BearoffDatabase
-
-            self._database = BearoffDatabase.open()
-        return self._database
-
-    def covers(self, boards: Boards) -> npt.NDArray[np.bool_]:
-        """Which boards the databases evaluate."""
-        return self._open().covers(boards)
-
-    def evaluate_boards(self, boards: Boards) -> npt.NDArray[np.floating[Any]]:
-        """The databases' exact (or one-sided) probabilities."""
-        return self._open().evaluate_boards(boards)
-
-    def solved(self, boards: Boards) -> npt.NDArray[np.bool_]:
-        """Which boards the two-sided database values exactly (a rule on the
-        boards: the databases are not opened for it, so a search that meets no
-        bear-off position never loads, or builds, them)."""
-        from backgammon.engine.bearoff import BearoffDatabase
-
-        return BearoffDatabase.solved(boards)
-
-
-def default_networks() -> Networks:
-    """The shipped networks, or, while the package ships no weights file, untrained
-    networks of the default size initialised from :data:`DEFAULT_SEED` (their metadata
-    says ``trained=False``).
-
-    Raises:
-        EngineError: if the shipped file is unreadable.
-    """
-    resource = resources.files("backgammon.engine").joinpath("data").joinpath(DEFAULT_WEIGHTS)
-    if resource.is_file():
-        with resources.as_file(resource) as path:
-            return Networks.load(path)
-    return Networks.random(
-        DEFAULT_SEED, notes="untrained: random initialisation (no weights file shipped yet)"
-    )
-
-
-SHARED_NETWORKS = {
-    "plakoto-prison": "plakoto",
-    "acey-deucey-1-2": "acey-deucey",
-    "acey-deucey-european": "acey-deucey",
-}
-"""Variants that play with another variant's networks (the same board, movement and
-encoding; each measured on its own games, see ``docs/variants.md``)."""
-
-
-def variant_weights_name(variant: Variant) -> str:
-    """The file name, in ``backgammon/engine/data``, of the networks shipped for
-    ``variant``: ``NAME.weights.npz`` for its registry name, or for the variant whose
-    networks it shares (:data:`SHARED_NETWORKS`)."""
-    return f"{SHARED_NETWORKS.get(variant.name, variant.name)}.weights.npz"
-
-
-def variant_networks(variant: Variant) -> Networks | None:
-    """The networks trained for ``variant`` and shipped in the package, or ``None``
-    when there are none (the standard game's are :func:`default_networks`; a custom
-    variant has none). Which variants have their own is listed in
-    ``docs/variants.md``.
-
-    Raises:
-        EngineError: if the shipped file is unreadable.
-    """
-    if variant.name in ("standard", "custom"):
-        return None
-    resource = (
-        resources.files("backgammon.engine")
-        .joinpath("data")
-        .joinpath(variant_weights_name(variant))
-    )
-    if not resource.is_file():
-        return None
-    with resources.as_file(resource) as path:
-        return Networks.load(path)
-
-
-def networks_for(variant: Variant) -> Networks:
-    """The networks ``Engine(variant=variant)`` plays with: the variant's own when the
-    package ships them (:func:`variant_networks`), otherwise the standard game's
-    (:func:`default_networks`, their inputs scaled to the variant's checkers).
-
-    Raises:
-        EngineError: if a shipped file is unreadable.
-    """
-    own = variant_networks(variant)
-    return default_networks() if own is None else own
 
 
 # The engine reads a position's 52 bytes directly (its documented slot layout), into
