@@ -120,3 +120,31 @@ def test_bad_input_gets_a_clear_error(args: list[str], message: str) -> None:
     assert result.exit_code == 2
     assert message in " ".join(result.stderr.split())
     assert result.stdout == ""
+
+
+def test_the_standings_print_as_a_table_with_tie_breaks_by_their_names() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "tournament",
+            "simulate",
+            "--format",
+            "swiss",
+            "--players",
+            "6",
+            "--rounds",
+            "3",
+            "--seed",
+            "2",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    table = result.output.split("Standings", 1)[1].splitlines()[1:]
+    header = next(line for line in table if line.split()[:1] == ["#"])
+    assert header.split()[:3] == ["#", "Player", "Points"], table
+    assert "Buchholz" in header and "…" not in result.output  # headers fold, never cut
+    text = "".join(result.output.split())
+    assert "Median" in text and "Sonneborn-" in text and "Headto" in text
+    assert "median_buchholz" not in result.output and "sonneborn_berger" not in result.output
+    rows = [line for line in table if line.split() and line.split()[0].isdigit()]
+    assert [row.split()[1] for row in rows] and len(rows) == 6

@@ -19,9 +19,19 @@ from collections.abc import Sequence
 
 from backgammon.tournaments.records import Entrant, Round, Standing
 
-__all__ = ["SWISS_TIEBREAKS", "points_of", "ranked"]
+__all__ = ["SWISS_TIEBREAKS", "TIEBREAK_TITLES", "points_of", "ranked"]
 
 SWISS_TIEBREAKS = ("buchholz", "median_buchholz", "sonneborn_berger", "head_to_head")
+
+TIEBREAK_TITLES = {
+    "buchholz": "Buchholz",
+    "median_buchholz": "Median Buchholz",
+    "sonneborn_berger": "Sonneborn-Berger",
+    "head_to_head": "Head to head",
+    "round_reached": "Round reached",
+    "seed": "Seed",
+}
+"""Each tie-break's name as people write it (the standings' keys are identifiers)."""
 
 
 def points_of(entrants: Sequence[Entrant], rounds: Sequence[Round]) -> dict[str, int]:

@@ -6,7 +6,7 @@ A command group of :mod:`backgammon.apps.cli`, which registers it as ``tournamen
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -112,6 +112,22 @@ def _print_summary(summary: dict[str, object]) -> None:
             else:
                 typer.echo(f"  {first} - {second}: {pairing['winner']} wins")
     typer.echo("Standings")
+    _print_standings(standings)
+
+
+def _print_standings(standings: list[dict[str, Any]]) -> None:
+    """The standings as a table: place, player, points, a column for each tie-break
+    under its name as people write it."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from backgammon.tournaments.standings import TIEBREAK_TITLES
+
+    names = list(dict.fromkeys(name for s in standings for name in s["tiebreaks"]))
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    for title in ("#", "Player", "Points", *(TIEBREAK_TITLES.get(n, n) for n in names)):
+        table.add_column(title, justify="left" if title == "Player" else "right", overflow="fold")
     for place, standing in enumerate(standings, 1):
-        breaks = ", ".join(f"{k} {v}" for k, v in standing["tiebreaks"].items())
-        typer.echo(f"{place:4}. {standing['name']:8} {standing['points']:>3}  ({breaks})")
+        breaks = [str(standing["tiebreaks"].get(name, "")) for name in names]
+        table.add_row(str(place), standing["name"], str(standing["points"]), *breaks)
+    Console(soft_wrap=False).print(table)
