@@ -5,7 +5,8 @@ The report has a summary table per player (error rates, PR, rating, marks, luck)
 game, an SVG plot of player 0's chance to win the game and equity through the match with
 the errors marked; for every error (doubtful, bad or very bad), an SVG diagram of the
 board (24 points, checkers, bar, borne-off checkers, cube, dice; the play made and the
-best play as arrows) with the best alternatives or the cube equities; and each game move
+best play as arrows) with the best alternatives or the cube equities, and its explanation
+(:mod:`backgammon.analysis.explain`: the text and the themes as a short list); and each game move
 by move (collapsed; errors coloured and linked to their diagrams).
 
 >>> from backgammon.rules.position import Position
@@ -28,6 +29,7 @@ from backgammon.analysis.annotate import (
     Mark,
     MatchAnalysis,
 )
+from backgammon.analysis.explain import explain_cube, explain_decision
 from backgammon.analysis.summary import PlayerSummary, summarize, summarize_games
 from backgammon.rules.position import Position
 
@@ -45,6 +47,7 @@ table { border-collapse: collapse; margin: 0.5em 0 1em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.7em; text-align: right; }
 th { background: #f2f2f2; }
 td.text, th.text { text-align: left; }
+.explanation { max-width: 60em; } .explanation ul { margin: 0.3em 0; padding-left: 1.4em; }
 tr.played td { background: #fff2cc; font-weight: bold; }
 .meta { color: #555; }
 .error { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
@@ -602,7 +605,28 @@ def _checker_section(decision: CheckerAnalysis, analysis: MatchAnalysis) -> str:
         '<table><thead><tr><th>#</th><th class="text">Play</th><th>Equity</th>'
         "<th>Difference</th><th>Win</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
     )
-    return _section(decision, analysis, board, table)
+    return _section(decision, analysis, board, table + _explanation_html(decision))
+
+
+def _explanation_html(decision: Decision) -> str:
+    """An error's explanation: its text, then each theme's sentence in a short list
+    (checker plays by :func:`explain_decision`, cube actions by :func:`explain_cube`)."""
+    if isinstance(decision, CheckerAnalysis):
+        explanation = explain_decision(decision)
+        text = explanation.text
+        says = [(theme.id, theme.says) for theme in explanation.themes]
+    else:
+        cube = explain_cube(decision)
+        text, says = cube.text, list(cube.says)
+    items = "".join(
+        f'<li data-theme="{html.escape(theme)}">{html.escape(sentence)}</li>'
+        for theme, sentence in says
+    )
+    return (
+        f'<div class="explanation"><p>{html.escape(text)}</p>'
+        + (f"<ul>{items}</ul>" if items else "")
+        + "</div>"
+    )
 
 
 def _cube_section(decision: CubeAnalysis, analysis: MatchAnalysis) -> str:
@@ -636,7 +660,7 @@ def _cube_section(decision: CubeAnalysis, analysis: MatchAnalysis) -> str:
         '<table><thead><tr><th class="text">Action</th><th>Equity</th><th>Difference</th>'
         f"</tr></thead><tbody>{body}</tbody></table>"
     )
-    return _section(decision, analysis, board, table)
+    return _section(decision, analysis, board, table + _explanation_html(decision))
 
 
 def _anchor(decision: Decision) -> str:
