@@ -18,6 +18,7 @@ export function drawBoard(svg, model) {
   const { viewBox, markup } = boardFrame(model, turned);
   svg.setAttribute("viewBox", viewBox);
   svg.classList.toggle("turned", turned);
+  svg.classList.toggle("still", model.movable.size === 0); // nothing to drag: a swipe scrolls
   svg.innerHTML = markup;
 }
 
