@@ -26,7 +26,9 @@ from backgammon.engine.bearoff import (
     bearoff_points,
     build_bearoff_databases,
     default_database_directory,
+    kernels,
     main,
+    storage,
 )
 from backgammon.errors import EngineError, InvalidPositionError
 from tests.reference import eval_records, position_of
@@ -82,7 +84,7 @@ def test_ranking_round_trip_over_every_index() -> None:
 
 
 def test_ranking_matches_the_kernel_table() -> None:
-    codes, pips, checkers = bearoff._position_tables(15)
+    codes, pips, checkers = storage._position_tables(15)
     for index in range(0, ONE_SIDED_POSITIONS, 97):
         points = bearoff_points(index)
         assert codes[index] == sum(c << (4 * p) for p, c in enumerate(points))
@@ -120,8 +122,8 @@ def test_kernel_results_match_legal_plays(points: list[int]) -> None:
     code = sum(c << (4 * p) for p, c in enumerate(points))
     out = np.empty(1296, dtype=np.int64)
     for roll in ALL_ROLLS:
-        count = bearoff._roll_results(code, roll.high, roll.low, out)
-        ours = {bearoff_points(int(bearoff._code_index(int(c)))) for c in out[:count]}
+        count = kernels._roll_results(code, roll.high, roll.low, out)
+        ours = {bearoff_points(int(kernels._code_index(int(c)))) for c in out[:count]}
         rules = {play.position.player[1:7] for play in position.legal_plays(roll)}
         assert ours == rules, (points, roll)
 

@@ -169,7 +169,7 @@ _STAGES = (
         "bearoff",
         "the bear-off databases",
         _bearoff,
-        _kernels("backgammon.engine.bearoff:_evaluate_bearoff_rows"),
+        _kernels("backgammon.engine.bearoff.kernels:_evaluate_bearoff_rows"),
         in_worker=_bearoff_kernels,
         verb=_bearoff_verb,
     ),
