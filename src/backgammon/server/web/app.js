@@ -599,7 +599,7 @@ function renderYours(yours) {
     }),
   );
   $("#yours-card").hidden = yours.length === 0;
-  if (yours.length && !app.toldYours) {
+  if (yours.length && !app.toldYours && document.body.dataset.view === "lobby") {
     app.toldYours = true;
     const [first] = yours;
     const opponent = first.players.find((name) => name !== me) || "";
