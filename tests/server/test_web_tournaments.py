@@ -352,3 +352,36 @@ def _round_over(url: str, tournament_id: str, number: int) -> dict[str, Any]:
             return dict(httpx.get(f"{url}/api/tournaments/{tournament_id}").json())
         time.sleep(0.3)
     raise AssertionError(f"round {number} did not end")
+
+
+def test_a_person_whose_tab_is_hidden_is_told_of_the_round_by_the_browser(
+    server_factory: Any, browser: Any
+) -> None:
+    """The round's start reaches a person whose tab is in the background as the
+    browser's own notification (they allowed it), and the tab is at the match when
+    they come back to it."""
+    from .test_web_social import BACKGROUND
+
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context.add_init_script(BACKGROUND)
+    page = context.new_page()
+    problems = watch(page)
+    page.goto(server.url + "/", wait_until="load")
+    page.locator("#login-form input[name=name]").fill("ann")
+    page.locator("#login-form input[name=password]").fill("password-ann")
+    page.get_by_role("button", name="Register").click()
+    page.wait_for_selector("#lobby-view:not([hidden])")
+    org = _account(server.url, "org")
+    body = {"name": "Night cup", "format": "swiss", "rounds": 1, "rated": False}
+    created = org.post("/api/tournaments", json={**body, "early_length": 1}).json()
+    path = f"/api/tournaments/{created['id']}"
+    org.post(f"{path}/bots", json={"level": "beginner"}).raise_for_status()
+    page.evaluate(f"fetch('{path}/register', {{method: 'POST'}})")
+    page.evaluate("window.__hidden = true; document.dispatchEvent(new Event('visibilitychange'))")
+    org.post(f"{path}/start").raise_for_status()
+    page.wait_for_function("() => window.__notices.length > 0", timeout=20_000)
+    notices = page.evaluate("window.__notices")
+    assert notices == ["Night cup, round 1: you play bot_beginner_1."], notices
+    page.wait_for_function("() => location.hash.startsWith('#/match/')")
+    assert problems == []
