@@ -600,3 +600,25 @@ def test_an_invitation_link_is_joined_by_whoever_opens_it(
     host.close()
     guest.close()
     assert problems == [[], []]
+
+
+def test_an_xg_file_that_cannot_be_read_is_said_plainly(server_factory: Any, browser: Any) -> None:
+    """A damaged eXtreme Gammon file on the review page: the status line says in plain
+    words that it cannot be read as a match, before the reader's detail (issue 52)."""
+    from backgammon.formats import read_match
+    from tests.formats.xg_files import xg_of
+
+    match_file = Path(__file__).parents[1] / "data" / "reference" / "formats" / "match01_3pt.mat"
+    broken = xg_of(read_match(match_file))[:300]
+    server = server_factory("--no-warm-up", "--no-bots")
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    problems = watch(page)
+    page.goto(server.url + "/#/review", wait_until="load")
+    page.locator("#review-file").set_input_files(
+        {"name": "broken.xg", "mimeType": "application/octet-stream", "buffer": broken}
+    )
+    status = page.locator("#status")
+    status.filter(has_text="broken.xg cannot be read as a match").wait_for()
+    assert "damaged, cut short, or another kind of file" in (status.text_content() or "")
+    page.close()
+    assert all("400" in problem for problem in problems), problems  # the refusal, nothing else
