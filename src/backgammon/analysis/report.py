@@ -5,9 +5,10 @@ The report has a summary table per player (error rates, PR, rating, marks, luck)
 game, an SVG plot of player 0's chance to win the game and equity through the match with
 the errors marked; for every error (doubtful, bad or very bad), an SVG diagram of the
 board (24 points, checkers, bar, borne-off checkers, cube, dice; the play made and the
-best play as arrows) with the best alternatives or the cube equities, and its explanation
-(:mod:`backgammon.analysis.explain`: the text and the themes as a short list); and each game move
-by move (collapsed; errors coloured and linked to their diagrams).
+best play as arrows) with the best alternatives or the cube equities, and its
+explanation (:func:`backgammon.analysis.explain.explain_error`: the text and the themes
+as a short list); and each game move by move (collapsed; errors coloured and linked to
+their diagrams).
 
 >>> from backgammon.rules.position import Position
 >>> board_svg(Position.initial(), dice=(3, 1)).startswith("<svg")
@@ -29,7 +30,7 @@ from backgammon.analysis.annotate import (
     Mark,
     MatchAnalysis,
 )
-from backgammon.analysis.explain import explain_cube, explain_decision
+from backgammon.analysis.explain import brief_json, explain_error
 from backgammon.analysis.summary import PlayerSummary, summarize, summarize_games
 from backgammon.rules.position import Position
 
@@ -605,25 +606,23 @@ def _checker_section(decision: CheckerAnalysis, analysis: MatchAnalysis) -> str:
         '<table><thead><tr><th>#</th><th class="text">Play</th><th>Equity</th>'
         "<th>Difference</th><th>Win</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
     )
-    return _section(decision, analysis, board, table + _explanation_html(decision))
+    return _section(decision, analysis, board, table)
 
 
-def _explanation_html(decision: Decision) -> str:
-    """An error's explanation: its text, then each theme's sentence in a short list
-    (checker plays by :func:`explain_decision`, cube actions by :func:`explain_cube`)."""
-    if isinstance(decision, CheckerAnalysis):
-        explanation = explain_decision(decision)
-        text = explanation.text
-        says = [(theme.id, theme.says) for theme in explanation.themes]
-    else:
-        cube = explain_cube(decision)
-        text, says = cube.text, list(cube.says)
+def _explanation_html(decision: Decision, checkers: int) -> str:
+    """An error's explanation (:func:`explain_error`): its text, then each theme's
+    sentence in a short list; nothing where there is none."""
+    explanation = explain_error(decision, checkers)
+    if explanation is None:
+        return ""
+    brief = brief_json(explanation)
+    themes: list[dict[str, str]] = brief["themes"]  # type: ignore[assignment]
     items = "".join(
-        f'<li data-theme="{html.escape(theme)}">{html.escape(sentence)}</li>'
-        for theme, sentence in says
+        f'<li data-theme="{html.escape(theme["id"])}">{html.escape(theme["says"])}</li>'
+        for theme in themes
     )
     return (
-        f'<div class="explanation"><p>{html.escape(text)}</p>'
+        f'<div class="explanation"><p>{html.escape(explanation.text)}</p>'
         + (f"<ul>{items}</ul>" if items else "")
         + "</div>"
     )
@@ -660,7 +659,7 @@ def _cube_section(decision: CubeAnalysis, analysis: MatchAnalysis) -> str:
         '<table><thead><tr><th class="text">Action</th><th>Equity</th><th>Difference</th>'
         f"</tr></thead><tbody>{body}</tbody></table>"
     )
-    return _section(decision, analysis, board, table + _explanation_html(decision))
+    return _section(decision, analysis, board, table)
 
 
 def _anchor(decision: Decision) -> str:
@@ -712,7 +711,8 @@ def _section(decision: Decision, analysis: MatchAnalysis, board: str, table: str
     headline = html.escape(_headline(decision, analysis.players))
     return (
         f'<h3 id="{_anchor(decision)}" class="{_mark_class(decision.mark)}">{headline}</h3>'
-        f'<div class="error"><div>{board}</div><div>{table}</div></div>'
+        f'<div class="error"><div>{board}</div><div>{table}'
+        f"{_explanation_html(decision, analysis.checkers)}</div></div>"
     )
 
 

@@ -7,7 +7,8 @@ themes that separate the two plays, each measured on both results (:mod:`.themes
 ids in :data:`THEME_IDS`), and a few plain sentences (:mod:`.text`).
 :func:`explain_decision` explains an analysed error of
 :func:`backgammon.analysis.analyze_match`; :func:`explain_cube` a cube decision (the
-take point, the doubling window, the market, three-to-one).
+take point, the doubling window, the market, three-to-one); :func:`explain_error` either
+for a marked error, and :func:`brief_json` its short form (wherever an error is shown).
 
 One concept per module: :mod:`.shots` (blots and shots over the 36 rolls),
 :mod:`.points` (points made and broken), :mod:`.builders`, :mod:`.race`,
@@ -16,6 +17,7 @@ One concept per module: :mod:`.shots` (blots and shots over the 36 rolls),
 """
 
 from backgammon.analysis.explain.cube import CubeExplanation, explain_cube
+from backgammon.analysis.explain.errors import brief_json, explain_error
 from backgammon.analysis.explain.explanation import (
     Explanation,
     Plans,
@@ -37,9 +39,11 @@ __all__ = [
     "Plans",
     "Shots",
     "Theme",
+    "brief_json",
     "count_shots",
     "explain_cube",
     "explain_decision",
+    "explain_error",
     "explain_play",
     "plans_of",
     "side_plan",

@@ -611,7 +611,22 @@ def _decision_json(
         "win": round(win if seat == 0 else 1.0 - win, 4),
         "equity": round(equity if seat == 0 else -equity, 4),
     }
+    item["explanation"] = _explanation_json(analysis, decision, variant)
     return item
+
+
+def _explanation_json(
+    analysis: MatchAnalysis, decision: Decision, variant: Variant
+) -> dict[str, object] | None:
+    """A marked error's explanation (``{"kind", "text", "themes": [{"id", "says"}]}``,
+    :func:`backgammon.analysis.explain.brief_json`), or ``None``: not an error, or a
+    variant whose moves are not the standard ones."""
+    from backgammon.analysis.explain import brief_json, explain_error
+
+    if not variant.plain_movement:
+        return None
+    explanation = explain_error(decision, analysis.checkers)
+    return None if explanation is None else brief_json(explanation)
 
 
 def _file_analysis_json(record: MatchRecord, decision: Decision) -> dict[str, Any] | None:

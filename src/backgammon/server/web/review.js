@@ -151,6 +151,18 @@ function renderAlternatives(move) {
   $("#review-alternatives-note").textContent = table.note;
 }
 
+// The selected error's explanation under its board: the text, then each theme named.
+function renderExplanation(move) {
+  const found = R.explanationModel(move);
+  $("#review-explanation").hidden = !found;
+  $("#review-explanation-text").textContent = found ? found.text : "";
+  $("#review-explanation-themes").replaceChildren(
+    ...(found ? found.themes : []).map((theme) =>
+      el("li", { "data-theme": theme.id }, el("strong", { text: `${theme.name}: ` }), theme.says),
+    ),
+  );
+}
+
 function scrollToRow(row) {
   const box = $("#review-moves-box");
   if (!row || !box) return;
@@ -183,6 +195,7 @@ function selectMove(index) {
     $("#review-legend").hidden = move.kind !== "checker";
     $("#review-legend .best").hidden = !move.mark;
   }
+  renderExplanation(move);
   renderAlternatives(move);
   for (const row of $("#review-moves tbody").children) {
     const chosen = Number(row.dataset.index) === review.selected;

@@ -82,6 +82,31 @@ function cubeDid(move) {
   return done[move.action] || move.action;
 }
 
+/** Each theme of an explanation in words (analysis/explain: THEME_IDS and the cube's). */
+export const THEME_WORDS = Object.freeze({
+  shots: "Shots",
+  points: "Points",
+  builders: "Builders",
+  escape: "Escape",
+  duplication: "Duplication",
+  race: "The race",
+  gammons: "Gammons",
+  chances: "Chances",
+  "take-point": "Take point",
+  market: "Market",
+});
+
+/**
+ * A marked move's explanation as the page shows it, or null: its text and each theme
+ * (id, its name in words, its sentence), from the decision's JSON `explanation`.
+ */
+export function explanationModel(move) {
+  const found = isError(move) ? move.explanation : null;
+  if (!found) return null;
+  const themes = found.themes.map((theme) => ({ id: theme.id, name: THEME_WORDS[theme.id] || theme.id, says: theme.says }));
+  return { kind: found.kind, text: found.text, themes };
+}
+
 /** The line under the review board for any move ("Game 1, move 4: Alice rolled 2-1 and …"). */
 export function moveCaption(move) {
   const head = `Game ${move.game}, move ${move.move}: ${move.player}`;

@@ -125,6 +125,31 @@ test("the caption says what was played and what was best", () => {
   );
 });
 
+test("an error's explanation: its text and each theme named; none for a good move", () => {
+  const explanation = {
+    kind: "checker",
+    text: "8/5 6/5 is better than 24/21 24/23 by 0.130.",
+    themes: [
+      { id: "shots", says: "24/21 24/23 leaves 2 blots." },
+      { id: "take-point", says: "Three-to-one." },
+      { id: "new-theme", says: "Something." },
+    ],
+  };
+  const found = R.explanationModel({ ...checker({ mark: "bad", lossValue: 0.13 }), explanation });
+  assert.equal(found.text, explanation.text);
+  assert.deepEqual(
+    found.themes.map((theme) => [theme.id, theme.name, theme.says]),
+    [
+      ["shots", "Shots", "24/21 24/23 leaves 2 blots."],
+      ["take-point", "Take point", "Three-to-one."],
+      ["new-theme", "new-theme", "Something."],
+    ],
+  );
+  assert.equal(R.explanationModel({ ...checker(), explanation }), null);
+  assert.equal(R.explanationModel({ ...checker({ mark: "bad" }), explanation: null }), null);
+  assert.equal(R.explanationModel(null), null);
+});
+
 test("the alternatives of a checker play: ranked, the best and the played marked", () => {
   const table = R.alternatives(checker({ mark: "bad", lossValue: 0.13 }));
   assert.deepEqual(table.head, ["#", "Play", "Equity", "Diff.", "Win", "Gammon"]);
