@@ -43,6 +43,7 @@ from backgammon.server.db.group_commit import GroupCommitter
 from backgammon.server.db.repository import User
 from backgammon.server.lobby.hub import Connection, Hub
 from backgammon.server.lobby.matchmaking import MatchMaking
+from backgammon.server.lobby.peers import BEAT_SECONDS, Peers
 from backgammon.server.lobby.presence import NameCache, WhoCache
 from backgammon.server.lobby.rate_limit import TokenBuckets
 from backgammon.server.lobby.service import LobbyService
@@ -137,7 +138,9 @@ class GameService:
         # What each user says, from all their connections and rooms together.
         self._chat_rate = TokenBuckets(settings.chat_lines_per_second, settings.chat_burst)
         self._play_texts = PlayTexts()
-        self._elsewhere: dict[int, tuple[dict[str, Any], int]] = {}
+        # Who is connected to each other process, and when each was last heard.
+        self._elsewhere = Peers()
+        self._beater: asyncio.Task[None] | None = None
         # Who is connected, as this process knows it: the users seen connected (here or
         # elsewhere) and since when those seen leaving have been away; a user never
         # seen is away since this process started (see _away_since).
@@ -235,6 +238,7 @@ class GameService:
             await self.bus.start(self._on_event)
             # Who is already connected to the other processes: each answers a roster.
             self.bus.send({"k": "roster_request"})
+            self._beater = asyncio.create_task(self._beat_forever())
             say("listening for the other server processes (PostgreSQL NOTIFY)")
         now = self.clock.now()
         async with self.db.transaction() as connection:
@@ -285,8 +289,9 @@ class GameService:
     async def stop(self) -> None:
         """Stop the ticker and the bots, close the connections and the database."""
         self.ready = False
-        if self._ticker is not None:
-            self._ticker.cancel()
+        for task in (self._ticker, self._beater):
+            if task is not None:
+                task.cancel()
         for task in [*self._bot_tasks, *self._ready_waits.values()]:
             task.cancel()
         self._bot_queue.close()
@@ -295,7 +300,8 @@ class GameService:
             self._bot_pool.close()
         if self._committer is not None:
             await self._committer.stop()
-        await self.bus.close()
+        # The others drop this process's users at once (not after EXPIRE_SECONDS).
+        await self.bus.close(farewell={"k": "goodbye"})
         self.passwords.close()
         await self.db.close()
 
@@ -335,37 +341,48 @@ class GameService:
                 connection.close()
 
     async def _on_event(self, event: dict[str, Any]) -> None:
-        """Another process's event: catch a match up from the log, or relay a
-        message to this process's clients."""
+        """Another process's event: catch a match up from the log, relay a message to
+        this process's clients, or note who is connected there."""
         kind = event.get("k")
+        origin = str(event.get("origin", ""))
+        if self._elsewhere.heard(origin, self.clock.now()):
+            # Taken for dead while it was only slow: ask it who is connected there.
+            self.bus.send({"k": "roster_request", "of": origin})
         if kind == "match":
             await self.match_service._catch_up(str(event["id"]), int(event["seq"]))
         elif kind == "room":
-            message = event["message"]
-            if message.get("event") in ("online", "offline"):
-                self._note_elsewhere(message)
-                self.lobby_service._presence_changed(int(message["user_id"]))
-            if event["room"] == "lobby" and message.get("type") == "lobby_event":
-                self.lobby_service._lobby_changed(message)
-            spectators = event.get("spectators_only")
-            only = None
-            if spectators:
-                players = set(event.get("players", ()))
-
-                def only(connection: Connection) -> bool:
-                    return connection.user.id not in players
-
-            self.hub.publish(str(event["room"]), message, only)
+            self._on_room_event(origin, event)
         elif kind == "user":
             self._deliver_to_user(int(event["user"]), event["message"], bool(event["close"]))
         elif kind == "moderation":
             self.moderation_service._apply_moderation(int(event["user"]), str(event["what"]))
-        elif kind == "roster_request":
-            self._send_roster(str(event.get("origin", "")))
+        elif kind == "roster_request" and event.get("of") in (None, self.bus.origin):
+            self._send_roster(origin)
         elif kind == "roster" and event.get("to") == self.bus.origin:
             for user_id, public in event["users"]:
-                self._note_elsewhere({"event": "online", "user": public, "user_id": user_id})
+                self._elsewhere.online(origin, int(user_id), public)
                 self.lobby_service._presence_changed(int(user_id))
+        elif kind == "goodbye":
+            self._users_gone(self._elsewhere.forget(origin))
+
+    def _on_room_event(self, origin: str, event: dict[str, Any]) -> None:
+        """Relay a message to a room's connections here (noting who came online or
+        went offline elsewhere)."""
+        message = event["message"]
+        if message.get("event") in ("online", "offline"):
+            self._note_elsewhere(origin, message)
+            self.lobby_service._presence_changed(int(message["user_id"]))
+        if event["room"] == "lobby" and message.get("type") == "lobby_event":
+            self.lobby_service._lobby_changed(message)
+        spectators = event.get("spectators_only")
+        only = None
+        if spectators:
+            players = set(event.get("players", ()))
+
+            def only(connection: Connection) -> bool:
+                return connection.user.id not in players
+
+        self.hub.publish(str(event["room"]), message, only)
 
     def _send_roster(self, origin: str) -> None:
         """Tell a process that has just started who is connected here (as if each had
@@ -375,15 +392,30 @@ class GameService:
             chunk = [[user.id, user.public()] for user in users[start : start + ROSTER_CHUNK]]
             self.bus.send({"k": "roster", "to": origin, "users": chunk})
 
-    def _note_elsewhere(self, message: dict[str, Any]) -> None:
-        user = message["user"]
-        key = int(message["user_id"])
-        _public, count = self._elsewhere.get(key, (user, 0))
-        count += 1 if message["event"] == "online" else -1
-        if count > 0:
-            self._elsewhere[key] = (user, count)
+    def _note_elsewhere(self, origin: str, message: dict[str, Any]) -> None:
+        user_id = int(message["user_id"])
+        if message["event"] == "online":
+            self._elsewhere.online(origin, user_id, message["user"])
         else:
-            self._elsewhere.pop(key, None)
+            self._elsewhere.offline(origin, user_id)
+
+    async def _beat_forever(self) -> None:
+        """Say this process is alive every BEAT_SECONDS, and drop the users of the
+        processes that have fallen silent."""
+        while True:
+            self.bus.send({"k": "beat"})
+            self._users_gone(self._elsewhere.expire(self.clock.now()))
+            await asyncio.sleep(BEAT_SECONDS)
+
+    def _users_gone(self, users: list[tuple[int, dict[str, Any]]]) -> None:
+        """A process went away with these users (id, public facts): those connected
+        nowhere else leave this process's lobby, and their matches here hear them
+        away."""
+        for user_id, public in users:
+            if not self._connected(user_id):
+                event = {"event": "offline", "user": public, "user_id": user_id}
+                self.hub.publish("lobby", {"type": "lobby_event", **event})
+            self.lobby_service._presence_changed(user_id)
 
     @property
     def moderation_epoch(self) -> int:

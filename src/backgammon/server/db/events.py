@@ -53,8 +53,8 @@ class EventBus(Protocol):
         """Tell the other processes when ``connection``'s transaction commits."""
         ...
 
-    async def close(self) -> None:
-        """Stop listening."""
+    async def close(self, farewell: dict[str, Any] | None = None) -> None:
+        """Stop listening, telling the others ``farewell`` first (if given)."""
         ...
 
 
@@ -73,7 +73,7 @@ class LocalBus:
     async def send_in(self, connection: AsyncConnection, event: dict[str, Any]) -> None:
         """Nobody to tell."""
 
-    async def close(self) -> None:
+    async def close(self, farewell: dict[str, Any] | None = None) -> None:
         """Nothing to close."""
 
 
@@ -141,10 +141,17 @@ class PostgresBus:
                 {"channel": CHANNEL, "payload": payload},
             )
 
-    async def close(self) -> None:
-        """Close both connections."""
+    async def close(self, farewell: dict[str, Any] | None = None) -> None:
+        """Close both connections, after sending ``farewell`` (if given) at once,
+        ahead of anything still queued."""
         for task in list(self._tasks):
             task.cancel()
+        payload = None if farewell is None else self._payload(farewell)
+        if payload is not None and self._sender is not None:
+            try:
+                await self._sender.execute("SELECT pg_notify($1, $2)", CHANNEL, payload)
+            except Exception:  # pragma: no cover - the others expire this process instead
+                log.exception("could not say goodbye to the other processes")
         for connection in (self._listener, self._sender):
             if connection is not None:
                 await connection.close()

@@ -175,7 +175,7 @@ class LobbyService:
         """Everyone online in any process (user id, name), by name: :meth:`online`
         without the public facts, for the lists that need only names."""
         here = {user.id: user.name for user in self.site.hub.online()}
-        for key, (public, _count) in self.site._elsewhere.items():
+        for key, public in self.site._elsewhere.items():
             here.setdefault(key, str(public["name"]))
         return sorted(here.items(), key=itemgetter(1))
 
@@ -183,7 +183,7 @@ class LobbyService:
         """Everyone online in any process (user id, public facts), by name, with no
         database query."""
         here = {user.id: user.public() for user in self.site.hub.online()}
-        for key, (public, _count) in self.site._elsewhere.items():
+        for key, public in self.site._elsewhere.items():
             here.setdefault(key, public)
         return sorted(here.items(), key=lambda item: str(item[1]["name"]))
 
