@@ -4,7 +4,14 @@ expiry of a process that fell silent (issue 53, item 2)."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from backgammon.server.db.database import Database
 from backgammon.server.lobby.peers import EXPIRE_SECONDS, Peers
+from backgammon.server.service import GameService
+from backgammon.server.settings import Settings
 
 ALICE = {"name": "alice", "kind": "user", "bot_level": None}
 BOB = {"name": "bob", "kind": "user", "bot_level": None}
@@ -47,3 +54,50 @@ def test_a_goodbye_drops_a_process_users_at_once() -> None:
     assert peers.forget("a") == [(1, ALICE)]
     assert 1 not in peers
     assert peers.expire(100.0) == [(2, BOB)]  # only b was still heard of
+
+
+class FakeClock:
+    """Time that moves only when told."""
+
+    def __init__(self) -> None:
+        self.time = 1_000_000.0
+
+    def now(self) -> float:
+        return self.time
+
+
+def _online(name: str, user_id: int, origin: str) -> dict[str, Any]:
+    message = {"type": "lobby_event", "event": "online", "user": {"name": name}, "user_id": user_id}
+    return {"k": "room", "room": "lobby", "message": message, "origin": origin}
+
+
+def test_the_service_drops_the_users_of_a_process_gone_or_silent(tmp_path: Path) -> None:
+    """In-process, with the bus's events handed in: a goodbye drops a process's users
+    at once; a process silent past the expiry is dropped at the next beat, and asked
+    for its roster when it speaks again."""
+
+    async def run() -> None:
+        settings = Settings(data_dir=tmp_path, bots=(), warm_up=False)
+        clock = FakeClock()
+        service = GameService(settings, Database(settings.database), clock=clock)
+        await service.start()
+        sent: list[dict[str, Any]] = []
+        service.bus.send = sent.append  # type: ignore[method-assign]
+        try:
+            await service._on_event(_online("bob", 2, "b"))
+            await service._on_event(_online("carl", 3, "c"))
+            assert [public["name"] for _id, public in service.online()] == ["bob", "carl"]
+            await service._on_event({"k": "goodbye", "origin": "b"})
+            assert [public["name"] for _id, public in service.online()] == ["carl"]
+            clock.time += EXPIRE_SECONDS / 2
+            service._beat()
+            assert [public["name"] for _id, public in service.online()] == ["carl"]
+            clock.time += EXPIRE_SECONDS
+            service._beat()
+            assert service.online() == []
+            await service._on_event({"k": "beat", "origin": "c"})
+            assert {"k": "roster_request", "of": "c"} in sent
+        finally:
+            await service.stop()
+
+    asyncio.run(run())

@@ -403,9 +403,13 @@ class GameService:
         """Say this process is alive every BEAT_SECONDS, and drop the users of the
         processes that have fallen silent."""
         while True:
-            self.bus.send({"k": "beat"})
-            self._users_gone(self._elsewhere.expire(self.clock.now()))
+            self._beat()
             await asyncio.sleep(BEAT_SECONDS)
+
+    def _beat(self) -> None:
+        """One heartbeat: say this process is alive, drop the silent ones' users."""
+        self.bus.send({"k": "beat"})
+        self._users_gone(self._elsewhere.expire(self.clock.now()))
 
     def _users_gone(self, users: list[tuple[int, dict[str, Any]]]) -> None:
         """A process went away with these users (id, public facts): those connected
