@@ -16,6 +16,7 @@ from backgammon.apps.output_path import check_output_path
 from backgammon.engine.baseline import HeuristicCube, Player
 
 if TYPE_CHECKING:
+    from backgammon.engine.evaluation import PlayEvaluation
     from backgammon.engine.evaluator import Engine
 from backgammon.errors import BackgammonError
 from backgammon.rules.cube import (
@@ -29,10 +30,11 @@ from backgammon.rules.cube import (
     ResignLevel,
     Take,
 )
-from backgammon.rules.dice import DiceSource
+from backgammon.rules.dice import DiceSource, Roll
 from backgammon.rules.game import ChooseDouble, Explode, Game, OpeningRoll, Outcome
 from backgammon.rules.match import Match
 from backgammon.rules.play import Play
+from backgammon.rules.position import Position
 from backgammon.rules.variant import STANDARD, Variant
 
 __all__ = ["HELP", "TerminalGame"]
@@ -40,11 +42,14 @@ __all__ = ["HELP", "TerminalGame"]
 HELP = """Type your move in notation, e.g. '13/7 8/7', 'bar/22', '6/off', '8/4(2)'.
 Before rolling: Enter or 'roll' to roll, 'double' to double. When doubled: 'take',
 'drop' (or 'pass'), 'beaver'. Any time: moves (list the legal plays), hint (the
-engine's best plays with equities), board, undo (take back your last move), resign
-[single|gammon|backgammon], save FILE (.mat or .sgf), help, quit."""
+engine's best plays with equities, and why the best), board, undo (take back your
+last move), resign [single|gammon|backgammon], save FILE (.mat or .sgf), help, quit."""
 
 HUMAN = 0
 COMPUTER = 1
+NOTICE_LOSS = 0.01
+"""With hints, a play of the person's that loses this much equity or more against the
+engine's best is pointed out, with why."""
 _LEVELS = {"single": ResignLevel.SINGLE, "gammon": ResignLevel.GAMMON}
 _LEVELS["backgammon"] = ResignLevel.BACKGAMMON
 
@@ -390,12 +395,52 @@ class TerminalGame:
                 if game.pending is not None:
                     return
                 continue
+            position = game.position
             try:
                 game.play(line)
             except BackgammonError as error:
                 self.write(f"Not accepted: {error}")
                 continue
+            played = game.history[-1]
+            assert isinstance(played, Play)
+            self._judge(position, dice, played)
             return
+
+    def _judge(self, position: Position, dice: Roll, played: Play) -> None:
+        """With hints: if the engine's best play beats ``played`` by
+        :data:`NOTICE_LOSS` or more, say so, and why in one line."""
+        if self.hints is None:
+            return
+        ranked = self.hints.rank_plays(position, dice)
+        mine = next((item for item in ranked if item.play.position == played.position), None)
+        if mine is None or ranked[0].equity - mine.equity < NOTICE_LOSS:
+            return
+        best = ranked[0]
+        self.write(
+            f"The engine prefers {best.play.notation()}: {mine.play.notation()} loses "
+            f"{best.equity - mine.equity:.3f}."
+        )
+        self._why(position, dice, best, mine)
+
+    def _why(
+        self, position: Position, dice: Roll, better: PlayEvaluation, worse: PlayEvaluation
+    ) -> None:
+        """One line: why ``better`` beats ``worse``, the heaviest theme of their
+        explanation (:func:`backgammon.analysis.explain.explain_play`) in its favour;
+        nothing where none is, or in a variant whose moves are not the standard ones."""
+        from backgammon.analysis.explain import explain_play
+
+        if not self.game.variant.plain_movement:
+            return
+        chances = (worse.evaluation.probabilities, better.evaluation.probabilities)
+        try:
+            found = explain_play(position, dice, worse.play, better.play, probabilities=chances)
+        except BackgammonError:
+            return
+        themes = [theme for theme in found.themes if theme.favours == "best"]
+        if themes:
+            reason = max(themes, key=lambda theme: theme.weight).says
+            self.write(f"Why {better.play.notation()} over {worse.play.notation()}: {reason}")
 
     def _hint(self) -> None:
         game = self.game
@@ -409,6 +454,8 @@ class TerminalGame:
             self.write(
                 f"{index}. {item.play.notation():26} {item.equity:+.3f} ({item.equity - best:+.3f})"
             )
+        if len(ranked) > 1:
+            self._why(game.position, dice, ranked[0], ranked[1])
 
     def _undo(self) -> bool:
         """Take back everything since the person's last play; False if there is none."""
