@@ -29,6 +29,7 @@ class Peers:
         self._users: dict[str, dict[int, dict[str, Any]]] = {}
         self._heard: dict[str, float] = {}
         self._expired: set[str] = set()
+        self._checked: float | None = None
 
     def heard(self, origin: str, now: float) -> bool:
         """Note that ``origin`` spoke at ``now``; True if it had been taken for dead
@@ -59,7 +60,13 @@ class Peers:
 
     def expire(self, now: float, after: float = EXPIRE_SECONDS) -> list[tuple[int, dict[str, Any]]]:
         """Forget every process silent for more than ``after`` seconds; the users
-        they held (some may still be connected elsewhere)."""
+        they held (some may still be connected elsewhere). Nobody is forgotten when
+        this process itself was stalled for more than half of ``after`` since the
+        last check: what it has not yet read may be the others' beats."""
+        stalled = self._checked is not None and now - self._checked > after / 2
+        self._checked = now
+        if stalled:
+            return []
         silent = [origin for origin, at in self._heard.items() if now - at > after]
         self._expired.update(silent)
         return [user for origin in silent for user in self.forget(origin)]
