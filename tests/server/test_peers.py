@@ -8,10 +8,15 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from backgammon.server.db.database import Database
+from backgammon.server.db.events import PostgresBus
 from backgammon.server.lobby.peers import EXPIRE_SECONDS, Peers
 from backgammon.server.service import GameService
 from backgammon.server.settings import Settings
+
+from .conftest import POSTGRESQL
 
 ALICE = {"name": "alice", "kind": "user", "bot_level": None}
 BOB = {"name": "bob", "kind": "user", "bot_level": None}
@@ -112,3 +117,30 @@ def test_nobody_expires_while_this_process_was_stalled() -> None:
     assert peers.expire(1.0 + EXPIRE_SECONDS) == []
     peers.heard("b", 1.0 + EXPIRE_SECONDS)
     assert peers.expire(2.0 + EXPIRE_SECONDS) == [(1, ALICE)]
+
+
+@pytest.mark.slow
+@pytest.mark.postgresql
+def test_a_closing_bus_says_its_farewell_first() -> None:
+    """On PostgreSQL, the farewell of a closing bus (the service's goodbye) reaches
+    the other processes."""
+    if not POSTGRESQL:
+        pytest.skip("no PostgreSQL server (set BACKGAMMON_TEST_POSTGRESQL; .ci/run does)")
+
+    async def run() -> None:
+        heard: list[dict[str, Any]] = []
+        arrived = asyncio.Event()
+
+        async def note(event: dict[str, Any]) -> None:
+            heard.append(event)
+            arrived.set()
+
+        listener, leaver = PostgresBus(POSTGRESQL), PostgresBus(POSTGRESQL)
+        await listener.start(note)
+        await leaver.start(note)
+        await leaver.close(farewell={"k": "goodbye"})
+        await asyncio.wait_for(arrived.wait(), 10)
+        await listener.close()
+        assert heard[0] == {"k": "goodbye", "origin": leaver.origin}
+
+    asyncio.run(run())
