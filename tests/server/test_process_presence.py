@@ -1,4 +1,4 @@
-"""Presence across server processes with expiry (issue 53, item 2), with real
+"""Presence across server processes with expiry (issue 53, item 2), with three real
 ``backgammon serve`` processes on one PostgreSQL database.
 
 Each process beats on the event bus every 2 s; the others take one silent for 6 s
@@ -118,20 +118,26 @@ async def _close(*clients: ServerClient) -> None:
 def test_a_gone_process_users_leave_the_others(
     server_factory: Any, how: str, within: float
 ) -> None:
-    """bob, connected to B, is listed online in A's lobby. B killed (SIGKILL, no
-    goodbye): within 10 s A's lobby drops him and his match with alice on A says
-    him away. B stopped cleanly (SIGTERM): the same at once (it says goodbye)."""
-    first = server_factory(*OPTIONS)
-    second = server_factory(*OPTIONS)
+    """bob, connected to B, is listed online in the lobbies of A and C. B killed
+    (SIGKILL, no goodbye): within 10 s both lobbies drop him and his match with
+    alice on A says him away. B stopped cleanly (SIGTERM): the same at once (it
+    says goodbye)."""
+    first, second, third = (server_factory(*OPTIONS) for _ in range(3))
 
     async def run() -> None:
         alice, bob, name, match_id = await _players_apart(first, second)
-        mark = len(alice.messages)
+        carol = await _guest(third.url)
+        await carol.subscribe("lobby")
+        await _until_online(carol, name)
+        marks = len(alice.messages), len(carol.messages)
         began = time.monotonic()
         await asyncio.to_thread(getattr(second, how))
-        elapsed = await _gone_after(alice, name, match_id, mark, began)
-        print(f"after {how}, its user left the other process's lobby in {elapsed:.1f} s")
+        elapsed = await _gone_after(alice, name, match_id, marks[0], began)
+        await carol.wait_for(_offline(name), timeout=DEAD_WITHIN, since=marks[1])
+        elapsed = max(elapsed, time.monotonic() - began)
+        assert name not in await _online(carol)
+        print(f"after {how}, its user left the other processes' lobbies in {elapsed:.1f} s")
         assert elapsed < within
-        await _close(alice, bob)
+        await _close(alice, bob, carol)
 
     asyncio.run(run())
