@@ -132,6 +132,9 @@ def test_the_cli_summarises_a_folder_and_its_json_adds_up(folder: Path, tmp_path
         None,
     ]
     assert data["skipped"][0]["label"] == "e_broken.mat"
+    # What the player's errors have in common (tests/analysis/test_archive_lessons.py).
+    assert data["lessons"]["text"].startswith("You lose most in ")
+    assert data["lessons"]["text"] in " ".join(done.stdout.split())
 
     settings = AnalysisSettings(ply=0)
     decisions = rolls = 0

@@ -1,7 +1,8 @@
 """A player's archive: their matches from many files (folders of match files, OGXM
 streams), each analysed, summarised for that one player: error rates match by match
 (in date order where the files give dates), luck, and the positions they miss most
-often, grouped by kind.
+often, grouped by kind, and what their errors have in common: by plan and by theme
+(:mod:`backgammon.analysis.archive_lessons`).
 
 >>> from backgammon.analysis import analyze_match
 >>> from backgammon.analysis.archive import player_archive, read_archive
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from backgammon.analysis.annotate import CheckerAnalysis, Decision, GameAnalysis, MatchAnalysis
+from backgammon.analysis.archive_lessons import Lessons, lessons_json, lessons_of
 from backgammon.analysis.batch import is_many, read_matches
 from backgammon.analysis.summary import (
     PlayerSummary,
@@ -239,14 +241,16 @@ class MissedPosition:
 class PlayerArchive:
     """A player's archive (see the module doc): their matches in date order (undated
     ones after, in the order read), the totals over them, their decisions by kind and
-    cube decisions by score, and per kind the positions they missed most often (most
-    misses first, then the most equity lost)."""
+    cube decisions by score, per kind the positions they missed most often (most
+    misses first, then the most equity lost), and the lessons of their checker plays
+    (by plan and by theme)."""
 
     player: str
     matches: tuple[ArchiveMatch, ...]
     kinds: tuple[KindLine, ...]
     cube_scores: tuple[KindLine, ...]
     missed: dict[str, tuple[MissedPosition, ...]]
+    lessons: Lessons
 
     @property
     def decisions(self) -> int:
@@ -379,7 +383,10 @@ def player_archive(
     ordered = tuple(dated + [match for match in matches if not match.date])
     name = ordered[0].analysis.players[ordered[0].side]
     kinds, scores, missed = _by_kind(ordered, top)
-    return PlayerArchive(name, ordered, kinds, scores, missed)
+    lessons = lessons_of(
+        (decision, match.analysis) for match, decision, _, _ in _player_decisions(ordered)
+    )
+    return PlayerArchive(name, ordered, kinds, scores, missed, lessons)
 
 
 _Item = tuple[ArchiveMatch, Decision, str, str]
@@ -506,7 +513,9 @@ def archive_to_json(archive: PlayerArchive) -> dict[str, Any]:
     ``cube_by_score`` (kind, score for the cube lines, decisions, errors, equity_loss,
     error_rate); ``missed`` (per kind, the positions most often missed: kind, score,
     position_id, faced, missed, equity_loss, match, and ``worst``: the worst of those
-    errors as ``analyze --json`` gives a decision).
+    errors as ``analyze --json`` gives a decision); ``lessons``
+    (:func:`~backgammon.analysis.archive_lessons.lessons_json`: ``by_plan``,
+    ``by_theme``, ``unexplained``, ``text``).
     """
     won, lost = archive.record
     mean = archive.equity_loss / archive.decisions if archive.decisions else 0.0
@@ -559,4 +568,5 @@ def archive_to_json(archive: PlayerArchive) -> dict[str, Any]:
             ]
             for kind, positions in archive.missed.items()
         },
+        "lessons": lessons_json(archive.lessons),
     }

@@ -1,9 +1,10 @@
 """A player's archive (:mod:`backgammon.analysis.archive`) as one self-contained HTML
 page: inline CSS and inline SVG plots (the error rate match by match with the running
 error rate and GNU Backgammon's rating bands, the luck per roll match by match, the
-error rate by kind of decision), the tables behind them, and the positions the player
-missed most often, each drawn as the match report draws an error
-(:mod:`backgammon.analysis.report`). No scripts, no external resources.
+error rate by kind of decision), the tables behind them, what the player's errors have
+in common (by plan and by theme, :mod:`backgammon.analysis.archive_lessons`), and the
+positions the player missed most often, each drawn (and explained) as the match report
+draws an error (:mod:`backgammon.analysis.report`). No scripts, no external resources.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from backgammon.analysis.annotate import CheckerAnalysis
 from backgammon.analysis.archive import KINDS, KindLine, MissedPosition, PlayerArchive
+from backgammon.analysis.archive_lessons import THEME_LESSONS, Lessons
 from backgammon.analysis.report import (
     _CSS,
     _checker_section,
@@ -253,6 +255,31 @@ def _kinds_table(lines: Sequence[KindLine]) -> str:
     )
 
 
+def _lessons_section(lessons: Lessons) -> str:
+    """The sentence, the checker plays by plan and the errors by theme."""
+    plans = "".join(
+        f'<tr><td class="text">{line.plan}</td><td>{line.decisions}</td><td>{line.errors}</td>'
+        f"<td>{line.equity_loss:.3f}</td><td>{line.per_100:.2f}</td></tr>"
+        for line in lessons.plans
+        if line.decisions
+    )
+    themes = "".join(
+        f'<tr><td class="text">{html.escape(THEME_LESSONS[line.theme])}</td>'
+        f"<td>{line.errors}</td><td>{line.led}</td><td>{line.equity_loss:.3f}</td></tr>"
+        for line in lessons.themes
+    )
+    return (
+        f'<p class="lessons">{html.escape(lessons.text)}</p>'
+        '<table class="plans"><thead><tr><th class="text">Your plan</th><th>Checker plays'
+        "</th><th>Errors</th><th>Equity lost</th><th>Per 100 decisions</th></tr></thead>"
+        f"<tbody>{plans}</tbody></table>"
+        '<table class="themes"><thead><tr><th class="text">Theme</th><th>Errors it explains'
+        "</th><th>Errors it leads</th><th>Equity lost (led)</th></tr></thead>"
+        f"<tbody>{themes}</tbody></table>"
+        f"<p>Errors no theme explains: {lessons.unexplained}.</p>"
+    )
+
+
 def _missed_section(
     archive: PlayerArchive, kind: str, positions: Sequence[MissedPosition], shown: int
 ) -> str:
@@ -304,6 +331,7 @@ def archive_html(archive: PlayerArchive, *, shown: int = 3, title: str | None = 
         f"{_kinds_table(archive.kinds)}"
         "<h3>Cube decisions by match score</h3>"
         f"{_kinds_table(archive.cube_scores)}"
+        f"<h2>What your errors have in common</h2>{_lessons_section(archive.lessons)}"
         f"<h2>Matches</h2>{_matches_table(archive)}"
         f"<h2>Positions missed most often</h2>{missed}"
         "</body></html>\n"

@@ -100,7 +100,8 @@ def archive(
 
 
 def _print_archive(result: PlayerArchive, ply: int) -> None:
-    """The archive's tables: its matches with the totals, and its kinds."""
+    """The archive's tables: its matches with the totals, and its kinds; then what its
+    errors have in common (the lessons' sentence)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -139,3 +140,4 @@ def _print_archive(result: PlayerArchive, ply: int) -> None:
     console = Console(width=200)
     console.print(table)
     console.print(kinds)
+    console.print(result.lessons.text, markup=False)
