@@ -8,6 +8,7 @@ import html
 
 from backgammon.analysis import AnalysisSettings, CheckerAnalysis, analyze_match, html_report
 from backgammon.analysis.explain import explain_cube, explain_decision
+from backgammon.analysis.explain.errors import THEME_NAMES
 from backgammon.formats import read_match
 
 MATCH = "tests/data/reference/formats/match03_5pt.mat"
@@ -29,6 +30,10 @@ def test_the_report_shows_each_errors_explanation() -> None:
         assert f"<p>{html.escape(text)}</p>" in page
         items += len(says)
         for theme, sentence in says:
-            assert f'<li data-theme="{theme}">{html.escape(sentence)}</li>' in page
+            name = THEME_NAMES[theme]
+            assert (
+                f'<li data-theme="{theme}"><strong>{name}:</strong> {html.escape(sentence)}</li>'
+                in page
+            )
     # Only the marked errors are explained.
     assert page.count("<li data-theme=") == items

@@ -11,7 +11,21 @@ from backgammon.analysis.explain.explanation import Explanation, explain_decisio
 from backgammon.analysis.results import CheckerAnalysis, Decision
 from backgammon.errors import BackgammonError
 
-__all__ = ["brief_json", "explain_error"]
+__all__ = ["THEME_NAMES", "brief_json", "explain_error"]
+
+THEME_NAMES = {
+    "shots": "Shots",
+    "points": "Points",
+    "builders": "Builders",
+    "escape": "Escape",
+    "duplication": "Duplication",
+    "race": "The race",
+    "gammons": "Gammons",
+    "chances": "Chances",
+    "take-point": "Take point",
+    "market": "Market",
+}
+"""Each theme id of plays and cube actions as a list's label names it."""
 
 
 def explain_error(decision: Decision, checkers: int = 15) -> Explanation | CubeExplanation | None:
