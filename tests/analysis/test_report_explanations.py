@@ -7,7 +7,8 @@ from __future__ import annotations
 import html
 
 from backgammon.analysis import AnalysisSettings, CheckerAnalysis, analyze_match, html_report
-from backgammon.analysis.explain import explain_cube, explain_decision
+from backgammon.analysis.explain import THEME_IDS, explain_cube, explain_decision
+from backgammon.analysis.explain.cube import CUBE_THEME_IDS
 from backgammon.analysis.explain.errors import THEME_NAMES
 from backgammon.formats import read_match
 
@@ -37,3 +38,7 @@ def test_the_report_shows_each_errors_explanation() -> None:
             )
     # Only the marked errors are explained.
     assert page.count("<li data-theme=") == items
+
+
+def test_every_theme_has_a_name() -> None:
+    assert set(THEME_NAMES) == set(THEME_IDS) | set(CUBE_THEME_IDS)

@@ -10,6 +10,7 @@ import pytest
 
 from backgammon.analysis.explain import THEME_IDS
 from backgammon.analysis.explain.cube import CUBE_THEME_IDS
+from backgammon.analysis.explain.errors import THEME_NAMES
 
 from .test_review import SHORT_MATCH, _wait
 
@@ -47,6 +48,8 @@ def test_each_error_of_an_upload_is_explained(url: str) -> None:
             assert explanation["text"].startswith(f"Right: {move['cube_action']}.")
             assert set(ids) <= set(CUBE_THEME_IDS)
         for theme in explanation["themes"]:
+            assert set(theme) == {"id", "name", "says"}
+            assert theme["name"] == THEME_NAMES[theme["id"]]
             assert theme["says"] and isinstance(theme["says"], str)
     # The errors list is the moves' own JSON: the same explanation.
     by_index = {move["index"]: move for move in result["moves"]}

@@ -43,7 +43,7 @@ def test_the_selected_errors_explanation_shows(server_factory: Any, browser: Any
         assert items.count() == len(expected["themes"]) >= 1
         for i, theme in enumerate(expected["themes"]):
             assert items.nth(i).get_attribute("data-theme") == theme["id"]
-            assert (items.nth(i).text_content() or "").endswith(theme["says"])
+            assert items.nth(i).text_content() == f"{theme['name']}: {theme['says']}"
     assert axe_violations(page) == []
     good = next(move for move in result["moves"] if not move["mark"])
     rows.nth(good["index"]).click()

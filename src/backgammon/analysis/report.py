@@ -30,7 +30,7 @@ from backgammon.analysis.annotate import (
     Mark,
     MatchAnalysis,
 )
-from backgammon.analysis.explain.errors import THEME_NAMES, brief_json, explain_error
+from backgammon.analysis.explain.errors import brief_json, explain_error
 from backgammon.analysis.summary import PlayerSummary, summarize, summarize_games
 from backgammon.rules.position import Position
 
@@ -619,7 +619,7 @@ def _explanation_html(decision: Decision, checkers: int) -> str:
     themes: list[dict[str, str]] = brief["themes"]  # type: ignore[assignment]
     items = "".join(
         f'<li data-theme="{html.escape(theme["id"])}"><strong>'
-        f"{html.escape(THEME_NAMES.get(theme['id'], theme['id']))}:</strong> "
+        f"{html.escape(theme['name'])}:</strong> "
         f"{html.escape(theme['says'])}</li>"
         for theme in themes
     )

@@ -43,7 +43,8 @@ def explain_error(decision: Decision, checkers: int = 15) -> Explanation | CubeE
 
 
 def brief_json(explanation: Explanation | CubeExplanation) -> dict[str, object]:
-    """``{"kind": "checker" | "cube", "text", "themes": [{"id", "says"}]}``."""
+    """``{"kind": "checker" | "cube", "text", "themes": [{"id", "name", "says"}]}``
+    (``name`` from :data:`THEME_NAMES`)."""
     if isinstance(explanation, Explanation):
         kind = "checker"
         themes = [(theme.id, theme.says) for theme in explanation.themes]
@@ -53,5 +54,8 @@ def brief_json(explanation: Explanation | CubeExplanation) -> dict[str, object]:
     return {
         "kind": kind,
         "text": explanation.text,
-        "themes": [{"id": theme, "says": says} for theme, says in themes],
+        "themes": [
+            {"id": theme, "name": THEME_NAMES.get(theme, theme), "says": says}
+            for theme, says in themes
+        ],
     }

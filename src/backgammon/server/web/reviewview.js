@@ -82,28 +82,14 @@ function cubeDid(move) {
   return done[move.action] || move.action;
 }
 
-/** Each theme of an explanation in words (analysis/explain: THEME_IDS and the cube's). */
-export const THEME_WORDS = Object.freeze({
-  shots: "Shots",
-  points: "Points",
-  builders: "Builders",
-  escape: "Escape",
-  duplication: "Duplication",
-  race: "The race",
-  gammons: "Gammons",
-  chances: "Chances",
-  "take-point": "Take point",
-  market: "Market",
-});
-
 /**
  * A marked move's explanation as the page shows it, or null: its text and each theme
- * (id, its name in words, its sentence), from the decision's JSON `explanation`.
+ * (id, name, sentence), from the decision's JSON `explanation` (its id where it has no name).
  */
 export function explanationModel(move) {
   const found = isError(move) ? move.explanation : null;
   if (!found) return null;
-  const themes = found.themes.map((theme) => ({ id: theme.id, name: THEME_WORDS[theme.id] || theme.id, says: theme.says }));
+  const themes = found.themes.map((theme) => ({ id: theme.id, name: theme.name || theme.id, says: theme.says }));
   return { kind: found.kind, text: found.text, themes };
 }
 

@@ -130,8 +130,8 @@ test("an error's explanation: its text and each theme named; none for a good mov
     kind: "checker",
     text: "8/5 6/5 is better than 24/21 24/23 by 0.130.",
     themes: [
-      { id: "shots", says: "24/21 24/23 leaves 2 blots." },
-      { id: "take-point", says: "Three-to-one." },
+      { id: "shots", name: "Shots", says: "24/21 24/23 leaves 2 blots." },
+      { id: "take-point", name: "Take point", says: "Three-to-one." },
       { id: "new-theme", says: "Something." },
     ],
   };
