@@ -161,6 +161,11 @@ def say_gammons(played: str, mine: Any, best: str, other: Any) -> str:
 
 
 def _capital(sentence: str) -> str:
+    """The sentence with a capital first letter, unless it starts with a play's
+    notation ("bar/23 6/5 wins ...": notation is written as it is)."""
+    first = sentence.split(" ", 1)[0]
+    if "/" in first or first[:1].isdigit():
+        return sentence
     return sentence[:1].upper() + sentence[1:]
 
 
