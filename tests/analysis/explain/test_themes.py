@@ -136,3 +136,12 @@ def test_explanation_of_the_split_against_the_5_point() -> None:
 def test_the_same_play_has_no_theme() -> None:
     explanation = explain_play(START, (3, 1), "8/5 6/5", "8/5 6/5", probabilities=(FLAT, FLAT))
     assert explanation.themes == () and "is the best play" in explanation.text
+
+
+def test_a_sentence_starting_with_notation_keeps_it_as_written() -> None:
+    from backgammon.analysis.explain.text import _capital
+
+    assert _capital("bar/23 6/5 wins a gammon 3% of the time.") == (
+        "bar/23 6/5 wins a gammon 3% of the time."
+    )
+    assert _capital("both plays keep your holding game.") == "Both plays keep your holding game."
