@@ -20,10 +20,8 @@ import logging
 import secrets
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
 from backgammon.server.bots.limits import check_bot_entry
@@ -33,19 +31,31 @@ from backgammon.server.protocol import ActionBody, ClockSettings, MatchSettings
 from backgammon.server.service import READY_SECONDS, GameService, ServiceError
 from backgammon.server.tournaments import store
 from backgammon.server.tournaments.arena import ArenaState, advance_arena, new_arena_state
+from backgammon.server.tournaments.model import (
+    MAX_PLAYERS,
+    SIDE_EVENTS,
+    CreateTournament,
+    EnterBot,
+    _event_settings,
+    _load_event,
+    _stored_settings,
+)
+from backgammon.server.tournaments.views import (
+    Links,
+    _arena_key,
+    _progress,
+    _rounds_progress,
+    _with_scores,
+)
 from backgammon.tournaments import (
-    Clock,
     DoubleElimination,
     Entrant,
-    EventSettings,
     Knockout,
     Pairing,
     Round,
     RoundRobin,
     RoundSettings,
     Swiss,
-    consolation,
-    last_chance,
 )
 from backgammon.tournaments.tournament import RoundHistory
 
@@ -58,9 +68,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("backgammon.server")
-
-MAX_PLAYERS = 256
-"""The most players one tournament takes."""
 
 MAX_DOUBLE_ELIMINATION = 32
 """The most players of a double elimination (a format for small fields)."""
@@ -80,179 +87,17 @@ MIN_RATED_RESERVE_PER_POINT = 30
 moment away from the board does not lose a rated match on the clock."""
 
 ENDED = ("finished", "cancelled")
+"""The statuses after which a tournament's record never changes."""
 
 SEEN_SECONDS = 60.0
 """A person who looked at a tournament's page (it polls every few seconds) this
 recently counts as present at its start, as one connected over a WebSocket does."""
 MAX_SEEN = 20_000
 """The most (tournament, person) sightings one process remembers."""
-"""The statuses after which a tournament's record never changes."""
-
-FORMATS: dict[str, type[RoundHistory]] = {
-    "knockout": Knockout,
-    "swiss": Swiss,
-    "round-robin": RoundRobin,
-    "double-elim": DoubleElimination,
-}
-"""The round-by-round formats the server runs, by the server's format name (the
-arena, paired as players come back rather than by rounds, is
-:mod:`~backgammon.server.tournaments.arena`'s)."""
-
-SIDE_EVENTS: dict[str, Callable[[Knockout, int], Knockout]] = {
-    "consolation": consolation,
-    "last-chance": last_chance,
-}
-"""The knock-out's side events, each a knock-out of an event's first-round losers:
-the consolation (of the main event's) and the last chance (of the consolation's)."""
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class TournamentClock(_Strict):
-    """The ABT/US clock of every match: a delay per move, a reserve per point."""
-
-    delay_seconds: int = Field(default=12, ge=0, le=600)
-    reserve_per_point_seconds: int = Field(default=120, ge=1, le=3600)
-
-
-class CreateTournament(_Strict):
-    """``POST /api/tournaments``: a new event, open for registration."""
-
-    name: str = Field(min_length=1, max_length=80)
-    format: Literal["knockout", "swiss", "round-robin", "double-elim", "arena"]
-    rounds: int | None = Field(default=None, ge=1, le=20, description="swiss, round-robin")
-    consolation: bool = Field(default=False, description="knockout: a consolation event")
-    last_chance: bool = Field(default=False, description="knockout: a last chance event")
-    duration_seconds: int = Field(default=3600, ge=10, le=86_400, description="arena: its time")
-    max_players: int = Field(default=16, ge=2, le=MAX_PLAYERS)
-    early_length: int = Field(default=5, ge=1, le=25)
-    semi_final_length: int = Field(default=7, ge=1, le=25)
-    final_length: int = Field(default=9, ge=1, le=25)
-    clock: TournamentClock = Field(default_factory=TournamentClock)
-    rated: bool = True
-    start_when_full: bool = Field(
-        default=False, description="start as soon as max_players have registered"
-    )
-    starts_at: float | None = Field(
-        default=None,
-        ge=0,
-        allow_inf_nan=False,  # JSON's 1e400 is infinity; PostgreSQL would store it
-        description="Unix time to start, within a year from now",
-    )
-
-
-class EnterBot(_Strict):
-    """``POST /api/tournaments/ID/bots``: the organiser enters one of the server's bots."""
-
-    level: str = Field(min_length=1, max_length=16)
 
 
 def _new_id() -> str:
     return secrets.token_hex(8)
-
-
-def _event_settings(settings: dict[str, Any]) -> EventSettings:
-    clock = settings["clock"]
-    return EventSettings(
-        settings["early_length"],
-        settings["semi_final_length"],
-        settings["final_length"],
-        Clock(clock["delay_seconds"], clock["reserve_per_point_seconds"]),
-    )
-
-
-def _stored_settings(body: CreateTournament) -> dict[str, Any]:
-    """The settings stored with a new tournament; ``side_events`` lists the side
-    events still to come, in order (each opened from the previous one's losers)."""
-    settings = body.model_dump(exclude={"name", "format", "starts_at"})
-    settings["side_events"] = [
-        kind
-        for kind, wanted in (("consolation", body.consolation), ("last-chance", body.last_chance))
-        if wanted
-    ]
-    return settings
-
-
-def _load_event(row: store.TournamentRow) -> RoundHistory:
-    assert row.state is not None
-    return FORMATS[row.format].from_json(row.state)
-
-
-Links = dict[tuple[int, int], tuple[str, str, int | None]]
-"""Every pairing's match: ``(round, pairing) -> (match id, status, winning seat)``."""
-
-
-def _rounds_progress(
-    row: store.TournamentRow, event: RoundHistory, pending: Round | None, links: Links
-) -> dict[str, Any]:
-    """The rounds (the one in play included, its finished matches' winners shown)
-    and the standings of a round-by-round event."""
-    shown = list(event.rounds)
-    if pending is not None and row.status == "running":
-        shown.append(pending)
-    rounds = []
-    for played in shown:
-        pairings = []
-        for index, pairing in enumerate(played.pairings):
-            link = links.get((played.number, index))
-            shown_pairing = pairing
-            if link is not None and pairing.winner is None and link[1] == "finished":
-                shown_pairing = pairing.won_by(str(pairing.players[link[2] or 0]))
-            match_id = None if link is None else link[0]
-            pairings.append({**shown_pairing.to_json(), "match": match_id})
-        rounds.append({"number": played.number, "pairings": pairings})
-    return {"rounds": rounds, "standings": [s.to_json() for s in event.standings()]}
-
-
-def _progress(row: store.TournamentRow, links: Links) -> dict[str, Any]:
-    """The rounds (or an arena's games) and standings of an ended tournament, or an
-    arena's at this point: read from its record (a 256-player Swiss of 20 rounds
-    replays in half a second, a long arena's standings take as long; the service
-    runs this in a thread and keeps the result)."""
-    assert row.state is not None
-    if row.format == "arena":
-        return _arena_progress(ArenaState.from_json(row.state), links)
-    return _rounds_progress(row, _load_event(row), None, links)
-
-
-def _with_scores(progress: dict[str, Any], scores: dict[str, tuple[int, int]]) -> dict[str, Any]:
-    """``progress`` with each finished match's final ``score`` beside its pairing (in the
-    pairing's order of players; null for a match in play and a bye). New dicts: the
-    progress may be a kept one."""
-
-    def scored(pairing: dict[str, Any]) -> dict[str, Any]:
-        score = scores.get(pairing.get("match") or "")
-        return {**pairing, "score": None if score is None else list(score)}
-
-    rounds = [
-        {**played, "pairings": [scored(p) for p in played["pairings"]]}
-        for played in progress["rounds"]
-    ]
-    games = progress.get("games")
-    shown = {**progress, "rounds": rounds}
-    if games is not None:
-        shown["games"] = [scored(game) for game in games]
-    return shown
-
-
-def _arena_key(row: store.TournamentRow) -> tuple[str, int, tuple[int, ...]]:
-    """What an arena's view depends on: its status, how many pairings it made and
-    which are still in play (a pairing is stored with its match's link, a result
-    taken off ``open`` with its game)."""
-    assert row.state is not None
-    return row.status, len(row.state["paired"]), tuple(row.state["open"])
-
-
-def _arena_progress(state: ArenaState, links: Links) -> dict[str, Any]:
-    """An arena's games (in the order paired), standings and end time."""
-    return {
-        "rounds": [],
-        "games": state.games(links),
-        "standings": [standing.to_json() for standing in state.arena.standings()],
-        "ends_at": state.ends_at,
-    }
 
 
 class TournamentService:
