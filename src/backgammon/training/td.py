@@ -33,6 +33,15 @@ atomic) are not followed yet.
 The dice come from an explicit xorshift state (see :mod:`backgammon.rules.fastgame`),
 so a run is reproducible, and a checkpoint (networks + dice state + games played)
 resumes with exactly the same continuation.
+
+**One kernel.** This module is longer than the others (about 1,050 lines) on purpose:
+it is one compiled training loop. The forward pass, the greedy choice, the
+eligibility-trace update and each variant's turn are Numba functions that call one
+another inside :func:`train_games` and :func:`train_variant_games`, over the same
+parameter views and the same packed rules (the ``_RULES`` slots); apart, each module
+would hold private array layouts the others depend on, and Numba's cache checks only
+the source file of the function it loads (docs/architecture.md, "Compiled kernels"),
+so an edit in one file would leave a stale compiled caller in another.
 """
 
 from __future__ import annotations
