@@ -7,26 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-import pytest
-
 from .browser import needs_chromium, watch
+from .test_web_tournaments import _account
+from .test_web_tournaments import backend as backend  # SQLite only, as there
 
 pytestmark = needs_chromium
-
-
-@pytest.fixture
-def backend() -> str:
-    """These tests run on SQLite only (the server's own tests cover PostgreSQL)."""
-    return "sqlite"
-
-
-def _account(url: str, name: str) -> httpx.Client:
-    client = httpx.Client(base_url=url)
-    answer = client.post("/api/register", json={"name": name, "password": f"password-{name}"})
-    answer.raise_for_status()
-    client.headers["authorization"] = f"Bearer {answer.json()['token']}"
-    return client
 
 
 def test_a_visitor_sees_what_is_on_and_watches_a_match_in_one_click(
