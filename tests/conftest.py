@@ -3,7 +3,20 @@
 Hypothesis runs without per-example deadlines: the first call of a Numba kernel
 compiles it, and a busy CI machine can make any example slow; a deadline would turn
 that into a flaky failure without saying anything about correctness.
+
+The suite runs on parallel workers (pytest-xdist, ``-n 2`` in pyproject's addopts).
+A test that measures time (a server's latency under an attack, a reader's growth)
+carries the ``alone`` marker: it waits until no other worker is inside a test and
+keeps the others out until it ends (:class:`Turns`), so the measurement is of its own
+work, as in a run on one worker.
 """
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -12,7 +25,7 @@ settings.register_profile("backgammon", deadline=None)
 settings.load_profile("backgammon")
 
 
-SLOW_FIXTURES = frozenset({"server_factory", "browser"})
+SLOW_FIXTURES = frozenset({"server_factory", "module_server_factory", "browser"})
 """Fixtures that start a second process (a server), a browser or PostgreSQL: a test
 that uses one is marked ``slow``."""
 
@@ -26,3 +39,65 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         fixtures = set(getattr(item, "fixturenames", ()))
         if fixtures & SLOW_FIXTURES or item.get_closest_marker("postgresql"):
             item.add_marker(pytest.mark.slow)
+
+
+class Turns:
+    """Who is inside a test, across the parallel workers of one run: a test marked
+    ``alone`` enters by itself, the others together.
+
+    Two ``flock`` locks on files that the workers share: the room (held shared by the
+    tests inside, exclusively by a test alone) and a gate before it, held while
+    entering, so that a test waiting to be alone keeps newcomers out instead of
+    waiting for a moment when nobody is inside.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self._gate = (folder / "turns.gate").open("a")
+        self._room = (folder / "turns.room").open("a")
+
+    def enter(self, alone: bool) -> None:
+        """Wait to enter (alone: until everyone else has left)."""
+        import fcntl
+
+        fcntl.flock(self._gate, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(self._room, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        finally:
+            fcntl.flock(self._gate, fcntl.LOCK_UN)
+
+    def leave(self) -> None:
+        """Leave the room."""
+        import fcntl
+
+        fcntl.flock(self._room, fcntl.LOCK_UN)
+
+
+def _turns(config: pytest.Config) -> Turns | None:
+    """This worker's :class:`Turns`, made once; ``None`` without parallel workers
+    (or without ``flock``)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None or os.name != "posix":
+        return None
+    turns: Turns | None = getattr(config, "_backgammon_turns", None)
+    if turns is None:
+        # The run's temporary folder, above each worker's own (pytest removes it with
+        # the old runs' folders).
+        basetemp = config.option.basetemp
+        folder = Path(basetemp).parent if basetemp else Path(tempfile.gettempdir()) / run
+        folder.mkdir(parents=True, exist_ok=True)
+        turns = Turns(folder)
+        config._backgammon_turns = turns  # type: ignore[attr-defined]
+    return turns
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Run each test (its set-up and tear-down too) inside :class:`Turns`."""
+    turns = _turns(item.config)
+    if turns is None:
+        return (yield)
+    turns.enter(alone=item.get_closest_marker("alone") is not None)
+    try:
+        return (yield)
+    finally:
+        turns.leave()

@@ -23,6 +23,9 @@ from backgammon.formats import read_match_bytes
 
 from .upload_attacks import ATTACKS, MAT_SAMPLE, Attack
 
+# Readers' times compared: nothing else runs meanwhile.
+pytestmark = pytest.mark.alone
+
 SMALL = 8_192
 LARGE = 16 * SMALL
 MEMORY_PER_BYTE = 200

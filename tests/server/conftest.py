@@ -16,7 +16,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -28,10 +28,31 @@ POSTGRESQL = os.environ.get("BACKGAMMON_TEST_POSTGRESQL", "")
 """A PostgreSQL URL whose user may create databases (``postgresql://user@host/db``)."""
 
 
+def _ephemeral_ports() -> tuple[int, int]:
+    """The range the kernel takes clients' ports from (Linux's default if unknown)."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
 def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A loopback port nobody listens on, for a server to take: below the range of
+    clients' ports where there is room (a client's connection, in this process or on
+    another parallel worker, cannot take it between this check and the server's bind),
+    else any the kernel gives."""
+    low, _ = _ephemeral_ports()
+    room = low - 10_000
+    candidates = [10_000 + secrets.randbelow(room) for _ in range(20)] if room > 1_000 else []
+    for port in [*candidates, 0]:
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(sock.getsockname()[1])
+    raise RuntimeError("no free port")
 
 
 def new_postgresql_database() -> str:
@@ -127,15 +148,13 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@pytest.fixture
-def server_factory(tmp_path: Path, backend: str) -> Iterator[object]:
-    """Makes started servers on one fresh database (call it more than once for
-    several processes on the same PostgreSQL database)."""
-    database = new_postgresql_database() if backend == "postgresql" else ""
+def _servers(data: Path, database: str) -> Iterator[Callable[..., ServerProcess]]:
+    """Yields a maker of started servers on ``database`` (SQLite in ``data`` when
+    empty); stops them all afterwards."""
     started: list[ServerProcess] = []
 
     def make(*extra: str) -> ServerProcess:
-        server = ServerProcess(tmp_path, database, *extra)
+        server = ServerProcess(data, database, *extra)
         server.start()
         started.append(server)
         return server
@@ -143,6 +162,25 @@ def server_factory(tmp_path: Path, backend: str) -> Iterator[object]:
     yield make
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path, backend: str) -> Iterator[Callable[..., ServerProcess]]:
+    """Makes started servers on one fresh database (call it more than once for
+    several processes on the same PostgreSQL database)."""
+    database = new_postgresql_database() if backend == "postgresql" else ""
+    yield from _servers(tmp_path, database)
+
+
+@pytest.fixture(scope="module")
+def module_server_factory(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Callable[..., ServerProcess]]:
+    """Makes started servers on SQLite that a whole module's tests share, for tests
+    that need no fresh database (the engine tools: each test asks its own positions
+    and waits for its own jobs); started once, the server's start and its workers'
+    first compiled evaluations are paid once a module instead of once a test."""
+    yield from _servers(tmp_path_factory.mktemp("server"), "")
 
 
 @pytest.fixture

@@ -49,6 +49,7 @@ async def _post(
 # -- login throttling over HTTP -------------------------------------------------------
 
 
+@pytest.mark.alone  # the budget refills with time: the 40 requests must arrive together
 def test_forty_parallel_wrong_passwords_are_counted_before_any_is_checked(
     server_factory: Any,
 ) -> None:

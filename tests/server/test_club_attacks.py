@@ -23,7 +23,9 @@ from backgammon.tournaments import Entrant, Pairing, Round, Swiss
 
 from .conftest import BACKENDS, POSTGRESQL, ServerProcess, new_postgresql_database
 
-pytestmark = pytest.mark.slow  # a server process of its own (a module fixture)
+# A server process of its own (a module fixture); rates and latencies measured on the
+# clock, so nothing else runs meanwhile.
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 PASSWORD = "a long enough password"
 HEALTHY = 1.0

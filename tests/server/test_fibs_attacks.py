@@ -11,12 +11,16 @@ from types import SimpleNamespace
 from typing import Any
 
 import httpx
+import pytest
 
 from backgammon.server.client import ServerClient
 from backgammon.server.fibs.listener import MAX_CONNECTIONS_PER_ADDRESS, FibsListener
 from backgammon.server.settings import Settings
 
 from .clip_client import ClipClient
+
+# Timeouts and rate limits, measured on the clock: nothing else runs meanwhile.
+pytestmark = pytest.mark.alone
 
 PASSWORD = "a long enough password"
 

@@ -19,7 +19,9 @@ from backgammon.server.client import ClientError, ServerClient
 from .conftest import BACKENDS, POSTGRESQL, ServerProcess, new_postgresql_database
 from .test_tool_attacks import healthy
 
-pytestmark = pytest.mark.slow  # a server process of its own (a module fixture)
+# A server process of its own (a module fixture); rates and latencies measured on the
+# clock, so nothing else runs meanwhile.
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 CONFIG = json.dumps(
     {"variant": "standard", "length": 3, "cube": True, "crawford": True, "jacoby": False}

@@ -16,6 +16,9 @@ from backgammon.server.web.routes.analysis import MAX_UPLOAD_BYTES
 
 from .test_review import SHORT_MATCH
 
+# Requests in flight together, answered within a time: nothing else runs meanwhile.
+pytestmark = pytest.mark.alone
+
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
 
 

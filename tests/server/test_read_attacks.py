@@ -10,10 +10,14 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 
 from backgammon.server.client import ServerClient
 
 from .test_tool_attacks import healthy
+
+# Each test measures the server's latency during an attack: nothing else runs meanwhile.
+pytestmark = pytest.mark.alone
 
 PASSWORD = "a long enough password"
 SAMPLE = "tests/data/xg/gammonview/C07OQCKyw4Pe-CnjFiAMYO.mat"

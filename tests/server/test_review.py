@@ -31,15 +31,11 @@ SHORT_MATCH = """ 3 point match
 """
 
 
-@pytest.fixture
-def backend() -> str:
-    """The analysis does not touch the database: SQLite is enough."""
-    return "sqlite"
-
-
-@pytest.fixture
-def url(server_factory: Any) -> str:
-    server = server_factory("--no-warm-up", "--bot-processes", "1")
+@pytest.fixture(scope="module")
+def url(module_server_factory: Any) -> str:
+    """One server for the module: the analyses do not touch the database (SQLite
+    is enough), and each test waits for the jobs it starts."""
+    server = module_server_factory("--no-warm-up", "--bot-processes", "1")
     return str(server.url)
 
 

@@ -20,6 +20,9 @@ import pytest
 
 from tests.formats.upload_attacks import ATTACKS
 
+# Each test measures the server's latency during an attack: nothing else runs meanwhile.
+pytestmark = pytest.mark.alone
+
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
 
 

@@ -16,6 +16,9 @@ import pytest
 from .test_review import SHORT_MATCH
 from .test_tool_attacks import START_XGID, healthy
 
+# Each test measures how long a request waits behind others' work: nothing else runs meanwhile.
+pytestmark = pytest.mark.alone
+
 SAMPLE = Path(__file__).parents[1] / "data" / "xg" / "gammonview" / "B4_SrGcsKAQmoTyHlgJCbM.mat"
 PASSWORD = "a long enough password"
 QUICK = 10.0
