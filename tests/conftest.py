@@ -17,6 +17,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -92,12 +93,51 @@ def _turns(config: pytest.Config) -> Turns | None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    """Run each test (its set-up and tear-down too) inside :class:`Turns`."""
-    turns = _turns(item.config)
+    """Run each test (its set-up and tear-down too) inside :class:`Turns`. This hook
+    runs outside pytest's guard around a test: an error here would end the worker's
+    whole session (pytest-xdist's internal error), so a lock that fails is reported
+    as a warning and the test runs without it."""
+    try:
+        turns = _turns(item.config)
+    except OSError as error:
+        item.warn(pytest.PytestWarning(f"ran without taking turns: {error}"))
+        turns = None
     if turns is None:
         return (yield)
-    turns.enter(alone=item.get_closest_marker("alone") is not None)
+    try:
+        turns.enter(alone=item.get_closest_marker("alone") is not None)
+    except OSError as error:
+        item.warn(pytest.PytestWarning(f"ran without taking turns: {error}"))
+        return (yield)
     try:
         return (yield)
     finally:
-        turns.leave()
+        try:
+            turns.leave()
+        except OSError as error:
+            item.warn(pytest.PytestWarning(f"could not leave the turns: {error}"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_report_to_serializable(
+    config: pytest.Config, report: pytest.CollectReport | pytest.TestReport
+) -> Iterator[dict[str, object] | None]:
+    """A test's report as a parallel worker sends it, with every string made UTF-8
+    (a lone surrogate escaped). A failure's message may quote text a browser gave,
+    where JavaScript can leave half of a surrogate pair; the channel to the main
+    process takes UTF-8 only, and a report it refuses ends the worker's whole
+    session (pytest-xdist's internal error) instead of reporting the failure."""
+    data = yield
+    return utf8_safe(data)
+
+
+def utf8_safe(value: Any) -> Any:
+    """``value`` (JSON-like: strings, lists, tuples, dicts) with each string's
+    characters that UTF-8 cannot hold written as backslash escapes."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {utf8_safe(key): utf8_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(utf8_safe(item) for item in value)
+    return value

@@ -61,6 +61,24 @@ def test_a_goodbye_drops_a_process_users_at_once() -> None:
     assert peers.expire(100.0) == [(2, BOB)]  # only b was still heard of
 
 
+def test_each_process_gone_is_handed_over_once() -> None:
+    """A process that said goodbye, then one that expired, each listed once as
+    departed (the others take over their work); forgetting one never heard of, or
+    twice, departs nothing; one heard again and gone again departs again."""
+    peers = _two_processes()
+    peers.forget("a")
+    peers.forget("a")
+    peers.forget("nobody")
+    assert peers.departed() == ["a"]
+    assert peers.departed() == []
+    peers.expire(100.0)
+    assert peers.departed() == ["b"]
+    peers.heard("b", 101.0)
+    for now in (103.0, 105.0, 101.0 + EXPIRE_SECONDS + 1):  # checked every 2 s
+        peers.expire(now)
+    assert peers.departed() == ["b"]
+
+
 class FakeClock:
     """Time that moves only when told."""
 

@@ -100,6 +100,21 @@ def test_polls_of_a_finished_analysis_do_not_block_the_server(server_factory: An
         answers = asyncio.run(poll_many())
     assert all(answer == first for answer in answers)
     assert len(first) > 100_000  # the summary of a whole match
+    _polls_with_the_tag_get_no_body(server.url, str(job.json()["id"]))
+
+
+def _polls_with_the_tag_get_no_body(url: str, job_id: str) -> None:
+    """A poller that has the done summary names its tag and gets 304 with no body,
+    200 times over; a tag of something else gets the whole summary again."""
+    with httpx.Client(base_url=url, timeout=60) as client:
+        whole = client.get(f"/api/analysis/{job_id}")
+        tag = whole.headers.get("etag")
+        assert tag, whole.headers
+        for _ in range(200):
+            again = client.get(f"/api/analysis/{job_id}", headers={"If-None-Match": tag})
+            assert (again.status_code, again.content) == (304, b"")
+        other = client.get(f"/api/analysis/{job_id}", headers={"If-None-Match": '"other"'})
+        assert other.status_code == 200 and other.content == whole.content
 
 
 def test_a_done_analysis_is_encoded_once_and_old_results_are_forgotten() -> None:

@@ -40,6 +40,7 @@ from backgammon.server.db import repository as repo
 from backgammon.server.db.database import Database
 from backgammon.server.db.events import EventBus, LocalBus, PostgresBus
 from backgammon.server.db.group_commit import GroupCommitter
+from backgammon.server.db.locks import held
 from backgammon.server.db.repository import User
 from backgammon.server.lobby.hub import Connection, Hub
 from backgammon.server.lobby.matchmaking import MatchMaking
@@ -159,6 +160,10 @@ class GameService:
         # Awaited with a user's id and the moderation once it is committed (in the
         # administrator's process only), e.g. to hand a banned user's seats to bots.
         self.moderation_hooks: list[Callable[[int, str], Awaitable[None]]] = []
+        # Awaited when another process on the database has gone (said goodbye or fell
+        # silent), in one surviving process: carry on its chouette tables and events.
+        self.takeover_hooks: list[Callable[[], Awaitable[None]]] = []
+        self._takeovers: set[asyncio.Task[None]] = set()
         self.ready = False
         # The facade: each service's public operations, as the front ends call them.
         self._check_speaker = self.moderation_service._check_speaker
@@ -292,7 +297,7 @@ class GameService:
         for task in (self._ticker, self._beater):
             if task is not None:
                 task.cancel()
-        for task in [*self._bot_tasks, *self._ready_waits.values()]:
+        for task in [*self._bot_tasks, *self._ready_waits.values(), *self._takeovers]:
             task.cancel()
         self._bot_queue.close()
         self.hub.close_all()
@@ -364,6 +369,7 @@ class GameService:
                 self.lobby_service._presence_changed(int(user_id))
         elif kind == "goodbye":
             self._users_gone(self._elsewhere.forget(origin))
+            self._take_over_departed()
 
     def _on_room_event(self, origin: str, event: dict[str, Any]) -> None:
         """Relay a message to a room's connections here (noting who came online or
@@ -410,6 +416,33 @@ class GameService:
         """One heartbeat: say this process is alive, drop the silent ones' users."""
         self.bus.send({"k": "beat"})
         self._users_gone(self._elsewhere.expire(self.clock.now()))
+        self._take_over_departed()
+
+    def _take_over_departed(self) -> None:
+        """Carry on the work of every process gone since the last look."""
+        for origin in self._elsewhere.departed():
+            task = asyncio.create_task(self._take_over(origin))
+            self._takeovers.add(task)
+            task.add_done_callback(self._takeovers.discard)
+
+    async def _take_over(self, origin: str) -> None:
+        """Carry on what the process ``origin`` held, if no other process is doing
+        so: its matches' clocks and bots (:meth:`BotService.take_over`), then its
+        chouette tables and tournaments (``takeover_hooks``). Nothing is done twice
+        if two processes both do it: each bot acts at a ``seq`` and each event's step
+        holds its lock (docs/deploy.md, "Taking over from a process gone")."""
+        try:
+            async with held(self.db, f"takeover:{origin}", wait=False) as mine:
+                if not mine:
+                    return
+                log.info("process %s is gone: taking over its work", origin)
+                await self.bot_service.take_over()
+                for hook in self.takeover_hooks:
+                    await hook()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("taking over from process %s failed", origin)
 
     def _users_gone(self, users: list[tuple[int, dict[str, Any]]]) -> None:
         """A process went away with these users (id, public facts): those connected

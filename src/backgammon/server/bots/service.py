@@ -16,6 +16,7 @@ from backgammon.server.common import (
     ServiceError,
     log,
 )
+from backgammon.server.db import repository as repo
 from backgammon.server.db.repository import User
 from backgammon.server.protocol import (
     ActionBody,
@@ -113,6 +114,17 @@ class BotService:
             raise
         except Exception:
             log.exception("bot %s failed in match %s", bot.name, match_id)
+
+    async def take_over(self) -> int:
+        """Hold every match in play here (this process checks its clock from now
+        on) and let each bot whose turn it is act: what another process did for
+        them until it went away. Returns how many matches are in play."""
+        async with self.site.db.transaction() as connection:
+            playing = await repo.list_matches(connection, status="playing", limit=100_000)
+        for row in playing:
+            await self.site.match_service._load(row.id)
+            self._wake_bot(row.id)
+        return len(playing)
 
     async def check_clocks(self) -> int:
         """End every match whose waiting player's time is up, and adjudicate

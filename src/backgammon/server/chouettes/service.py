@@ -156,11 +156,13 @@ class ChouetteService:
         games.room_snapshots["chouette:"] = self._room_snapshot
         games.room_snapshots[f"{LIST_ROOM}:"] = self._list_snapshot
         games.moderation_hooks.append(self._on_moderation)
+        games.takeover_hooks.append(self.resume)
 
     # -- lifecycle -------------------------------------------------------------------
 
     async def resume(self) -> None:
-        """Let the bots of every playing table act where it stopped (after a restart)."""
+        """Let the bots of every playing table act where it stopped (after a restart,
+        or in a process taking over from one gone)."""
         async with self.games.db.transaction() as connection:
             playing = await store.list_tables(connection, ("playing",), limit=100_000)
         for row in playing:

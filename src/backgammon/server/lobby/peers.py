@@ -30,6 +30,7 @@ class Peers:
         self._heard: dict[str, float] = {}
         self._expired: set[str] = set()
         self._checked: float | None = None
+        self._departed: list[str] = []
 
     def heard(self, origin: str, now: float) -> bool:
         """Note that ``origin`` spoke at ``now``; True if it had been taken for dead
@@ -55,7 +56,8 @@ class Peers:
     def forget(self, origin: str) -> list[tuple[int, dict[str, Any]]]:
         """``origin`` is gone (said goodbye, or expired): the users it held (user id,
         public facts)."""
-        self._heard.pop(origin, None)
+        if self._heard.pop(origin, None) is not None:
+            self._departed.append(origin)
         return list(self._users.pop(origin, {}).items())
 
     def expire(self, now: float, after: float = EXPIRE_SECONDS) -> list[tuple[int, dict[str, Any]]]:
@@ -70,6 +72,12 @@ class Peers:
         silent = [origin for origin, at in self._heard.items() if now - at > after]
         self._expired.update(silent)
         return [user for origin in silent for user in self.forget(origin)]
+
+    def departed(self) -> list[str]:
+        """The processes forgotten since the last call (said goodbye, or expired),
+        each once: the others take over their work."""
+        departed, self._departed = self._departed, []
+        return departed
 
     def __contains__(self, user_id: object) -> bool:
         return any(user_id in users for users in self._users.values())

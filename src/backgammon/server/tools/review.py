@@ -204,6 +204,15 @@ class ReviewJobs(PoolJobs[ReviewJob]):
         status = self._unfinished_status(job)
         return json.dumps(status).encode()
 
+    def done_tag(self, job_id: str) -> str | None:
+        """The entity tag of a done job's answer (RFC 9110, section 8.8.3), which
+        never changes once done: a poller that has it is answered 304 with no body;
+        ``None`` while the job runs (or is unknown)."""
+        job = self._jobs.get(job_id)
+        if job is None or job.encoded is None:
+            return None
+        return f'"{job.id}-done"'
+
     def _unfinished_status(self, job: ReviewJob) -> dict[str, Any]:
         """The status of a job that failed or runs."""
         if job.error is not None:

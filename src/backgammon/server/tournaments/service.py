@@ -20,12 +20,15 @@ import logging
 import secrets
 import weakref
 from collections import OrderedDict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
 from backgammon.server.bots.limits import check_bot_entry
 from backgammon.server.db import repository as repo
+from backgammon.server.db.locks import held
 from backgammon.server.db.repository import User
 from backgammon.server.protocol import ActionBody, ClockSettings, MatchSettings
 from backgammon.server.service import READY_SECONDS, GameService, ServiceError
@@ -127,17 +130,24 @@ class TournamentService:
         self._seen: OrderedDict[tuple[str, int], float] = OrderedDict()
         games.match_finished_hooks.append(self._match_finished)
         games.room_snapshots["tournament:"] = self._room_snapshot
+        games.takeover_hooks.append(self.advance_running)
 
     # -- lifecycle -------------------------------------------------------------------
 
     async def resume(self) -> None:
         """Continue every running tournament (the round in play, or the next one) and
         start the ticker that starts scheduled tournaments."""
+        await self.advance_running()
+        self._ticker = asyncio.create_task(self._tick_forever())
+
+    async def advance_running(self) -> None:
+        """Bring every running tournament up to date (after a restart, or in a
+        process taking over from one gone): its stored matches begun, a round whose
+        last result came in recorded and the next paired."""
         async with self.games.db.transaction() as connection:
             running = await store.list_tournaments(connection, "running", limit=100_000)
         for row in running:
-            await self._advance(row.id)
-        self._ticker = asyncio.create_task(self._tick_forever())
+            await self._advance_logged(row.id)
 
     async def close(self) -> None:
         """Stop the ticker and pending work (what is committed stays)."""
@@ -146,11 +156,17 @@ class TournamentService:
         for task in list(self._tasks):
             task.cancel()
 
-    def _lock(self, tournament_id: str) -> asyncio.Lock:
+    @asynccontextmanager
+    async def _lock(self, tournament_id: str) -> AsyncIterator[None]:
+        """Hold the tournament: one change of it at a time in this process (an
+        asyncio lock, so this process's waiters hold no database connection), then
+        across every process on the database (:func:`held`: PostgreSQL's advisory
+        lock, released by the database if this process dies holding it)."""
         lock = self._locks.get(tournament_id)
         if lock is None:
             lock = self._locks[tournament_id] = asyncio.Lock()
-        return lock
+        async with lock, held(self.games.db, f"tournament:{tournament_id}"):
+            yield
 
     def _spawn(self, tournament_id: str) -> None:
         task = asyncio.create_task(self._advance_logged(tournament_id))
@@ -197,13 +213,7 @@ class TournamentService:
                 if row.starts_at is not None and row.starts_at <= now
             ]
         for row in due:
-            try:
-                await self._start(row.id)
-            except ServiceError as error:
-                async with self.games.db.transaction() as connection:
-                    await store.update_tournament(connection, row.id, status="cancelled")
-                log.info("tournament %s not started: %s", row.id, error.message)
-                await self._publish(row.id)
+            await self._start(row.id, when_due=True)
 
     async def end_due_arenas(self) -> None:
         """Bring every running arena whose time is up to date (it ends once its last
@@ -468,22 +478,48 @@ class TournamentService:
         await self._start(tournament_id)
         return await self.view(tournament_id)
 
-    async def _start(self, tournament_id: str) -> None:
+    async def _start(self, tournament_id: str, *, when_due: bool = False) -> None:
+        """Start an open tournament: pair round 1 and begin its matches.
+
+        ``when_due`` is the ticker's start at the tournament's time, in whichever
+        process ticks first: one no longer open (another process started it, or its
+        organiser cancelled it) is left as it is, and one with fewer than 2 players
+        is cancelled; otherwise both are refused.
+
+        Raises:
+            ServiceError: ``conflict`` if it is not open or has fewer than 2 players.
+        """
         async with self._lock(tournament_id), self.games.db.transaction() as connection:
             row = await self._row_in(connection, tournament_id)
             if row.status != "open":
+                if when_due:
+                    return
                 raise ServiceError("conflict", f"tournament {tournament_id} is not open", 409)
             players = await self._present(connection, row)
-            if len(players) < 2:
+            if len(players) < 2 and when_due:
+                await store.update_tournament(connection, tournament_id, status="cancelled")
+                log.info("tournament %s not started: fewer than 2 players", tournament_id)
+            elif len(players) < 2:
                 raise ServiceError("conflict", "a tournament needs at least 2 players", 409)
-            entrants = []
-            for user_id, name, _ in players:
-                rating = await repo.get_rating(connection, user_id, "standard")
-                entrants.append(Entrant(name, 1500.0 if rating is None else rating[0]))
-            state = self._new_state(row, entrants)
-            await store.update_tournament(connection, tournament_id, status="running", state=state)
-        log.info("tournament %s started with %d players", tournament_id, len(entrants))
-        await self._advance(tournament_id)
+            else:
+                entrants = [
+                    await self._entrant(connection, user_id, name) for user_id, name, _ in players
+                ]
+                state = self._new_state(row, entrants)
+                await store.update_tournament(
+                    connection, tournament_id, status="running", state=state
+                )
+                log.info("tournament %s started with %d players", tournament_id, len(entrants))
+        if len(players) >= 2:
+            await self._advance(tournament_id)
+        else:
+            await self._publish(tournament_id)
+
+    @staticmethod
+    async def _entrant(connection: Any, user_id: int, name: str) -> Entrant:
+        """A player as the pairings see them: name and standard rating (1500 unrated)."""
+        rating = await repo.get_rating(connection, user_id, "standard")
+        return Entrant(name, 1500.0 if rating is None else rating[0])
 
     async def _present(self, connection: Any, row: store.TournamentRow) -> list[Any]:
         """The players who start a tournament: in a rated one, a person neither

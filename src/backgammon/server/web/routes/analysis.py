@@ -102,10 +102,20 @@ def _decoded(data: str) -> bytes:
 
 @router.get("/analysis/{job_id}")
 async def analysis_status(job_id: str, request: Request) -> Response:
-    status = review_jobs(request).status_json(job_id)
+    """A job's progress, or its whole summary once done. A done job's answer carries
+    an ``ETag``: a poll naming it in ``If-None-Match`` gets 304 with no body (a long
+    match's summary is tens of MB), as a browser's revalidation does by itself."""
+    jobs = review_jobs(request)
+    status = jobs.status_json(job_id)
     if status is None:
         raise ServiceError("not_found", f"no analysis {job_id!r} (they are kept a while)", 404)
-    return Response(status, media_type="application/json")
+    tag = jobs.done_tag(job_id)
+    if tag is None:
+        return Response(status, media_type="application/json")
+    cached = {"ETag": tag, "Cache-Control": "no-cache"}
+    if tag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=cached)
+    return Response(status, media_type="application/json", headers=cached)
 
 
 @router.delete("/analysis/{job_id}")
