@@ -107,3 +107,38 @@ def test_convert_and_show_commands(tmp_path: Path) -> None:
     failed = CliRunner().invoke(app, ["convert", str(bad), str(tmp_path / "x.sgf")])
     assert failed.exit_code == 2
     assert "bad.mat" in failed.output
+
+
+RESIGNED_AT_ONCE = """ 3 point match
+
+ Game 1
+ ann : 0                              bob : 0
+  1)                                   Wins 1 point
+
+ Game 2
+ ann : 0                              bob : 1
+  1) 31: 8/5 6/5                      42: 8/4 6/4
+  2)                                   Wins 2 points
+"""
+
+
+def test_a_resignation_before_the_opening_roll_is_read_and_kept_in_every_format(
+    tmp_path: Path,
+) -> None:
+    """Game 1 ends before anyone rolled (ann resigns; eXtreme Gammon and servers write
+    such games): it was refused as 'the game has not started'. It reads, and .mat,
+    SGF and OGXM files written from it read back the same."""
+    from backgammon.formats import read_match_text, write_match_text
+    from backgammon.rules.cube import AcceptResignation, Resign
+
+    record = read_match_text(RESIGNED_AT_ONCE, "mat")
+    first = record.games[0]
+    assert [type(entry.action) for entry in first.entries] == [Resign, AcceptResignation]
+    assert first.entries[0].action.player == 0 and first.score_after == (0, 1)
+    assert record.games[1].score_after == (0, 3)
+    for kind in ("mat", "sgf"):
+        again = read_match_text(write_match_text(record, kind), kind)
+        assert signature(again) == signature(record), kind
+    path = tmp_path / "resigned.ogxm"
+    write_match(record, path)
+    assert signature(read_match(path)) == signature(record)

@@ -285,7 +285,6 @@ def test_format_sgf_lays_out_like_gnu_backgammon() -> None:
         ("(;GM[6]RE[W+2])", 1, 8, "not over"),
         ("(;GM[6]RE[W+])", 1, 8, "points"),
         ("(;GM[6]RE[Z+1])", 1, 8, "expected W+points"),
-        ("(;GM[6]RE[B+1R])", 1, 8, "before the first move"),
         ("(;GM[6]MI[length:3]RE[W+1R]\n;B[64aggk]\n;W[double])", 1, 20, "cube decision is pending"),
         ("(;GM[6]RE[W+1R]\n;B[64aggk])", 1, 8, "only the player on roll"),
         ("(;GM[6]RE[B+5R]\n;B[64aggk])", 1, 8, "1, 2 or 3 times the cube"),

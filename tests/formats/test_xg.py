@@ -375,9 +375,10 @@ def test_cli_analyzes_an_xg_file_and_puts_xgs_analysis_beside_ours(tmp_path: Pat
     assert cube and all(d["file_analysis"]["best_action"] == "double, take" for d in cube)
 
 
-def test_a_game_resigned_before_its_opening_roll_is_a_located_error() -> None:
-    """As a real server's file has it (tests/data/xg/README.md): the rules have no one
-    on roll to resign, so the game cannot be replayed."""
+def test_a_game_resigned_before_its_opening_roll_reads() -> None:
+    """As a real server's file has it (tests/data/xg/README.md): the game's footer
+    says a single resignation and no move was made. It was refused (the rules had no
+    one on roll to resign); the loser now resigns before the opening roll."""
     records = _records_of(MATCHES[0])
     first_footer = next(i for i, r in enumerate(records) if r[8] == 4)
     score = struct.unpack_from("<ii", records[first_footer], 12)
@@ -386,8 +387,10 @@ def test_a_game_resigned_before_its_opening_roll_is_a_located_error() -> None:
         *records[: first_footer + 1],
         xg_files.game_header(2, score, False, Game().position),
         xg_files.game_footer(after, 0, 1, 101),
+        xg_files.match_footer(after, 0),
     ]
-    with pytest.raises(XgFileError, match="a resignation before its opening roll") as caught:
-        read_match_bytes(xg_files.xg_file(records), path="early.xg")
-    assert caught.value.record == len(records)
-    assert "game 2, move 0" in str(caught.value)
+    record = read_match_bytes(xg_files.xg_file(records), path="early.xg")
+    resigned = record.games[1]
+    assert [entry.action.player for entry in resigned.entries[:1]] == [1]
+    assert resigned.outcome is not None and resigned.outcome.winner == 0
+    assert resigned.score_after == after

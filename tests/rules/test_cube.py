@@ -296,6 +296,29 @@ def test_a_backgammon_resignation_scores_what_the_variant_allows() -> None:
     assert game.outcome.kind is WinKind.GAMMON and game.outcome.points == 2
 
 
+def test_either_player_may_resign_before_the_opening_roll() -> None:
+    """Before the opening roll nobody is on roll: the resignation names its player
+    (eXtreme Gammon and servers record such games); after it, only the player on
+    roll resigns, and a named other player is refused."""
+    game = Game(context=MatchContext(3))
+    refused(game, Resign(), "say which player resigns")
+    game.push(Resign(ResignLevel.SINGLE, player=1))
+    assert game.decider == 0
+    refused(game, OpeningRoll(3, 1), "resign is pending")
+    game.push(RejectResignation())
+    game.push(Resign(ResignLevel.GAMMON, player=0))
+    game.push(AcceptResignation())
+    assert game.outcome is not None
+    assert (game.outcome.winner, game.outcome.points) == (1, 2)
+    assert game.outcome.ending is Ending.RESIGNED
+    on_roll = started()
+    refused(on_roll, Resign(player=0), "only the player on roll resigns: player 1")
+    on_roll.push(Resign(player=1))
+    assert on_roll.decider == 0
+    with pytest.raises(ValueError, match="0 or 1"):
+        Resign(player=2)
+
+
 def test_resignation_responses_need_a_resignation() -> None:
     game = started()
     refused(game, AcceptResignation(), "no resignation is pending")

@@ -86,7 +86,10 @@ GammonSite, BGBlitz and older gnubg in https://github.com/andrewbaine/td-gammon
   ``Drops`` (on the same line when the left player drops). When neither ended the game,
   the loser resigned: GNU Backgammon records only accepted resignations, so ``Wins``
   becomes ``Resign`` (single, gammon or backgammon from ``n`` and the cube) and
-  ``AcceptResignation``. Our rules let only the player on roll resign.
+  ``AcceptResignation``. Our rules let only the player on roll resign, or either
+  player before the opening roll: a game whose only line is an empty ``1)`` and a
+  ``Wins`` line (as a server writes a game resigned at once) is the loser's
+  resignation.
 * **Header tags** become :attr:`MatchInfo.metadata` with lower-case keys, except:
   ``Site`` -> ``"place"``, ``Transcriber`` -> ``"annotator"``, ``EventDate``
   (``YYYY.MM.DD``) -> ``"date"`` (``YYYY-MM-DD``); ``Variation`` (``Backgammon``,
@@ -530,8 +533,10 @@ class _Reader:
                     f"expected move number {self.next_number}), got {value})",
                 )
             self.next_number += 1
-        actions = self.split(number, line, start)
-        if not actions:  # a numbered line left empty after a drop or the last checker off
+        # A numbered line left empty: after a drop or the last checker off, and as the
+        # first line of a game resigned before its opening roll (a server's files).
+        actions = self.split(number, line, start, empty_ok=self.next_number == 2)
+        if not actions:
             return
         if numbered is None and any(action.kind != "wins" for action in actions):
             raise self.fail(
@@ -555,7 +560,7 @@ class _Reader:
         for player, action in zip(players, actions, strict=False):
             self.action(number, player, action)
 
-    def split(self, number: int, line: str, start: int) -> list[_Action]:
+    def split(self, number: int, line: str, start: int, *, empty_ok: bool = False) -> list[_Action]:
         actions: list[_Action] = []
         for match in _TOKEN.finditer(line, start):
             token = _Token(match.group(), match.start())
@@ -571,7 +576,7 @@ class _Reader:
                     self.at(number, token.index),
                     f"expected {_EXPECTED_ACTION}, got {_quote(token.text)}",
                 )
-        if not actions and self.ended is None:
+        if not actions and self.ended is None and not empty_ok:
             raise self.fail(self.at(number, start), f"expected {_EXPECTED_ACTION} after the number")
         return actions
 

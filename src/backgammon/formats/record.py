@@ -382,6 +382,8 @@ class RecordBuilder(MatchVisitor):
                 f"game {record.number}: {type(action).__name__} by player {player}, but "
                 f"player {expected} must act"
             )
+        if isinstance(action, Resign) and expected is None:
+            action = Resign(action.level, player)  # before the opening roll: say who
         self._push(player, action, where)
 
     def variant_action(self, player: int, action: Action, where: Location) -> None:

@@ -616,13 +616,13 @@ class _Reader:
 
     def resign(self, winner: int, points: int | None, state: _GameState, where: Location) -> int:
         """Push the loser's resignation and its acceptance; return the points scored
-        (``points`` is what was resigned: the cube times 1, 2 or 3, before Jacoby)."""
-        loser = 1 - winner
-        if state.turn is None:
-            raise where.error("a resignation (RE[..R]) before the first move")
+        (``points`` is what was resigned: the cube times 1, 2 or 3, before Jacoby).
+        Before the first move either player may resign (eXtreme Gammon and servers
+        record such games); after it, only the player on roll."""
+        loser = 1 - winner  # before the first move (state.turn None) either may resign
         if state.pending is not None:
             raise where.error("a resignation (RE[..R]) while a cube decision is pending")
-        if state.turn != loser:
+        if state.turn is not None and state.turn != loser:
             raise where.error(
                 f"{_COLOURS[loser]} resigns (RE[..R]), but only the player on roll "
                 f"({_COLOURS[state.turn]}) may resign"

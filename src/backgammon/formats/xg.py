@@ -519,11 +519,6 @@ def _end_game(footer: GameFooter, visitor: MatchVisitor, context: _Context) -> N
     where = Location()
     if termination >= 1000:
         raise ValueError("the game was settled, which the rules cannot replay")
-    if termination >= 100 and context.move == 0:
-        raise ValueError(
-            "the game ends by a resignation before its opening roll, which the rules "
-            "cannot replay (no one is on roll to resign)"
-        )
     if termination >= 100:
         level = termination - 100
         if level not in (1, 2, 3):

@@ -162,12 +162,23 @@ class Raccoon:
 
 @dataclass(frozen=True, slots=True)
 class Resign:
-    """The player whose turn it is offers to resign at ``level``."""
+    """A player offers to resign at ``level``: the player whose turn it is, or,
+    before the opening roll (when nobody is on roll yet), ``player``, either one
+    (eXtreme Gammon and online servers record such resignations).
+
+    Attributes:
+        level: what the resigning player gives up.
+        player: who resigns (0 or 1): needed only before the opening roll;
+            ``None`` means the player on roll.
+    """
 
     level: ResignLevel = ResignLevel.SINGLE
+    player: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "level", ResignLevel(self.level))
+        if self.player not in (None, 0, 1):
+            raise ValueError(f"a resigning player is 0 or 1, got {self.player!r}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -503,6 +503,8 @@ class Game:
         if isinstance(action, OpeningRoll):
             if self._turn is not None:
                 raise IllegalActionError("the opening roll has already been made")
+            if pending is not None:
+                raise IllegalActionError(f"a {pending.kind} is pending and must be answered")
         elif isinstance(action, Roll):
             if self._turn is None:
                 raise IllegalActionError("the game starts with an opening roll (OpeningRoll)")
@@ -546,15 +548,22 @@ class Game:
                 raise IllegalActionError("raccoons are not allowed")
             self._check_cube_limit(2)
         elif isinstance(action, Resign):
-            if self._turn is None:
-                raise IllegalActionError("the game has not started (opening roll)")
-            if pending is not None:
-                raise IllegalActionError(f"a {pending.kind} is pending and must be answered")
+            self._check_resign(action, pending)
         elif isinstance(action, AcceptResignation | RejectResignation):
             if pending is None or pending.kind != "resign":
                 raise IllegalActionError(f"{type(action).__name__}: no resignation is pending")
         else:
             raise IllegalActionError(f"not a game action: {action!r}")
+
+    def _check_resign(self, action: Resign, pending: Pending | None) -> None:
+        if pending is not None:
+            raise IllegalActionError(f"a {pending.kind} is pending and must be answered")
+        if self._turn is None and action.player is None:
+            raise IllegalActionError(
+                "the game has not started (opening roll): say which player resigns"
+            )
+        if self._turn is not None and action.player not in (None, self._turn):
+            raise IllegalActionError(f"only the player on roll resigns: player {self._turn}")
 
     def _check_cube_limit(self, factor: int) -> None:
         limit = self.rules.max_cube
@@ -636,8 +645,9 @@ class Game:
             self._cube = CubeState(self._cube.value * 2, self._cube.owner)
             self._pending = None
         elif isinstance(action, Resign):
-            assert self._turn is not None
-            self._pending = Pending("resign", self._turn, action.level)
+            by = self._turn if action.player is None else action.player
+            assert by is not None
+            self._pending = Pending("resign", by, action.level)
         elif isinstance(action, AcceptResignation):
             assert self._pending is not None
             kind = WinKind(int(self._pending.level))
