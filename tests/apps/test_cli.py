@@ -132,6 +132,27 @@ def test_python_dash_m_backgammon_help() -> None:
         assert command in completed.stdout
 
 
+@pytest.mark.parametrize("columns", ["80", "140"])
+def test_serve_help_names_every_option_whole_on_a_narrow_terminal(columns: str) -> None:
+    """On 80 columns rich's tables cut long option names ('--fibs-login-timeo…');
+    under 100 the help is plain text, each name whole and its help wrapped beside."""
+    import os
+
+    completed = subprocess.run(
+        [sys.executable, "-m", "backgammon", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "COLUMNS": columns},
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "…" not in completed.stdout
+    for option in ("--fibs-login-timeout", "--forwarded-allow-ips", "--open-matches-per-address"):
+        assert option in completed.stdout, option
+    assert max(len(line) for line in completed.stdout.splitlines()) <= int(columns)
+
+
 def test_serve_refuses_an_unknown_event_loop_before_starting() -> None:
     result = runner.invoke(app, ["serve", "--loop", "twisted", "--no-build-hypergammon"])
     assert result.exit_code == 2

@@ -20,6 +20,8 @@ the app lists their commands in this order:
 
 from __future__ import annotations
 
+import shutil
+
 import typer
 
 from backgammon.apps.cli import (
@@ -49,6 +51,14 @@ for _group in (play, files, training, engine, rollouts, analysis, explain, archi
 app.add_typer(tournament_app, name="tournament")
 
 
+PLAIN_HELP_BELOW = 100
+"""Terminal widths (columns) under which ``--help`` is Click's plain text: rich's
+option tables cut long option names (``--fibs-login-timeo…``) on a narrow
+terminal, where plain text wraps the help beside each whole name."""
+
+
 def main() -> None:
     """Entry point of the ``backgammon`` console script."""
+    if shutil.get_terminal_size().columns < PLAIN_HELP_BELOW:
+        app.rich_markup_mode = None
     app()
