@@ -1,0 +1,81 @@
+"""The FIBS front end on several processes (issue 53, item 4): a FIBS user on one
+``backgammon serve`` process plays a web user on another, both on one PostgreSQL
+database. The invitation, the join, every move, the double and the match's end
+cross the processes (the event bus), and the FIBS user's board lines agree with the
+database's state throughout."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from backgammon.server.client import ServerClient
+
+from .conftest import POSTGRESQL, ServerProcess, new_postgresql_database
+from .players import Policy, play_seat
+from .test_fibs import PASSWORD, FibsPlayer, _clip_login, _fibs_port, _register_as_guest
+
+pytestmark = [pytest.mark.slow, pytest.mark.postgresql]
+
+
+@pytest.fixture
+def two_processes(tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    """A (with a FIBS port) and B, each with its own folder (and log), on one fresh
+    PostgreSQL database."""
+    if not POSTGRESQL:
+        pytest.skip("no PostgreSQL server (set BACKGAMMON_TEST_POSTGRESQL; .ci/run does)")
+    database = new_postgresql_database()
+    options = ("--no-warm-up", "--no-bots")
+    first = ServerProcess(tmp_path / "a", database, *options, "--fibs-port", "0")
+    second = ServerProcess(tmp_path / "b", database, *options)
+    for server in (first, second):
+        server.data.mkdir()
+        server.start()
+    yield first, second
+    for server in (first, second):
+        server.stop()
+
+
+def test_a_fibs_user_on_one_process_plays_a_web_user_on_another(
+    two_processes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    first, second = two_processes
+    port = _fibs_port(first)
+
+    async def scenario() -> None:
+        await _register_as_guest(port, "fred", PASSWORD)
+        alice = ServerClient(second.url)
+        await alice.register("alice", PASSWORD)
+        await alice.connect()
+        fred = await _clip_login(port, "fred", PASSWORD)
+        mark = len(alice.messages)
+        await fred.send("invite alice 3")
+        invitation = await alice.wait_for(lambda m: m["type"] == "invitation", since=mark)
+        assert invitation["from"] == "fred"
+        match_id = invitation["match"]
+        await alice.join(match_id)
+        await alice.subscribe(match_id)
+        await fred.wait_for(lambda line: line.startswith("** Player alice has joined you"))
+        await fred.send("say good luck")
+        said = await alice.wait_for(lambda m: m["type"] == "say")
+        assert said["text"] == "good luck"
+        await alice.send({"type": "chat", "room": match_id, "text": "thanks fred"})
+        await fred.wait_for(lambda line: line == "15 alice thanks fred")
+        fibs_player = FibsPlayer(fred, first.url, random.Random(4))
+        last_line, final = await asyncio.gather(
+            fibs_player.play(match_id, 0),
+            play_seat(alice, match_id, 1, Policy(seed=8, double_first=False)),
+        )
+        assert final["result"]["reason"] == "score"
+        assert "3 point match" in last_line
+        assert fibs_player.checked > 10
+        assert any(line.startswith("alice moves ") for line in fred.lines)
+        await fred.send("bye")
+        await fred.close()
+        await alice.close()
+
+    asyncio.run(scenario())
