@@ -22,16 +22,23 @@ def backend() -> str:
     return "sqlite"
 
 
-def test_the_selected_errors_explanation_shows(server_factory: Any, browser: Any) -> None:
-    server = server_factory("--no-warm-up", "--bot-processes", "1")
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
-    problems = watch(page)
-    page.goto(f"{server.url}/#/review", wait_until="load")
+def reviewed(page: Any, url: str) -> dict[str, Any]:
+    """Upload SHORT_MATCH on the review page, wait for its moves; the analysis' result
+    as the server gives it."""
+    page.goto(f"{url}/#/review", wait_until="load")
     files = [{"name": "short.mat", "mimeType": "text/plain", "buffer": SHORT_MATCH.encode()}]
     page.locator("#review-file").set_input_files(files=files)
     page.locator("#review-moves tbody tr").first.wait_for(timeout=120_000)
     report = page.locator("#review-report").get_attribute("href") or ""
-    result = httpx.get(f"{server.url}/api/analysis/{report.split('/')[3]}").json()["result"]
+    found: dict[str, Any] = httpx.get(f"{url}/api/analysis/{report.split('/')[3]}").json()
+    return dict(found["result"])
+
+
+def test_the_selected_errors_explanation_shows(server_factory: Any, browser: Any) -> None:
+    server = server_factory("--no-warm-up", "--bot-processes", "1")
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    problems = watch(page)
+    result = reviewed(page, server.url)
     rows = page.locator("#review-moves tbody tr")
     box = page.locator("#review-explanation")
     for error in result["errors"]:

@@ -8,6 +8,7 @@ import { boardMarkup } from "./board.js";
 import { $, api, el, say, sayError } from "./common.js";
 import * as R from "./reviewview.js";
 import { copyText, reviewLink } from "./share.js";
+import { bindStudy, renderStudy } from "./study.js";
 
 const review = {
   source: null, // what is analysed: {match}, {text, name} or {data (base64), name}
@@ -133,6 +134,7 @@ function renderReview(result) {
   renderPlayers(result);
   renderSignatures(result.signatures || []);
   renderMoves();
+  renderStudy(review.moves);
   $("#review-plot-card").hidden = review.moves.length === 0;
   $("#review-result").hidden = false;
   const first = review.errors.length ? review.errors[0].index : review.moves.length ? 0 : null;
@@ -281,6 +283,7 @@ export function openReview(matchId) {
 }
 
 export function bindReview() {
+  bindStudy();
   $("#review-form").addEventListener("submit", (event) => event.preventDefault());
   $("#review-copy-link").addEventListener("click", () => {
     const id = review.source?.match;
