@@ -10,10 +10,16 @@ PostgreSQL releases the lock with it, so another process goes ahead at once
 (`PostgreSQL: Advisory Locks
 <https://www.postgresql.org/docs/current/explicit-locking.html#ADVISORY-LOCKS>`_).
 SQLite serves one process, whose own locks suffice: there it holds nothing.
+
+At most :data:`HOLDERS` locks are held (or waited for) at once by one process: each
+holds a pooled connection while the work under it needs another, so unbounded
+holders could take every connection of the pool and wait for one forever.
 """
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -21,7 +27,12 @@ from sqlalchemy import func, select
 
 from backgammon.server.db.database import Database
 
-__all__ = ["held"]
+__all__ = ["HOLDERS", "held"]
+
+HOLDERS = 4
+"""Locks one process holds or waits for at once (the pool has 10 connections)."""
+
+_holders: weakref.WeakKeyDictionary[Database, asyncio.Semaphore] = weakref.WeakKeyDictionary()
 
 
 @asynccontextmanager
@@ -33,6 +44,16 @@ async def held(database: Database, name: str, *, wait: bool = True) -> AsyncIter
     if database.is_sqlite:
         yield True
         return
+    holders = _holders.get(database)
+    if holders is None:
+        holders = _holders[database] = asyncio.Semaphore(HOLDERS)
+    async with holders, _advisory(database, name, wait) as got:
+        yield got
+
+
+@asynccontextmanager
+async def _advisory(database: Database, name: str, wait: bool) -> AsyncIterator[bool]:
+    """The advisory lock ``name`` on a connection of its own (see :func:`held`)."""
     key = func.hashtext(name)
     connection = await database.engine.connect()
     released = False
