@@ -127,3 +127,32 @@ def test_variants_search_with_their_own_plays_and_the_cubeful_search_says_where_
     result = CliRunner().invoke(app, ["eval", START, "--variant", "russian", "--ply", "1"])
     assert result.exit_code == 2
     assert "does not follow russian's turns" in result.output
+
+
+def test_cube_says_why_in_the_analysis_terms() -> None:
+    """`cube` explains its action as the analysis does (issue 56): the doubling window,
+    the taker's chances against its take point (three-to-one, moved by the gammons)
+    and the market; the JSON carries the same explanation, its take point recomputed
+    here from the printed chances."""
+    from backgammon.analysis.explain.cube import take_point
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:1:0:7:10"
+    decision = run("cube", xgid, "--json")
+    why = decision["explanation"]
+    assert isinstance(why, dict) and why["kind"] == "cube"
+    assert why["action"] == decision["action"]
+    assert [theme["id"] for theme in why["themes"]] == [
+        "chances",
+        "gammons",
+        "take-point",
+        "market",
+    ]
+    assert isinstance(decision["probabilities"], list)
+    assert why["take_point"] == round(take_point(decision["probabilities"]), 4)
+    assert 0 <= why["market"] <= 36
+    text = CliRunner().invoke(app, ["cube", xgid]).output
+    line = next(line for line in text.splitlines() if line.startswith("Why: "))
+    assert "take point" in line and "three-to-one" in line and "doubling window" in line
+    assert not line.startswith("Why: Right:")  # the action is on the line above
+    hyper = CliRunner().invoke(app, ["cube", "AACgAgAAKgAAAA", "--variant", "hypergammon"])
+    assert hyper.exit_code == 0 and "Why:" not in hyper.output, hyper.output  # no measures

@@ -30,7 +30,14 @@ if TYPE_CHECKING:
     from backgammon.analysis.results import CubeAnalysis
     from backgammon.engine.evaluator import Engine
 
-__all__ = ["CUBE_THEME_IDS", "CubeExplanation", "explain_cube", "market_losers", "take_point"]
+__all__ = [
+    "CUBE_THEME_IDS",
+    "CubeExplanation",
+    "explain_cube",
+    "explain_cube_action",
+    "market_losers",
+    "take_point",
+]
 
 CUBE_THEME_IDS = ("chances", "gammons", "take-point", "market")
 """The themes of a cube explanation."""
@@ -147,10 +154,23 @@ def _window_sentence(action: str, win: float, point: float) -> str:
 
 def explain_cube(decision: CubeAnalysis, engine: Engine | None = None) -> CubeExplanation:
     """Explain an analysed cube decision; with ``engine`` the market is measured too."""
-    position = Position.from_position_id(decision.position_id)
-    probs = decision.probabilities
-    win, wg, _, lg, _ = probs
-    point = take_point(probs)
+    return explain_cube_action(
+        decision.position_id, decision.probabilities, decision.cube_action, engine
+    )
+
+
+def explain_cube_action(
+    position_id: str,
+    probabilities: Sequence[float],
+    cube_action: str,
+    engine: Engine | None = None,
+) -> CubeExplanation:
+    """Explain ``cube_action`` (as :class:`~backgammon.engine.cube.CubeAction` names it)
+    for the side on roll in ``position_id``, with its five cubeless ``probabilities``
+    (what ``backgammon cube`` computes); with ``engine`` the market is measured too."""
+    position = Position.from_position_id(position_id)
+    win, wg, _, lg, _ = probabilities
+    point = take_point(probabilities)
     says = [
         ("chances", f"The doubler wins {_pct(win)} of the games, the taker {_pct(1 - win)}."),
         (
@@ -162,11 +182,11 @@ def explain_cube(decision: CubeAnalysis, engine: Engine | None = None) -> CubeEx
     market = None if engine is None else market_losers(engine, position)
     if market is not None:
         says.append(("market", f"{market} of the doubler's 36 rolls would lose its market."))
-    window = _window_sentence(decision.cube_action, win, point)
-    text = f"Right: {decision.cube_action}. {window} " + " ".join(s for _, s in says[2:])
+    window = _window_sentence(cube_action, win, point)
+    text = f"Right: {cube_action}. {window} " + " ".join(s for _, s in says[2:])
     return CubeExplanation(
-        decision.position_id,
-        decision.cube_action,
+        position_id,
+        cube_action,
         plans_of(position),
         win,
         wg,

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from backgammon.analysis.explain.cube import CubeExplanation
     from backgammon.engine.cubeful import CubeContext
     from backgammon.engine.evaluator import Engine
 
@@ -334,6 +335,18 @@ def _aways(match_length: int, away: str) -> tuple[int, int] | None:
     return mine, theirs
 
 
+def _cube_reasons(
+    variant: Variant, position_id: str, probabilities: Sequence[float], action: str, engine: Engine
+) -> CubeExplanation | None:
+    """Why ``action`` is right, in the analysis's terms (chances, gammons, the take
+    point, the market), for standard backgammon (the explanation's measures are its)."""
+    from backgammon.analysis.explain.cube import explain_cube_action
+
+    if variant.name != "standard":
+        return None
+    return explain_cube_action(position_id, tuple(probabilities), action, engine)
+
+
 @commands.command()
 def cube(
     position: Annotated[str, typer.Argument(help="A Position ID or an XGID.")],
@@ -382,6 +395,7 @@ def cube(
     except ValueError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
+    why = _cube_reasons(chosen, board.position_id, probabilities, decision.action.value, engine)
     summary = {
         "position_id": board.position_id,
         "probabilities": list(probabilities),
@@ -391,6 +405,7 @@ def cube(
         "action": decision.action.value,
         "take": decision.take,
         "source": engine.source.as_json(),
+        "explanation": None if why is None else why.as_json(),
     }
     if json_output:
         typer.echo(json.dumps(summary, indent=2))
@@ -400,4 +415,6 @@ def cube(
     typer.echo(f"Double, take  {decision.double_take:+.3f}")
     typer.echo(f"Double, pass  {decision.double_pass:+.3f}")
     typer.echo(f"Proper cube action: {decision.action.value}")
+    if why is not None:
+        typer.echo(f"Why: {why.text.removeprefix(f'Right: {why.action}. ')}")
     _echo_source_note(engine)
