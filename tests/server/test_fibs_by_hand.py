@@ -246,6 +246,39 @@ def test_whois_and_rawwho_show_ready_and_watching_and_a_refusing_user_is_not_inv
     asyncio.run(scenario())
 
 
+def test_a_changed_ready_or_watching_is_pushed_to_clip_clients(tmp_path: Path) -> None:
+    """FIBS pushes a user's new who line (``5 ...`` then ``6``) to every CLIP client
+    when the user toggles ``ready`` or starts or stops watching; a client that only
+    asked once (at login) otherwise shows a stale ready flag (it did here)."""
+
+    async def pushed(client: ClipClient, since: int, name: str) -> list[str]:
+        index = await client.wait_for(lambda line: line.startswith(f"5 {name} "), since=since)
+        assert client.lines[index + 1] == "6", client.lines[index : index + 2]
+        return client.lines[index].split()
+
+    async def scenario() -> None:
+        async with fibs_server(tmp_path, "", random.Random(8)) as (service, port):
+            for name in ("ann", "bob", "cid"):
+                await service.register(name, PASSWORD)
+            ann = await _clip_login(port, "ann", PASSWORD)
+            bob = await _clip_login(port, "bob", PASSWORD)
+            await _clip_login(port, "cid", PASSWORD)
+            mark = len(ann.lines)
+            await _answer(bob, "toggle ready", "** ")
+            assert (await pushed(ann, mark, "bob"))[2:5] == ["-", "-", "0"]
+            mark = len(ann.lines)
+            await _answer(bob, "toggle ready", "** ")
+            assert (await pushed(ann, mark, "bob"))[2:5] == ["-", "-", "1"]
+            mark = len(ann.lines)
+            await _answer(bob, "watch cid", "cid is not doing")
+            assert (await pushed(ann, mark, "bob"))[2:5] == ["-", "cid", "1"]
+            mark = len(ann.lines)
+            await _answer(bob, "unwatch", "You stop watching")
+            assert (await pushed(ann, mark, "bob"))[2:5] == ["-", "-", "1"]
+
+    asyncio.run(scenario())
+
+
 def test_set_lists_the_variables_and_takes_fibs_values(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with fibs_server(tmp_path, "", random.Random(7)) as (service, port):

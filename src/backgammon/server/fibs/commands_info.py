@@ -138,7 +138,7 @@ async def cmd_watch(session: SessionState, rest: str) -> None:
         return
     stop_watching(session)
     session.watched_name = target.name
-    session.show_status()
+    await session.announce_status()
     await session.line(f"You're now watching {target.name}.")
     playing = await session.service.matches_of(target, viewer=session.user)
     if not playing:
@@ -176,7 +176,7 @@ async def cmd_unwatch(session: SessionState, _rest: str) -> None:
         await session.error("You're not watching.")
         return
     name, session.watched_name = session.watched_name, None
-    session.show_status()
+    await session.announce_status()
     stop_watching(session)
     await session.line(f"You stop watching {name}.")
 
@@ -273,7 +273,7 @@ async def cmd_toggle(session: SessionState, rest: str) -> None:
     on, off = TOGGLE_TEXTS[name]
     await session.error(on if session.toggles[name] else off)
     if name == "ready":
-        session.show_status()
+        await session.announce_status()
     await save_settings(session)
 
 

@@ -199,6 +199,14 @@ class LobbyFeed:
             return
         self._schedule()
 
+    async def status_changed(self, user_id: int, name: str) -> None:
+        """``name`` toggled ``ready`` or began or stopped watching: their who line,
+        and the end of who lines (``6``), to the CLIP clients with the next write."""
+        who = await self._who_line(user_id)
+        if who:
+            self._told.append(_Told(line_safe(name), (f"{who}\r\n6\r\n", "", "")))
+            self._schedule()
+
     async def _who_line(self, user_id: int) -> str:
         try:
             facts = self.service.who_kept(user_id) or await self.service.who(user_id)

@@ -226,6 +226,14 @@ class SessionState:
         if self.user is not None:
             self.who_lines.set_status(self.user.id, self.toggles["ready"], self.watched_name)
 
+    async def announce_status(self) -> None:
+        """:meth:`show_status`, and the user's new who line to every CLIP client of
+        the listener (``5 ...`` and ``6``, as FIBS pushes a changed ``ready`` or
+        ``watching``)."""
+        self.show_status()
+        if self.user is not None:
+            await self.feed.status_changed(self.user.id, self.user.name)
+
     # -- what every command family asks ---------------------------------------------
 
     async def named(self, name: str) -> User | None:
