@@ -12,6 +12,7 @@ match as abandoned. And on a phone no name is cut (item 10).
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,9 +21,6 @@ import pytest
 from .browser import needs_chromium, watch
 
 pytestmark = needs_chromium
-
-SCREENSHOT = "/tmp/issue35-disconnect.png"
-PHONE_SCREENSHOT = "/tmp/issue35-phone-names.png"
 
 
 @pytest.fixture
@@ -75,7 +73,7 @@ def _marks(page: Any) -> list[str]:
 
 
 def test_the_other_player_and_a_spectator_are_told_and_the_win_is_claimed(
-    server_factory: Any, browser: Any
+    server_factory: Any, browser: Any, tmp_path: Path
 ) -> None:
     server = server_factory("--no-warm-up", "--no-bots", "--claim-after", "2")
     names = ["alice", "bob", "carol"]
@@ -133,7 +131,7 @@ def test_the_other_player_and_a_spectator_are_told_and_the_win_is_claimed(
     claim.wait_for(state="visible", timeout=10_000)
     assert carol.locator("#do-claim").is_hidden(), "a spectator claims nothing"
     assert "claim" not in str(carol.locator("#presence-note").text_content())
-    stayer.screenshot(path=SCREENSHOT)
+    stayer.screenshot(path=str(tmp_path / "disconnect.png"))
     claim.click()
     for page in (stayer, carol):
         page.wait_for_selector("#result:not([hidden])")
@@ -156,7 +154,9 @@ CUT = """() => [...document.querySelectorAll('#who, #match-view .player b')]
   .map((node) => node.textContent)"""
 
 
-def test_a_long_name_is_never_cut_on_a_phone(server_factory: Any, browser: Any) -> None:
+def test_a_long_name_is_never_cut_on_a_phone(
+    server_factory: Any, browser: Any, tmp_path: Path
+) -> None:
     """Issue 35, item 10: on a 375-pixel phone the header showed "b…" for a name."""
     server = server_factory("--no-warm-up", "--no-bots")
     names = ["bartholomew_smith", "maximiliana_jones"]
@@ -173,7 +173,7 @@ def test_a_long_name_is_never_cut_on_a_phone(server_factory: Any, browser: Any) 
         client.close()
     _open(page, match_id)
     assert page.evaluate(CUT) == [], "a name is cut in the match"
-    page.screenshot(path=PHONE_SCREENSHOT)
+    page.screenshot(path=str(tmp_path / "phone-names.png"))
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the page scrolls sideways ({width} px)"
     assert not [p for p in problems if not p.startswith(("log:", "debug:", "info:"))], problems

@@ -11,6 +11,7 @@ nobody is ever asked to double and the bot never does.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -26,8 +27,6 @@ from .browser import (
 )
 
 pytestmark = needs_chromium
-
-SCREENSHOT = "/tmp/issue35-game-summary.png"
 
 
 @pytest.fixture
@@ -99,7 +98,7 @@ def _dismiss(page: Any) -> str:
 
 
 def test_a_drop_a_resignation_and_a_timeout_are_each_said_and_summarised(
-    server_factory: Any, browser: Any
+    server_factory: Any, browser: Any, tmp_path: Path
 ) -> None:
     server = server_factory("--no-warm-up", "--no-bots")
     names = ["alice", "bob"]
@@ -136,7 +135,7 @@ def test_a_drop_a_resignation_and_a_timeout_are_each_said_and_summarised(
     for page in pages:
         assert page.locator("#controls button:visible").count() == 0
         assert page.locator("#board .place.movable").count() == 0
-    other.screenshot(path=SCREENSHOT)
+    other.screenshot(path=str(tmp_path / "game-summary.png"))
     for page in pages:
         line = _dismiss(page)
         assert "won the opening roll" in line and "doubl" not in line, line
