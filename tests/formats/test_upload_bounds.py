@@ -46,8 +46,11 @@ def _read(data: bytes, name: str) -> tuple[float, int]:
 
 
 def _check_linear(small: tuple[bytes, str], large: tuple[bytes, str]) -> None:
+    # The least of two reads of each: one read can be slowed by what else the machine
+    # does (a collection, a busy core's caches), a reader's own cost cannot go away.
     small_time = min(_read(*small)[0] for _ in range(2))
-    large_time, peak = _read(*large)
+    (large_time, peak), (again, _) = _read(*large), _read(*large)
+    large_time = min(large_time, again)
     ratio = len(large[0]) / max(len(small[0]), 1)
     assert large_time <= 0.05 + 2 * ratio * small_time, (
         f"{len(large[0])} bytes took {large_time:.3f} s, {len(small[0])} took "
