@@ -81,6 +81,7 @@ async def _stored(database: str) -> tuple[dict[str, int], int]:
 
 
 def _errors(server: ServerProcess) -> list[str]:
+    """The error lines of the log the processes share (one data folder, one log)."""
     log = server.log.read_text(encoding="utf-8", errors="replace")
     return [line for line in log.splitlines() if "ERROR" in line or "Traceback" in line]
 
@@ -116,7 +117,7 @@ def test_due_swisses_and_an_arena_run_once_on_two_processes(server_factory: Any)
         await asyncio.gather(ada.close(), bea.close())
 
     asyncio.run(run())
-    assert _errors(first) == [] and _errors(second) == []
+    assert _errors(first) == []  # both processes write to this one log
 
 
 def test_a_swiss_and_an_arena_of_bots_play_on_when_their_process_is_killed(
