@@ -315,6 +315,12 @@ class GameService:
         """Matches held in memory by this process."""
         return len(self._live)
 
+    @property
+    def bot_decisions(self) -> tuple[int, int]:
+        """Bot decisions in this process: how many wait for a bots' worker, and how
+        many are being made (the bots' scheduler, :mod:`.bots.queue`)."""
+        return self._bot_queue.waiting, self._bot_queue.running
+
     def _lock(self, match_id: str) -> asyncio.Lock:
         lock = self._locks.get(match_id)
         if lock is None:

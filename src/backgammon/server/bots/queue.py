@@ -37,7 +37,8 @@ _T = TypeVar("_T")
 
 URGENT_SECONDS = 10.0
 """A clocked decision whose bot has this little time left goes before other clocked
-work (a world-class play takes about a second on one worker)."""
+work (a world-class play takes about 10 ms on one core: ten seconds covers a long
+queue)."""
 
 
 @dataclass(order=True)
