@@ -145,3 +145,15 @@ def test_a_sentence_starting_with_notation_keeps_it_as_written() -> None:
         "bar/23 6/5 wins a gammon 3% of the time."
     )
     assert _capital("both plays keep your holding game.") == "Both plays keep your holding game."
+
+
+def test_the_builders_sentence_says_spares_apart_from_the_rolls_that_cover() -> None:
+    from backgammon.analysis.explain.text import say_builders
+
+    slot = builders_of(after("13/11 6/5", (2, 1)))  # the 5-point slotted (above)
+    split = builders_of(after("24/21 6/5", (3, 1)))
+    said = say_builders("13/11 6/5", slot, "24/21 6/5", split)
+    assert said.startswith(
+        "13/11 6/5 leaves a lone checker on the 5-point, with 7 spare builders within 6 pips "
+        "(31 rolls of 36 would make the 5-point)"
+    ), said

@@ -92,11 +92,15 @@ def _builders_clause(play: str, builders: Any) -> str:
         return f"{play} leaves no builder for an open point"
     first = next((target for target in builders.targets if target.rolls), None)
     slots = [point_name(t.point) for t in builders.targets if t.slotted]
-    slot = f"has {' and '.join(slots)} slotted and " if slots else ""
+    spare = f"{plural(builders.builders, 'spare builder')} within 6 pips"
+    alone = f"leaves a lone checker on {' and '.join(slots)}, with {spare}"
+    lead = alone if slots else f"has {spare}"
     making = (
-        "" if first is None else (f" ({first.rolls} rolls of 36 make {point_name(first.point)})")
+        ""
+        if first is None
+        else f" ({first.rolls} rolls of 36 would make {point_name(first.point)})"
     )
-    return f"{play} {slot}has {plural(builders.builders, 'builder')}{making}"
+    return f"{play} {lead}{making}"
 
 
 def say_builders(played: str, mine: Any, best: str, other: Any) -> str:
