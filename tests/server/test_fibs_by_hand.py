@@ -91,10 +91,22 @@ def test_leave_then_join_or_invite_resumes_the_saved_match_with_invitations_open
             for name, other in zip(("cid", "dee"), others, strict=True):  # more invitations
                 await other.send("invite bob 5")
                 await bob.wait_for(lambda line, n=name: line == f"Type 'join {n}' to accept.")
-            for client in (ann, bob):
-                assert await _answer(client, "leave", "** ") == (
-                    "** You terminated the game. The game was saved."
-                )
+            watcher = others[1]
+            assert (await _answer(watcher, "watch ann", "You're now watching")).endswith("ann.")
+            mark = len(bob.lines)
+            assert await _answer(ann, "leave", "** ") == (
+                "** You terminated the game. The game was saved."
+            )
+            # As FIBS tells it: the opponent is out of the match too, the watchers told.
+            told = await bob.wait_for(lambda line: line.startswith("** Player"), since=mark)
+            assert bob.lines[told] == "** Player ann has left the game. The game was saved."
+            await watcher.wait_for(lambda line: line == "ann has left the game with bob.")
+            assert await _answer(bob, "leave", "** ") == "** You're not playing."
+            assert "FIBS_OpponentLeftGame" in bob.classifier.classes()  # as clients read it
+            # (The watchers' line is the form other clients' tables quote whole, "bob
+            # has left the game with alice."; GNU Backgammon for Android's table has
+            # only an unanchored "has left the game." for it, and drops it.)
+            assert "FIBS_YouTerminated" in ann.classifier.classes()
             refused = await _answer(bob, "invite ann 5", "** ")
             assert refused == "** You have a match with ann going on: type 'join ann' to resume it."
             assert await _answer(bob, "join ann", "You are now playing") == (

@@ -223,6 +223,7 @@ class GameService:
         self.standing = self.moderation_service.standing
         self.state = self.match_service.state
         self.subscribe = self.lobby_service.subscribe
+        self.unsubscribe = self.lobby_service.unsubscribe
         self.take_messages = self.social_service.take_messages
         self.tell = self.social_service.tell
         self.tell_waited_for = self.social_service.tell_waited_for

@@ -399,12 +399,24 @@ async def cmd_move(session: SessionState, rest: str) -> None:
 
 
 async def cmd_leave(session: SessionState, _rest: str) -> None:
-    """``leave``: stop being told the match played here (it is saved)."""
-    if session.playing is None:
+    """``leave``: stop playing the match here (it is saved; ``join NAME`` resumes it).
+    The opponent and the match's watchers are told as FIBS tells them (the web sees
+    the player away from the board)."""
+    match_id, user = session.playing, session.user
+    if match_id is None or user is None:
         await session.error("You're not playing.")
         return
-    assert session.connection is not None
-    session.service.hub.leave(session.connection, session.playing)
+    stop_playing(session)
     await session.line("** You terminated the game. The game was saved.")
+    players = session.states.get(match_id, {}).get("players", [])
+    opponent = next((name for name in players if name != user.name), "")
+    left = {"type": "left_game", "match": match_id, "name": user.name, "opponent": opponent}
+    session.service.publish(match_id, left)
+
+
+def stop_playing(session: SessionState) -> None:
+    """Stop telling this session the match it plays (the match goes on being saved)."""
+    assert session.connection is not None and session.playing is not None
+    session.service.unsubscribe(session.connection, session.playing)
     session.playing = None
     session.held, session.held_back = None, []

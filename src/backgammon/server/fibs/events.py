@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from backgammon.server.fibs.commands_info import watch_match
+from backgammon.server.fibs.commands_play import stop_playing
 from backgammon.server.fibs.commands_social import tell_message, told_waited_for
 from backgammon.server.fibs.state import SessionState, unshowable
 from backgammon.server.fibs.telling import join_next_game, match_state
@@ -128,6 +129,23 @@ async def tournament_pairing(session: SessionState, message: dict[str, Any]) -> 
     await session.lines(lines)
 
 
+async def left_game(session: SessionState, message: dict[str, Any]) -> None:
+    """A player typed ``leave`` in a match this session plays or watches: its
+    opponent stops playing it too (it is saved: ``join NAME`` resumes it), its
+    watchers are told, in FIBS's words as clients' tables of FIBS's lines read them
+    (``** Player NAME has left the game. The game was saved.``: GNU Backgammon for
+    Android's ``FIBS_OpponentLeftGame``; ``NAME has left the game with OTHER.``: the
+    ``FIBS_PlayerLeftGame`` of the Dart and C# ports of the FIBS cookie monster)."""
+    name, match_id = message["name"], message["match"]
+    if session.user is None or name == session.user.name:
+        return
+    if session.playing == match_id:
+        stop_playing(session)
+        await session.line(f"** Player {name} has left the game. The game was saved.")
+    elif session.watching == match_id:
+        await session.line(f"{name} has left the game with {message['opponent']}.")
+
+
 async def kicked(session: SessionState, message: dict[str, Any]) -> None:
     """A kick or another moderator's action against this user."""
     await session.error(message.get("message", "You were kicked."))
@@ -146,6 +164,7 @@ EVENTS: dict[str, Callable[[SessionState, dict[str, Any]], Awaitable[None]]] = {
     "chat": chat,
     "tournament_pairing": tournament_pairing,
     "kicked": kicked,
+    "left_game": left_game,
     "moderation": kicked,
 }
 """Each event's handler by its type (a ``match_started`` event and the lobby feed's
