@@ -213,3 +213,43 @@ async def _until_a_bot_throws(client: ServerClient, table_id: str, bots: set[str
         if choice is not None:
             await _act(client, table_id, table["seq"], **choice)
         await client.wait_for(lambda m: m["type"] == "chouette", timeout=60, since=index + 1)
+
+
+def test_a_match_whose_process_died_before_its_opening_throw_starts_on_another(
+    server_factory: Any,
+) -> None:
+    """Starting a match is two steps: the seat taken (the match marked playing), then
+    the opening throw. A process killed between them left a match in play that nobody
+    could act in until some process started again. Here the first step is written as
+    that process would have (the invitee seated, the match playing, no throw), A is
+    killed, and B, taking over, throws the opening: the match is played on there."""
+    first, second = (server_factory(*OPTIONS) for _ in range(2))
+
+    async def run() -> None:
+        alice, bob = ServerClient(first.url), ServerClient(second.url)
+        await alice.register("alice", PASSWORD)
+        await bob.register("bob", PASSWORD)
+        created = await alice.create_match(opponent="bob", length=3)
+        connection = await asyncpg.connect(first.database)
+        try:
+            await connection.execute(
+                "UPDATE matches SET player1 = invitee, status = 'playing' WHERE id = $1",
+                created["id"],
+            )
+            await asyncio.to_thread(first.kill)
+            deadline = time.monotonic() + 60
+            while not await connection.fetchval(
+                "SELECT count(*) FROM match_actions WHERE match_id = $1", created["id"]
+            ):
+                assert time.monotonic() < deadline, "nobody threw the opening"
+                await asyncio.sleep(0.25)
+        finally:
+            await connection.close()
+        await bob.connect()
+        state = (await bob.subscribe(created["id"]))["state"]
+        assert state["players"] == ["alice", "bob"] and state["result"] is None
+        assert state["waiting_for"] in (0, 1) and state["seq"] >= 1
+        assert _errors(second) == []
+        await asyncio.gather(alice.close(), bob.close())
+
+    asyncio.run(run())

@@ -271,9 +271,7 @@ class GameService:
         for row in playing:
             live = await self.match_service._load(row.id)
             if live.seq == 0:
-                # Marked playing, but killed before its opening throw was committed
-                # (_begin's two steps): start it now.
-                await self.match_service._commit(live, live.start(now))
+                await self.match_service.throw_missing_opening(row.id)
             else:
                 live.resume_clock(now)
             self.bot_service._wake_bot(row.id)

@@ -117,12 +117,15 @@ class BotService:
 
     async def take_over(self) -> int:
         """Hold every match in play here (this process checks its clock from now
-        on) and let each bot whose turn it is act: what another process did for
+        on), throw the opening of any whose process went between taking its seat and
+        throwing, and let each bot whose turn it is act: what another process did for
         them until it went away. Returns how many matches are in play."""
         async with self.site.db.transaction() as connection:
             playing = await repo.list_matches(connection, status="playing", limit=100_000)
         for row in playing:
-            await self.site.match_service._load(row.id)
+            live = await self.site.match_service._load(row.id)
+            if live.seq == 0:  # killed between taking the seat and the opening throw
+                await self.site.match_service.throw_missing_opening(row.id)
             self._wake_bot(row.id)
         return len(playing)
 

@@ -133,6 +133,22 @@ class MatchService:
             return self.site._finished[match_id][1]
         return seats
 
+    async def throw_missing_opening(self, match_id: str) -> None:
+        """Throw the opening of a match marked playing whose opening throw was never
+        committed: its process was killed between the two steps of starting it (the
+        seat taken, then the throw). At a process's start and when a process takes
+        over from one gone. Another process throwing it at the same moment is told
+        apart by the log's key (a match and a sequence number): one throw is stored,
+        the other copy forgotten."""
+        async with self.site._lock(match_id):
+            live = await self._load(match_id)
+            if live.seq != 0 or live.result is not None:
+                return
+            try:
+                await self._commit(live, live.start(self.site.clock.now()))
+            except _ConflictError:
+                log.info("match %s: its opening was thrown by another process", match_id)
+
     async def _commit(self, live: LiveMatch, entries: list[Entry]) -> None:
         """Commit ``entries`` (already applied to ``live``) before anyone hears of
         them, then publish the new state. On failure, forget the in-memory match."""
