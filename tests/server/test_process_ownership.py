@@ -24,7 +24,8 @@ import pytest
 from backgammon.server.client import ServerClient
 
 from .conftest import POSTGRESQL, ServerProcess
-from .test_chouettes import _act, _choose, _latest, _people, _play, _watch
+from .test_chouettes import _act, _choose, _latest, _people, _play, _table, _watch
+from .test_tournaments import _enter, _play_pairings, _until_finished
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgresql]
 
@@ -251,5 +252,68 @@ def test_a_match_whose_process_died_before_its_opening_throw_starts_on_another(
         assert state["waiting_for"] in (0, 1) and state["seq"] >= 1
         assert _errors(second) == []
         await asyncio.gather(alice.close(), bob.close())
+
+    asyncio.run(run())
+
+
+def test_a_swiss_whose_two_people_are_on_two_processes_plays_its_rounds(
+    server_factory: Any,
+) -> None:
+    """Ada on A, Bob on B, in a Swiss of six (four bots) run from A: each is told of
+    every pairing on their own process, gives a nonce and plays there (Bob's matches
+    against bots and against Ada live on whichever process took them up), and the
+    event finishes with every pairing played."""
+    first, second = (server_factory(*OPTIONS) for _ in range(2))
+
+    async def run() -> None:
+        (ada,) = await _people(first.url, "ada")
+        (bob,) = await _people(second.url, "bob")
+        body = {"name": "Two houses", "format": "swiss", "rounds": 3, **ONE_POINT}
+        tournament_id = (await ada.request("POST", "/api/tournaments", body))["id"]
+        await _enter(ada, tournament_id, [ada], 4)
+        await bob.request("POST", f"/api/tournaments/{tournament_id}/register")
+        players = asyncio.gather(_play_pairings(ada, "ada", 5), _play_pairings(bob, "bob", 50))
+        await ada.request("POST", f"/api/tournaments/{tournament_id}/start")
+        view = await _until_finished(bob, tournament_id, 300)
+        players.cancel()
+        assert [len(r["pairings"]) for r in view["rounds"]] == [3, 3, 3]
+        for played in view["rounds"]:
+            for pairing in played["pairings"]:
+                assert pairing["winner"] in pairing["players"], pairing
+        for client in (ada, bob):
+            told = {m["round"] for m in client.messages if m["type"] == "tournament_pairing"}
+            assert told == {1, 2, 3}
+        assert _errors(first) == []
+        await asyncio.gather(ada.close(), bob.close())
+
+    asyncio.run(run())
+
+
+def test_a_chouette_whose_people_are_on_two_processes_plays_two_games(
+    server_factory: Any,
+) -> None:
+    """Ann and Cyd on A, Bob on B, and a bot, at one table created on A: Bob sits,
+    watches and acts through B, every state reaches everyone, and two games are
+    played; the record read on B is the one read on A."""
+    first, second = (server_factory(*OPTIONS) for _ in range(2))
+
+    async def run() -> None:
+        ann, cyd = await _people(first.url, "ann", "cyd")
+        (bob,) = await _people(second.url, "bob")
+        table_id = await _table(ann, [bob, cyd], bot=True)
+        bots = {"bot_beginner_1"}
+        people = ((ann, "ann"), (bob, "bob"), (cyd, "cyd"))
+        await asyncio.wait_for(
+            asyncio.gather(*(_play(client, table_id, name, bots, 2) for client, name in people)),
+            timeout=240,
+        )
+        on_a = await ann.request("GET", f"/api/chouettes/{table_id}/record")
+        on_b = await bob.request("GET", f"/api/chouettes/{table_id}/record")
+        assert on_a == on_b
+        view = await bob.request("GET", f"/api/chouettes/{table_id}")
+        assert view["session"]["games_played"] >= 2
+        assert sum(view["session"]["scores"].values()) == 0
+        assert _errors(first) == []
+        await asyncio.gather(*(client.close() for client, _ in people))
 
     asyncio.run(run())
