@@ -7,10 +7,12 @@ database's state throughout."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from backgammon.server.client import ServerClient
@@ -31,7 +33,7 @@ def two_processes(tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess
     database = new_postgresql_database()
     options = ("--no-warm-up", "--no-bots")
     first = ServerProcess(tmp_path / "a", database, *options, "--fibs-port", "0")
-    second = ServerProcess(tmp_path / "b", database, *options)
+    second = ServerProcess(tmp_path / "b", database, *options, "--fibs-port", "0")
     for server in (first, second):
         server.data.mkdir()
         server.start()
@@ -76,6 +78,53 @@ def test_a_fibs_user_on_one_process_plays_a_web_user_on_another(
         assert any(line.startswith("alice moves ") for line in fred.lines)
         await fred.send("bye")
         await fred.close()
+        await alice.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_fibs_user_whose_process_is_killed_logs_in_to_another_and_plays_on(
+    two_processes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    """Fred (FIBS, on A) plays Alice (web, on B); A is killed (SIGKILL) in the middle
+    of the match. Fred's line client sees its connection closed, connects to B's FIBS
+    port and logs in: the running match is loaded, its board agrees with the
+    database's state, and both play it to the end."""
+    first, second = two_processes
+
+    async def scenario() -> None:
+        await _register_as_guest(_fibs_port(first), "fred", PASSWORD)
+        alice = ServerClient(second.url)
+        await alice.register("alice", PASSWORD)
+        await alice.connect()
+        fred = await _clip_login(_fibs_port(first), "fred", PASSWORD)
+        mark = len(alice.messages)
+        await fred.send("invite alice 3")
+        invitation = await alice.wait_for(lambda m: m["type"] == "invitation", since=mark)
+        match_id = invitation["match"]
+        await alice.join(match_id)
+        await alice.subscribe(match_id)
+        await fred.wait_for(lambda line: line.startswith("** Player alice has joined you"))
+        alice_plays = asyncio.create_task(
+            play_seat(alice, match_id, 1, Policy(seed=9, double_first=False))
+        )
+        before = FibsPlayer(fred, first.url, random.Random(5))
+        fred_plays = asyncio.create_task(before.play(match_id, 0))
+        while before.checked < 6:  # six of Fred's turns, each board checked
+            await asyncio.sleep(0.05)
+        await asyncio.to_thread(first.kill)
+        with contextlib.suppress(ConnectionError, TimeoutError, httpx.HTTPError):
+            await fred_plays  # its line closed, or its check of a board asked A
+        assert fred.closed
+        again = await _clip_login(_fibs_port(second), "fred", PASSWORD)
+        await again.wait_for(lambda line: line.endswith("Your running match was loaded."))
+        after = FibsPlayer(again, second.url, random.Random(6))
+        last_line, final = await asyncio.gather(after.play(match_id, 0), alice_plays)
+        assert final["result"]["reason"] == "score"
+        assert "3 point match" in last_line
+        assert after.checked > 0
+        await again.send("bye")
+        await again.close()
         await alice.close()
 
     asyncio.run(scenario())
