@@ -121,41 +121,52 @@ def test_due_swisses_and_an_arena_run_once_on_two_processes(server_factory: Any)
     assert _errors(first) == []  # both processes write to this one log
 
 
-def test_a_swiss_and_an_arena_of_bots_play_on_when_their_process_is_killed(
+def test_a_swiss_and_an_arena_with_people_on_the_others_play_on_when_their_process_is_killed(
     server_factory: Any,
 ) -> None:
-    """A Swiss and an arena, four bots each, started on A, whose bots play every move
-    there; A is killed (SIGKILL) while their matches are in play. Within seconds one
-    of B and C takes over: the bots of the matches in play act again there, the
-    Swiss's round is recorded and round 2 paired and played, the arena pairs its
-    players again until its time is up; both finish with one stored match per
-    pairing, and no match's log holds a move twice (the log's key: a match and a
-    sequence number)."""
-    first, second, _third = (server_factory(*OPTIONS) for _ in range(3))
+    """A Swiss (Bob on B, Cyd on C, four bots; 3-point matches) and an arena (Dee on
+    B, Eve on C, two bots; 30 s), both created and started on A, whose steps and
+    bots' matches run there; A is killed (SIGKILL) while round 1 is in play. Within
+    seconds one of B and C takes over: the bots act again there, the people play
+    on through their own processes, the Swiss's rounds are recorded and paired, the
+    arena pairs its players again until its time is up; both finish with one
+    stored match per pairing, and no match's log holds a move twice (the log's key:
+    a match and a sequence number)."""
+    first, second, third = (server_factory(*OPTIONS) for _ in range(3))
 
     async def run() -> None:
         ada = await _organiser(first.url, "ada")
-        swiss = {"name": "Killed", "format": "swiss", "rounds": 2, "early_length": 5}
+        bob, dee = await _people(second.url, "bob", "dee")
+        cyd, eve = await _people(third.url, "cyd", "eve")
+        swiss = {"name": "Killed", "format": "swiss", "rounds": 2, "early_length": 3}
         arena = {"name": "Killed arena", "format": "arena", "duration_seconds": 30}
-        events = [await _event(ada, body, 4) for body in (swiss, arena)]
+        events = [await _event(ada, body, bots) for body, bots in ((swiss, 4), (arena, 2))]
+        for tournament_id, people in zip(events, ((bob, cyd), (dee, eve)), strict=True):
+            for person in people:
+                await person.request("POST", f"/api/tournaments/{tournament_id}/register")
+        named = ((bob, "bob"), (cyd, "cyd"), (dee, "dee"), (eve, "eve"))
+        players = asyncio.gather(
+            *(_play_pairings(client, name, seed) for seed, (client, name) in enumerate(named))
+        )
         for tournament_id in events:
             started = await ada.request("POST", f"/api/tournaments/{tournament_id}/start")
             assert started["status"] == "running"
-        watcher = ServerClient(second.url)
         await _moves_stored(first.database, 8)
         await asyncio.to_thread(first.kill)
         killed = time.monotonic()
-        views = [await _ended(watcher, tournament_id, 300) for tournament_id in events]
+        views = [await _ended(bob, tournament_id, 300) for tournament_id in events]
+        players.cancel()
         print(f"both finished {time.monotonic() - killed:.0f} s after their process was killed")
         assert [view["status"] for view in views] == ["finished", "finished"]
-        assert [len(r["pairings"]) for r in views[0]["rounds"]] == [2, 2]
+        assert [len(r["pairings"]) for r in views[0]["rounds"]] == [3, 3]
         assert all(p["winner"] in p["players"] for r in views[0]["rounds"] for p in r["pairings"])
         games = views[1]["games"]
         assert len(games) >= 2 and all(g["winner"] in g["players"] for g in games), games
+        assert {"dee", "eve"} <= {name for game in games for name in game["players"]}
         links, matches = await _stored(second.database)
-        assert links == {events[0]: 4, events[1]: len(games)}
+        assert links == {events[0]: 6, events[1]: len(games)}
         assert matches == sum(links.values())
-        await asyncio.gather(ada.close(), watcher.close())
+        await asyncio.gather(*(client.close() for client in (ada, bob, cyd, dee, eve)))
 
     asyncio.run(run())
 
