@@ -83,6 +83,14 @@ def serve(
         float,
         typer.Option(help="Seconds a FIBS connection has to log in before it is closed."),
     ] = 120.0,
+    fibs_proxy_protocol: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A TCP load balancer's address or network (repeatable) whose FIBS "
+            "connections begin with a PROXY protocol v1 line naming the client "
+            "(nginx stream's proxy_protocol, HAProxy's send-proxy; docs/deploy.md)."
+        ),
+    ] = None,
     metrics_token: Annotated[
         str,
         typer.Option(
@@ -175,6 +183,7 @@ def serve(
             messages_per_second=rate_limit,
             fibs_port=fibs_port,
             fibs_login_timeout=fibs_login_timeout,
+            fibs_proxies=tuple(fibs_proxy_protocol or ()),
             metrics_token=metrics_token,
             admins=tuple(admin or ()),
             fibs_host=host,

@@ -162,7 +162,9 @@ async def _lifespan(
     if settings.fibs_port is not None:
         from backgammon.server.fibs.listener import FibsListener
 
-        fibs = FibsListener(service, settings.fibs_host, settings.fibs_port)
+        fibs = FibsListener(
+            service, settings.fibs_host, settings.fibs_port, proxies=settings.fibs_proxies
+        )
         await fibs.start()
         say(f"FIBS clients: telnet {settings.fibs_host} {fibs.port}")
     # What start-up loaded (the engine, resumed matches) lives as long as the

@@ -8,6 +8,7 @@ directory, bots, and the time controls online sites use.
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 
 import platformdirs
@@ -79,6 +80,9 @@ class Settings(BaseModel):
             free port); ``fibs_host``: its interface.
         fibs_login_timeout: seconds a FIBS connection has to log in (or register)
             before it is told and closed.
+        fibs_proxies: addresses or networks of TCP load balancers in front of the
+            FIBS port whose connections begin with a PROXY protocol line naming the
+            client (:mod:`backgammon.server.fibs.proxy_protocol`); empty: none.
         metrics_token: a bearer token that lets a scraper read ``/metrics`` from
             anywhere (empty: none); loopback clients may always read it.
     """
@@ -117,7 +121,18 @@ class Settings(BaseModel):
     fibs_port: int | None = Field(default=None, ge=0, le=65535)
     fibs_host: str = "127.0.0.1"
     fibs_login_timeout: float = Field(default=120.0, gt=0)
+    fibs_proxies: tuple[str, ...] = ()
     metrics_token: str = ""
+
+    @field_validator("fibs_proxies")
+    @classmethod
+    def _networks(cls, proxies: tuple[str, ...]) -> tuple[str, ...]:
+        for proxy in proxies:
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                raise ValueError(f"not an address or a network: {proxy[:60]!r}") from None
+        return proxies
 
     @field_validator("database_url")
     @classmethod

@@ -5,18 +5,23 @@ Lines end in LF (a CR before it is dropped); telnet's IAC negotiation bytes are
 removed. A line longer than :data:`MAX_LINE` bytes is discarded with an error and the
 connection stays open, as FIBS keeps it; bytes that are not UTF-8 text get an error
 too. Connections per address are limited (an IPv6 client by its /64, as the login
-throttles count it: one subscriber holds a whole /64).
+throttles count it: one subscriber holds a whole /64). Behind a TCP load balancer the
+client's address comes from the PROXY protocol line the balancer sends first
+(:mod:`~backgammon.server.fibs.proxy_protocol`), read only from the balancers named.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import re
+from collections.abc import Iterable
 
 from backgammon.server.accounts.throttle import client_address
 from backgammon.server.fibs.lobby_feed import WRITE_BUFFER_LIMIT, LobbyFeed
+from backgammon.server.fibs.proxy_protocol import MAX_PROXY_LINE, ProxyLineError, proxy_source
 from backgammon.server.fibs.session import FibsSession, LineTooLongError
 from backgammon.server.fibs.who_lines import WhoLines
 from backgammon.server.service import GameService
@@ -37,6 +42,9 @@ SHUTDOWN = "** The server is shutting down.\r\n** All running games will be save
 MAX_CONNECTIONS_PER_ADDRESS = 20
 """Open FIBS connections one address (an IPv6 /64) may hold."""
 
+PROXY_LINE_SECONDS = 5.0
+"""How long a trusted balancer has to send its PROXY line (it sends it at once)."""
+
 _TELNET = re.compile(rb"\xff[\xfb-\xfe].|\xff[\xf0-\xfa]|\xff\xff", re.DOTALL)
 
 log = logging.getLogger("backgammon.server.fibs")
@@ -45,10 +53,17 @@ log = logging.getLogger("backgammon.server.fibs")
 class FibsListener:
     """Accepts FIBS clients on ``host``:``port`` for a game service."""
 
-    def __init__(self, service: GameService, host: str = "127.0.0.1", port: int = 4321) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        host: str = "127.0.0.1",
+        port: int = 4321,
+        proxies: Iterable[str] = (),
+    ) -> None:
         self.service = service
         self.host = host
         self.port = port
+        self._proxies = [ipaddress.ip_network(proxy, strict=False) for proxy in proxies]
         self._server: asyncio.Server | None = None
         self._sessions: set[asyncio.Task[None]] = set()
         self._writers: set[asyncio.StreamWriter] = set()
@@ -81,9 +96,35 @@ class FibsListener:
                 await task
         await self._feed.stop()
 
+    async def _client(self, reader: asyncio.StreamReader, peer: str) -> str:
+        """The client's address: ``peer``'s own, or from a trusted balancer the one
+        its PROXY line names.
+
+        Raises:
+            ProxyLineError: a trusted balancer sent no valid PROXY line in time.
+        """
+        try:
+            trusted = any(ipaddress.ip_address(peer) in net for net in self._proxies)
+        except ValueError:
+            trusted = False
+        if not trusted:
+            return peer
+        try:
+            line = await asyncio.wait_for(reader.readuntil(b"\n"), PROXY_LINE_SECONDS)
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
+            raise ProxyLineError("no PROXY line came from the load balancer") from None
+        if len(line) > MAX_PROXY_LINE:
+            raise ProxyLineError("the PROXY line is too long")
+        return proxy_source(line) or peer
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
-        address = str(peer[0]) if peer else "unknown"
+        try:
+            address = await self._client(reader, str(peer[0]) if peer else "unknown")
+        except ProxyLineError as error:
+            log.warning("FIBS connection from %s refused: %s", peer, error)
+            writer.close()
+            return
         key = client_address(address)
         if self._per_address.get(key, 0) >= MAX_CONNECTIONS_PER_ADDRESS:
             writer.write(b"** Too many connections from your address.\r\n")
