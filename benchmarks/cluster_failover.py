@@ -24,15 +24,25 @@ Reported, for the ``--seconds`` of play:
 - **lost**: acknowledged actions missing from the database after the run (the
   matches' logs read directly): must be 0.
 
-Web players only (FIBS clients are in ``fibs_load.py``, on one process). On a 2-core
-machine the figures to read are correctness and recovery time, not throughput:
-the processes, nginx, PostgreSQL and the clients share the cores.
+FIBS players too (``--fibs-matches``, both seats of a match FIBS clients, as
+``fibs_load.py`` plays them): each connects to nginx's ``stream`` port
+(``docs/deploy/nginx-fibs.conf``, the PROXY protocol on; Debian's
+``libnginx-mod-stream``), which spreads them over the processes (each run with
+``--fibs-port`` and ``--fibs-proxy-protocol 127.0.0.1``); one whose process is killed
+connects again, logs in (its running match is loaded) and plays on. For them: the
+latency from a command to the line that answers it, before and after the kill, how
+many lost their connection and the time until their next answered command, and
+**lost**: plays whose board the player had been shown that are missing from the log.
+
+On a 2-core machine the figures to read are correctness and recovery time, not
+throughput: the processes, nginx, PostgreSQL and the clients share the cores.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import re
 import secrets
@@ -51,6 +61,7 @@ from websockets.exceptions import ConnectionClosed
 sys.path.insert(0, str(Path(__file__).parent))
 import contextlib
 
+import fibs_load
 from backgammon.server.client import ServerClient
 from server_load import Server, _free_port
 
@@ -68,10 +79,21 @@ class Tally:
     errors: dict[str, int] = field(default_factory=dict)
     acked: dict[str, int] = field(default_factory=dict)  # match -> highest seq acked
     killed_at: float | None = None
+    fibs_before: list[float] = field(default_factory=list)  # FIBS command -> its answer
+    fibs_after: list[float] = field(default_factory=list)
+    fibs_recovered: list[float] = field(default_factory=list)  # connection lost -> answer
+    fibs_moved: int = 0
 
 
-def nginx_config(upstreams: list[int], port: int, prefix: Path) -> str:
-    """docs/deploy/nginx.conf with one server line per process, on loopback."""
+STREAM_MODULE = Path("/usr/lib/nginx/modules/ngx_stream_module.so")
+"""Debian's nginx stream module (``libnginx-mod-stream``), for FIBS's TCP port."""
+
+
+def nginx_config(
+    upstreams: list[int], port: int, prefix: Path, fibs: tuple[list[int], int] | None = None
+) -> str:
+    """docs/deploy/nginx.conf with one server line per process, on loopback, and with
+    ``fibs`` (the processes' FIBS ports, the balancer's) docs/deploy/nginx-fibs.conf."""
     site = (DEPLOY / "nginx.conf").read_text()
     lines = "\n".join(f"    server 127.0.0.1:{p};" for p in upstreams)
     site = re.sub(r"(?:    server server-\d:8080;\n)+", lines + "\n", site)
@@ -80,9 +102,18 @@ def nginx_config(upstreams: list[int], port: int, prefix: Path) -> str:
         f"{kind}_temp_path {prefix / kind};"
         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     )
+    stream, module = "", ""
+    if fibs is not None:
+        module = f"load_module {STREAM_MODULE};\n"
+        stream = (DEPLOY / "nginx-fibs.conf").read_text()
+        lines = "\n".join(f"        server 127.0.0.1:{p};" for p in fibs[0])
+        stream = re.sub(r"(?:        server server-\d:4321;\n)+", lines + "\n", stream)
+        stream = stream.replace("listen 4321;", f"listen 127.0.0.1:{fibs[1]};")
     return (
-        f"worker_processes 1; pid {prefix / 'nginx.pid'}; error_log {prefix / 'error.log'};\n"
+        f"{module}worker_processes 1; pid {prefix / 'nginx.pid'}; "
+        f"error_log {prefix / 'error.log'};\n"
         f"events {{ worker_connections 8192; }}\nhttp {{ access_log off; {temps}\n{site}\n}}\n"
+        f"{stream}"
     )
 
 
@@ -211,6 +242,84 @@ async def start_pairs(
     return pairs
 
 
+class FibsSeat(fibs_load.Player):
+    """A FIBS player of fibs_load.py that tells the run's tally its latencies apart
+    before and after the kill, and when its connection was lost and it was answered
+    again."""
+
+    lost_at: float | None = None
+    ever_moved = False
+
+    @property
+    def tally(self) -> Tally:
+        return self.run.tally  # type: ignore[attr-defined, no-any-return]
+
+    async def _read(self, reader: asyncio.StreamReader) -> None:
+        try:
+            await super()._read(reader)
+        finally:
+            tally = self.tally
+            if not self.run.stopping and tally.killed_at is not None and self.lost_at is None:
+                self.lost_at = time.monotonic()
+                if not self.ever_moved:
+                    self.ever_moved = True
+                    tally.fibs_moved += 1
+
+    def _acknowledge(self) -> None:
+        if self.sent_at is not None:
+            now, tally = time.monotonic(), self.tally
+            if self.lost_at is not None:
+                tally.fibs_recovered.append(now - self.lost_at)
+                self.lost_at = None
+            elif not self.ever_moved:
+                late = tally.killed_at is not None and self.sent_at >= tally.killed_at
+                (tally.fibs_after if late else tally.fibs_before).append(now - self.sent_at)
+        super()._acknowledge()
+
+
+class FibsRun(fibs_load.Run):
+    """fibs_load.py's players, as :class:`FibsSeat`, all through nginx's FIBS port."""
+
+    player_class = FibsSeat
+
+    def __init__(self, port: int, think: tuple[float, float], tally: Tally) -> None:
+        options = {"think": think, "length": 25, "double_rate": 0.1, "trace": ""}
+        super().__init__(port, options)
+        self.tally = tally
+
+
+async def fibs_accounts(url: str, pairs: list[tuple[str, str, str]]) -> None:
+    """Register every FIBS player's account (through nginx, as anyone signs up)."""
+    for first, second, _address in pairs:
+        for name in (first, second):
+            client = ServerClient(url)
+            await client.register(name, fibs_load.PASSWORD)
+            await client.close()
+
+
+async def fibs_lost(database: str, acknowledged: dict[str, list[str]]) -> int:
+    """FIBS players' plays whose board they were shown, missing from their stored plays."""
+    connection = await asyncpg.connect(database)
+    try:
+        rows = await connection.fetch(
+            "SELECT a.entry, u.name FROM match_actions a JOIN matches m ON m.id = a.match_id "
+            "JOIN users u ON u.id = CASE WHEN (a.entry::json ->> 'by') = '1' "
+            "THEN m.player1 ELSE m.player0 END WHERE (a.entry::json ->> 'kind') = 'play'"
+        )
+    finally:
+        await connection.close()
+    stored: dict[str, set[str]] = {}
+    for entry, name in rows:
+        result = json.loads(entry).get("result")
+        if result is not None:
+            stored.setdefault(name, set()).add(result)
+    return sum(
+        result not in stored.get(name, set())
+        for name, results in acknowledged.items()
+        for result in results
+    )
+
+
 async def lost_actions(database: str, acked: dict[str, int]) -> int:
     """Acknowledged actions missing from the matches' logs."""
     connection = await asyncpg.connect(database)
@@ -233,13 +342,22 @@ def percentile(values: list[float], fraction: float) -> str:
     return f"{1000 * ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]:.0f} ms"
 
 
-async def run(args: argparse.Namespace, url: str, servers: list[Server], database: str) -> Tally:
+async def run(
+    args: argparse.Namespace, url: str, fibs_port: int, servers: list[Server], database: str
+) -> Tally:
     tally = Tally()
     pairs = await start_pairs(url, args.matches, tally, args.seed)
-    print(f"{len(pairs)} matches started through nginx over {len(servers)} processes")
+    think = (args.think[0], args.think[1])
+    fibs = FibsRun(fibs_port, think, tally)
+    fibs_pairs = fibs_load._pairs(0, args.fibs_matches, 2)
+    await fibs_accounts(url, fibs_pairs)
+    fibs.add(fibs_pairs)
+    print(
+        f"{len(pairs)} web matches started through nginx over {len(servers)} processes, "
+        f"{len(fibs_pairs)} FIBS matches through nginx's stream port"
+    )
     began = time.monotonic()
     stop = began + args.seconds
-    think = (args.think[0], args.think[1])
 
     async def kill() -> None:
         await asyncio.sleep(args.kill_at)
@@ -256,7 +374,16 @@ async def run(args: argparse.Namespace, url: str, servers: list[Server], databas
             for seat, player in enumerate(two)
         ),
     )
+    fibs.stopping = True
+    for task in fibs.tasks:
+        task.cancel()
+    await asyncio.gather(*fibs.tasks, return_exceptions=True)
     print(f"lost (acknowledged, not stored): {await lost_actions(database, tally.acked)}")
+    shown = {player.name: player.acknowledged for player in fibs.players.values()}
+    print(
+        f"FIBS plays shown: {sum(map(len, shown.values()))}, "
+        f"lost (shown, not stored): {await fibs_lost(database, shown)}"
+    )
     for _, first, second in pairs:
         await first.client.close()
         await second.client.close()
@@ -273,6 +400,14 @@ def report(tally: Tally) -> None:
         f"{percentile(tally.recovered, 0.5)}, max {percentile(tally.recovered, 1.0)}"
     )
     print(f"errors: {tally.errors or 'none'}")
+    for when, values in (("before", tally.fibs_before), ("after", tally.fibs_after)):
+        p50, p99 = percentile(values, 0.5), percentile(values, 0.99)
+        print(f"FIBS latency {when} the kill ({len(values)} answers): p50 {p50}, p99 {p99}")
+    print(
+        f"FIBS players who lost their connection: {tally.fibs_moved}; until answered again: "
+        f"p50 {percentile(tally.fibs_recovered, 0.5)}, "
+        f"max {percentile(tally.fibs_recovered, 1.0)}"
+    )
 
 
 def main() -> None:
@@ -282,6 +417,7 @@ def main() -> None:
     )
     parser.add_argument("--processes", type=int, default=3)
     parser.add_argument("--matches", type=int, default=100)
+    parser.add_argument("--fibs-matches", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=90.0)
     parser.add_argument("--kill-at", type=float, default=40.0)
     parser.add_argument("--think", type=float, nargs=2, default=(1.0, 3.0))
@@ -289,22 +425,25 @@ def main() -> None:
     args = parser.parse_args()
     database = asyncio.run(fresh_database(args.database))
     folder = Path(tempfile.mkdtemp(prefix="failover-"))
-    servers = []
-    for number in range(args.processes):
+    servers, fibs_ports = [], [_free_port() for _ in range(args.processes)]
+    for number, fibs_port in enumerate(fibs_ports):
         (folder / str(number)).mkdir()
-        servers.append(Server(folder / str(number), database, "warning"))
+        fibs = ("--fibs-port", str(fibs_port), "--fibs-proxy-protocol", "127.0.0.1")
+        servers.append(Server(folder / str(number), database, "warning", fibs))
     balancer = None
     try:
         for server in servers:
             server.wait_ready()
-        port = _free_port()
+        port, fibs_port = _free_port(), _free_port()
         config = folder / "nginx.conf"
-        config.write_text(nginx_config([s.port for s in servers], port, folder))
+        upstreams = [s.port for s in servers]
+        config.write_text(nginx_config(upstreams, port, folder, (fibs_ports, fibs_port)))
         balancer = subprocess.Popen(
             ["nginx", "-p", str(folder), "-c", str(config), "-g", "daemon off;"]
         )
         time.sleep(1.0)
-        report(asyncio.run(run(args, f"http://127.0.0.1:{port}", servers, database)))
+        url = f"http://127.0.0.1:{port}"
+        report(asyncio.run(run(args, url, fibs_port, servers, database)))
     finally:
         if balancer is not None:
             balancer.terminate()

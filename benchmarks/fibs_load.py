@@ -343,6 +343,9 @@ def _point(point: int) -> str:
 class Run:
     """The players of one client process and what they share."""
 
+    player_class: type[Player] = Player
+    """What plays each name (a benchmark may count more)."""
+
     def __init__(self, port: int, options: dict[str, Any]) -> None:
         self.port = port
         self.think: tuple[float, float] = tuple(options["think"])  # type: ignore[assignment]
@@ -365,7 +368,8 @@ class Run:
         """Start a player for both names of each pair (with its loopback address)."""
         for first, second, address in pairs:
             for name, partner, inviter in ((first, second, True), (second, first, False)):
-                player = self.players[name] = Player(name, partner, inviter, address, self)
+                player = self.player_class(name, partner, inviter, address, self)
+                self.players[name] = player
                 self.tasks.append(asyncio.ensure_future(player.session()))
 
     def report(self, stall: float) -> dict[str, Any]:

@@ -142,7 +142,9 @@ def _memory_mib(pid: int) -> tuple[float, float]:
 class Server:
     """One ``backgammon serve`` subprocess with its log."""
 
-    def __init__(self, folder: Path, database: str | None, log_level: str) -> None:
+    def __init__(
+        self, folder: Path, database: str | None, log_level: str, extra: tuple[str, ...] = ()
+    ) -> None:
         self.folder = folder
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -163,6 +165,7 @@ class Server:
         ]  # fmt: skip
         if database:
             command += ["--database", database]
+        command += extra
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
 

@@ -20,15 +20,23 @@ MIGRATION_LOCK = 7_262_000_001
 
 
 def _run(connection: Connection) -> None:
-    if connection.dialect.name == "postgresql":
+    postgresql = connection.dialect.name == "postgresql"
+    if postgresql:
         # Several server processes may start at once: one migrates, the others wait
-        # and then find nothing left to do.
+        # and then find nothing left to do. The lock is the session's: it outlives
+        # the transaction its SELECT began, which ends here so that the migrations
+        # run in one of their own, committed before the lock is given back (given
+        # back first, a waiting process would not see the new tables and create them
+        # again).
         connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+        connection.commit()
     context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
     with context.begin_transaction():
         context.run_migrations()
-    if connection.dialect.name == "postgresql":
+    connection.commit()
+    if postgresql:
         connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+        connection.commit()
 
 
 async def _run_async() -> None:
