@@ -109,13 +109,25 @@ def test_leave_then_join_or_invite_resumes_the_saved_match_with_invitations_open
             assert "FIBS_YouTerminated" in ann.classifier.classes()
             refused = await _answer(bob, "invite ann 5", "** ")
             assert refused == "** You have a match with ann going on: type 'join ann' to resume it."
+            mark = len(ann.lines)
             assert await _answer(bob, "join ann", "You are now playing") == (
                 "You are now playing with ann. Your running match was loaded."
             )
-            # No invitation from bob: ann's join resumes too, and so does 'invite bob'.
+            # ann, out of the match, is asked to take it up again as FIBS asks.
+            asked = await ann.wait_for(lambda line: "wants to resume" in line, since=mark)
+            assert ann.lines[asked : asked + 2] == [
+                "bob wants to resume a saved match with you.",
+                "Type 'join bob' to accept.",
+            ]
+            mark = len(bob.lines)
             assert await _answer(ann, "join bob", "You are now playing") == (
                 "You are now playing with bob. Your running match was loaded."
             )
+            joined = await bob.wait_for(lambda line: "has joined you" in line, since=mark)
+            assert bob.lines[joined] == "ann has joined you. Your running match was loaded."
+            assert {"FIBS_ResumeMatchRequest", "FIBS_TypeJoin"} <= set(ann.classifier.classes())
+            assert "FIBS_ResumeMatchAck0" in bob.classifier.classes()
+            # 'invite bob' resumes too.
             assert (await _answer(ann, "leave", "** ")).startswith("** You terminated")
             assert (await _answer(ann, "invite bob", "You are now playing")).endswith("loaded.")
             bob_user = await service.user_named("bob")

@@ -199,11 +199,25 @@ async def start_playing(
         await session.line(
             f"You are now playing with {names[1 - seat]}. Your running match was loaded."
         )
+        await _tell_resumed(session, match_id, names[1 - seat])
     else:
         session.seen[match_id] = 0  # the pump tells the match from its start
         if announce:
             await session.line(f"** You are now playing {what} with {names[1 - seat]}")
     await session.service.subscribe(session.connection, match_id)
+
+
+async def _tell_resumed(session: SessionState, match_id: str, opponent: str) -> None:
+    """Tell ``opponent`` that this player took up their saved match again (its FIBS
+    session says it in FIBS's words: :func:`~backgammon.server.fibs.events.resumed`)."""
+    assert session.user is not None
+    try:
+        other = await session.service.user_named(opponent)
+    except ServiceError:
+        return
+    if other.kind != "bot":
+        message = {"type": "resumed", "match": match_id, "name": session.user.name}
+        session.service.tell_user(other.id, message)
 
 
 async def act(session: SessionState, kind: str, **fields: Any) -> None:

@@ -146,6 +146,20 @@ async def left_game(session: SessionState, message: dict[str, Any]) -> None:
         await session.line(f"{name} has left the game with {message['opponent']}.")
 
 
+async def resumed(session: SessionState, message: dict[str, Any]) -> None:
+    """The opponent took up a saved match of ours again (``join``, ``invite`` or a
+    login): if we play it here, FIBS's ``NAME has joined you. Your running match was
+    loaded.``; if not, ``NAME wants to resume a saved match with you.`` and how to."""
+    name, match_id = message["name"], message["match"]
+    if session.user is None or name == session.user.name:
+        return
+    if session.playing == match_id:
+        await session.line(f"{name} has joined you. Your running match was loaded.")
+    elif session.playing is None:
+        await session.line(f"{name} wants to resume a saved match with you.")
+        await session.line(f"Type 'join {name}' to accept.")
+
+
 async def kicked(session: SessionState, message: dict[str, Any]) -> None:
     """A kick or another moderator's action against this user."""
     await session.error(message.get("message", "You were kicked."))
@@ -165,6 +179,7 @@ EVENTS: dict[str, Callable[[SessionState, dict[str, Any]], Awaitable[None]]] = {
     "tournament_pairing": tournament_pairing,
     "kicked": kicked,
     "left_game": left_game,
+    "resumed": resumed,
     "moderation": kicked,
 }
 """Each event's handler by its type (a ``match_started`` event and the lobby feed's
