@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from backgammon import BackgammonError
 from backgammon.formats import read_match_bytes
 
-from .upload_attacks import ATTACKS, MAT_SAMPLE, Attack
+from .upload_attacks import ATTACKS, MAT_SAMPLE, XG_SAMPLE, Attack, _sample_ogxm
 
 # Readers' times compared: nothing else runs meanwhile.
 pytestmark = pytest.mark.alone
@@ -45,10 +45,16 @@ def _read(data: bytes, name: str) -> tuple[float, int]:
     return seconds, peak
 
 
-def _check_linear(small: tuple[bytes, str], large: tuple[bytes, str]) -> None:
+def _check_linear(
+    small: tuple[bytes, str], large: tuple[bytes, str], per_byte: float = 0.0
+) -> None:
+    """``large`` costs at most twice the linear share of ``small`` (or of ``per_byte``
+    seconds a byte, a valid file's cost: a damaged small file may be refused at once
+    where a large one, whose damage a reader skips, is read in full)."""
     # The least of two reads of each: one read can be slowed by what else the machine
     # does (a collection, a busy core's caches), a reader's own cost cannot go away.
     small_time = min(_read(*small)[0] for _ in range(2))
+    small_time = max(small_time, per_byte * len(small[0]))
     (large_time, peak), (again, _) = _read(*large), _read(*large)
     large_time = min(large_time, again)
     ratio = len(large[0]) / max(len(small[0]), 1)
@@ -90,7 +96,9 @@ PREFIXES = {
     prefix=st.sampled_from(sorted(PREFIXES)),
     unit=st.lists(STRUCTURE, min_size=1, max_size=6).map("".join),
     suffix=st.sampled_from(["", "\n", "x]", ")", '"]\n']),
-    kind=st.sampled_from(["upload.mat", "upload.sgf", "upload.xg", "upload.ogxm"]),
+    kind=st.sampled_from(
+        ["upload.mat", "upload.sgf", "upload.xg", "upload.xgp", "upload.ogxm", "upload.ogxms"]
+    ),
 )
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_repeated_structure_is_linear(prefix: str, unit: str, suffix: str, kind: str) -> None:
@@ -99,3 +107,67 @@ def test_repeated_structure_is_linear(prefix: str, unit: str, suffix: str, kind:
         return body.encode(), kind
 
     _check_linear(build(SMALL), build(LARGE))
+
+
+def _binary_samples() -> dict[str, tuple[bytes, str]]:
+    """A valid file of each binary format, and its upload name."""
+    return {
+        "xg": (XG_SAMPLE.read_bytes(), "upload.xg"),
+        "ogxm": (_sample_ogxm(), "upload.ogxm"),
+        "ogxms": (_sample_ogxm() * 2, "upload.ogxms"),
+    }
+
+
+@given(
+    kind=st.sampled_from(["ogxm", "ogxms", "xg"]),
+    cut=st.floats(0, 1),
+    width=st.integers(1, 64),
+    flips=st.lists(st.tuples(st.floats(0, 1), st.integers(0, 255)), max_size=4),
+)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_damaged_binary_files_are_linear(
+    kind: str, cut: float, width: int, flips: list[tuple[float, int]]
+) -> None:
+    """A valid eXtreme Gammon or OGXM file (or stream) with a piece of itself repeated
+    at one place until it is the size asked for, and a few bytes changed: the binary
+    readers refuse or read it in linear time and memory too."""
+    sample, name = _binary_samples()[kind]
+    at = int(cut * (len(sample) - 1))
+    piece = sample[at : at + width]
+
+    def build(size: int) -> tuple[bytes, str]:
+        copies = max(1, (size - len(sample)) // len(piece))
+        data = bytearray(sample[:at] + piece * copies + sample[at:])
+        for where, value in flips:
+            data[int(where * (len(data) - 1))] = value
+        return bytes(data), name
+
+    valid = min(_read(sample, name)[0] for _ in range(2)) / len(sample)
+    _check_linear(build(SMALL), build(LARGE), per_byte=valid)
+
+
+def test_a_stream_of_many_matches_is_refused_before_any_is_replayed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An upload is one match: a ``.ogxms`` stream of more is refused once a second
+    member is found. Before, every member was checked and replayed first (1 MB of
+    small matches held the tools' worker 72 s; ten 82 KB matches, 141 s)."""
+    import ogxm
+
+    from backgammon.formats import MatchFileError
+    from backgammon.formats import ogxm as reader
+
+    members, replayed = [], []
+    split = ogxm.iter_stream
+
+    def counted(*args: object, **kwargs: object) -> object:
+        for member in split(*args, **kwargs):  # type: ignore[arg-type]
+            members.append(len(member))
+            yield member
+
+    monkeypatch.setattr(ogxm, "iter_stream", counted)
+    monkeypatch.setattr(reader, "read_ogxm", lambda *args, **kwargs: replayed.append(args))
+    data, name = ATTACKS["ogxms: many matches"](1_000_000)
+    with pytest.raises(MatchFileError, match="more than one match"):
+        read_match_bytes(data, path=name)
+    assert replayed == [] and len(members) == 2

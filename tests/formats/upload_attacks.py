@@ -12,6 +12,7 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -115,7 +116,25 @@ def xg_bomb(size: int) -> tuple[bytes, str]:
     return bytes(header) + archive + trailer, "bomb.xg"
 
 
+@cache
+def _sample_ogxm() -> bytes:
+    """The SGF sample's match as an OGXM file (checksummed: a valid stream member)."""
+    from backgammon.formats import read_match
+    from backgammon.formats.ogxm import write_ogxm
+
+    return write_ogxm(read_match(SGF_SAMPLE))
+
+
+def ogxms_of_many_matches(size: int) -> tuple[bytes, str]:
+    """A valid ``.ogxms`` stream of about ``size`` bytes: the sample match again and
+    again (a one-match upload; every member used to be replayed before the count
+    was looked at: 1 MB of them held the tools' worker 72 s)."""
+    member = _sample_ogxm()
+    return member * max(2, size // len(member)), "attack.ogxms"
+
+
 BYTES_ATTACKS: dict[str, Attack] = {
+    "ogxms: many matches": ogxms_of_many_matches,
     "xg: a decompression bomb": xg_bomb,
     "ogxm: zero bytes after the magic": lambda n: (b"OGXM" + bytes(n), "attack.ogxm"),
     "ogxm: 0xff bytes after the magic": lambda n: (b"OGXM" + b"\xff" * n, "attack.ogxm"),

@@ -108,6 +108,14 @@ def test_uploads_built_to_exhaust_the_tools_worker_are_refused_quickly(
         assert time.monotonic() - started < 30
         position = client.post("/api/position", json={"position": START_XGID, "dice": "3-1"})
         assert position.status_code == 200, position.text
+        # A 1 MB .ogxms of small matches: every member was replayed before the count
+        # was looked at (72 s of the tools' worker); refused after the second now.
+        stream, stream_name = ATTACKS["ogxms: many matches"](1_000_000)
+        started = time.monotonic()
+        answer = _upload(client, stream, stream_name)
+        assert answer.status_code == 400, answer.text
+        assert "more than one match" in answer.json()["message"]
+        assert time.monotonic() - started < 10
     assert _rss_of_children(server.process.pid) < 1_000_000_000
 
 

@@ -138,16 +138,16 @@ def read_match_bytes(data: bytes, *, path: str | None = None) -> MatchRecord:
         read_xg(data, builder, path=name)
         return builder.record
     if suffix == "ogxms":
-        from backgammon.formats.ogxm import read_ogxm_stream
+        from backgammon.formats.ogxm import ogxm_stream_members
 
-        records = read_ogxm_stream(data, path=name)
-        if len(records) != 1:
+        members = ogxm_stream_members(data, path=name, at_most=1)  # none replayed yet
+        if len(members) != 1:
+            many = "no match" if not members else "more than one match"
             raise MatchFileError(
-                f"an OGXM stream of {len(records)} matches: read it with read_ogxm_stream",
-                path=name,
+                f"an OGXM stream of {many}: read it with read_ogxm_stream", path=name
             )
-        return records[0]
-    if data.startswith(OGXM_MAGIC) or suffix == "ogxm":
+        data = members[0]
+    if data.startswith(OGXM_MAGIC) or suffix in ("ogxm", "ogxms"):
         from backgammon.formats.ogxm import read_ogxm
 
         builder = RecordBuilder()

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,6 +66,7 @@ __all__ = [
     "OgxmAnalysis",
     "OgxmPlyAnalysis",
     "ogxm_document",
+    "ogxm_stream_members",
     "read_ogxm",
     "read_ogxm_stream",
     "write_ogxm",
@@ -609,6 +611,28 @@ def _notation(player: int, moves: list[tuple[int, int]]) -> str:
     return " ".join("/".join(names.get(p, str(p)) for p in chain) for chain in chains) or "Ø"
 
 
+def ogxm_stream_members(
+    data: bytes, *, path: str | None = None, at_most: int | None = None
+) -> list[bytes]:
+    """The OGXM files of an ``.ogxms`` stream, split apart (each checked by the
+    library, none replayed); with ``at_most``, no more than ``at_most`` + 1 of them
+    (the stream is read no further: a reader that wants one match refuses a stream
+    of many after two members, not after all of them).
+
+    Raises:
+        MatchFileError: if the stream is corrupt or truncated.
+    """
+    import ogxm
+
+    members = ogxm.iter_stream(io.BytesIO(data))
+    if at_most is not None:
+        members = itertools.islice(members, at_most + 1)
+    try:
+        return [bytes(member) for member in members]
+    except (ogxm.StreamError, ogxm.OgxmError, ValueError) as error:
+        raise MatchFileError(f"not a readable OGXM stream: {error}", path=path) from None
+
+
 def read_ogxm_stream(data: bytes, *, path: str | None = None) -> list[MatchRecord]:
     """Every match of an ``.ogxms`` stream (complete OGXM files back to back).
 
@@ -616,19 +640,13 @@ def read_ogxm_stream(data: bytes, *, path: str | None = None) -> list[MatchRecor
         MatchFileError: if the stream is corrupt or truncated, or a match does not
             replay (naming its place in the stream).
     """
-    import ogxm
-
     from backgammon.formats.record import RecordBuilder
 
     records = []
-    try:
-        members = list(ogxm.iter_stream(io.BytesIO(data)))
-    except (ogxm.StreamError, ogxm.OgxmError, ValueError) as error:
-        raise MatchFileError(f"not a readable OGXM stream: {error}", path=path) from None
-    for number, member in enumerate(members, 1):
+    for number, member in enumerate(ogxm_stream_members(data, path=path), 1):
         builder = RecordBuilder()
         try:
-            read_ogxm(bytes(member), builder, path=path)
+            read_ogxm(member, builder, path=path)
         except MatchFileError as error:
             raise MatchFileError(f"match {number} of the stream: {error}", path=path) from None
         records.append(builder.record)
