@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable
 from typing import Any
 
 import httpx
@@ -16,38 +15,10 @@ from backgammon.server.bots.limits import MAX_BOTS_PER_EVENT, MAX_EXPENSIVE_BOTS
 from backgammon.server.client import ClientError, ServerClient
 from backgammon.server.service import MAX_OPEN_MATCHES
 
+from .health import healthy_throughout
 from .players import Policy, play_seat
 
 PASSWORD = "a long enough password"
-
-
-@asynccontextmanager
-async def _healthy_throughout(url: str) -> AsyncIterator[None]:
-    """Ask ``GET /healthz`` every 0.2 s while the block runs; each answer must come
-    within a second, and say 200."""
-    slow: list[str] = []
-    stop = asyncio.Event()
-
-    async def probe() -> None:
-        async with httpx.AsyncClient() as client:
-            while not stop.is_set():
-                started = time.monotonic()
-                try:
-                    answer = await client.get(f"{url}/healthz", timeout=1.0)
-                    took = time.monotonic() - started
-                    if answer.status_code != 200 or took >= 1.0:
-                        slow.append(f"{answer.status_code} in {took:.2f} s")
-                except httpx.HTTPError as error:
-                    slow.append(repr(error))
-                await asyncio.sleep(0.2)
-
-    task = asyncio.create_task(probe())
-    try:
-        yield
-    finally:
-        stop.set()
-        await task
-    assert not slow, slow
 
 
 async def _user(url: str, name: str) -> ServerClient:
@@ -73,7 +44,7 @@ def test_one_account_cannot_start_more_bot_matches_than_the_limit(server_factory
     server = server_factory("--no-warm-up")
 
     async def scenario() -> None:
-        async with _healthy_throughout(server.url):
+        async with healthy_throughout(server.url):
             mallory = await _user(server.url, "mallory")
             calls = [
                 mallory.create_match(opponent="bot:expert", length=25, clock=None)
@@ -99,7 +70,7 @@ def test_an_organiser_cannot_enter_more_bots_than_the_bound(server_factory: Any)
     server = server_factory("--no-warm-up")
 
     async def scenario() -> None:
-        async with _healthy_throughout(server.url):
+        async with healthy_throughout(server.url):
             olga = await _user(server.url, "olga")
             arena = await olga.request(
                 "POST",
@@ -208,7 +179,7 @@ def test_a_bot_on_a_short_clock_is_served_before_an_organisers_flood_of_bots(
     server = server_factory("--no-warm-up", "--bot-processes", "1")
 
     async def scenario() -> None:
-        async with _healthy_throughout(server.url):
+        async with healthy_throughout(server.url):
             olga, oscar = await _user(server.url, "olga"), await _user(server.url, "oscar")
             arenas = await _flood_with_arenas(olga, events=5)
             arenas += await _flood_with_arenas(oscar, events=5)

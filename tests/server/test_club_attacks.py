@@ -9,8 +9,7 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +21,13 @@ from backgammon.server.tournaments.arena import new_arena_state
 from backgammon.tournaments import Entrant, Pairing, Round, Swiss
 
 from .conftest import BACKENDS, POSTGRESQL, ServerProcess, new_postgresql_database
+from .health import healthy_throughout
 
 # A server process of its own (a module fixture); rates and latencies measured on the
 # clock, so nothing else runs meanwhile.
 pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 PASSWORD = "a long enough password"
-HEALTHY = 1.0
-"""The longest a ``/healthz`` may take, in seconds."""
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -49,28 +47,6 @@ def club(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     server.start()
     yield server
     server.stop()
-
-
-@asynccontextmanager
-async def _healthy(server: Any) -> AsyncIterator[list[float]]:
-    """Poll ``/healthz`` every 0.1 s while the block runs; on leaving, check every
-    answer came within :data:`HEALTHY` seconds. Yields the times taken."""
-    taken: list[float] = []
-
-    async def poll() -> None:
-        async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
-            while True:
-                began = time.monotonic()
-                assert (await client.get("/healthz")).status_code == 200
-                taken.append(time.monotonic() - began)
-                await asyncio.sleep(0.1)
-
-    task = asyncio.create_task(poll())
-    try:
-        yield taken
-    finally:
-        task.cancel()
-    assert taken and max(taken) < HEALTHY, f"/healthz took {max(taken):.2f} s"
 
 
 async def _person(server: Any, name: str, connect: bool = True) -> ServerClient:
@@ -172,7 +148,7 @@ def test_a_big_finished_tournament_and_long_arenas_do_not_stall_the_server(club:
                 return [(await client.get(path)).json() for _ in range(times)]
 
         try:
-            async with _healthy(club):
+            async with healthy_throughout(club.url):
                 began = time.monotonic()
                 views = await asyncio.gather(*(poll(4) for _ in range(8)))
                 took = time.monotonic() - began
@@ -218,7 +194,7 @@ def test_a_muted_user_cannot_publish_names_and_an_administrator_closes_tables_an
         await root.request("POST", "/api/admin/users/mona8/mute")
         await mona.wait_for(lambda m: m["type"] == "moderation", timeout=10)
         advert = "FREE CHIPS at evil.example"
-        async with _healthy(club):
+        async with healthy_throughout(club.url):
             await _refused(mona.request("POST", "/api/chouettes", {"name": advert}), 403, "muted")
             body = {"name": advert, "format": "swiss"}
             await _refused(mona.request("POST", "/api/tournaments", body), 403, "muted")
@@ -306,7 +282,7 @@ def test_guests_absentees_short_clocks_and_numbered_bots_do_not_game_ratings(clu
         await guest.guest()
         short = {"delay_seconds": 0, "reserve_per_point_seconds": 1}
         one_point = {"format": "swiss", "rounds": 1, "early_length": 1}
-        async with _healthy(club):
+        async with healthy_throughout(club.url):
             body = {"name": "Quick", "clock": short, **one_point}
             await _refused(tina.request("POST", "/api/tournaments", body), 422, "clock")
             cup = await tina.request("POST", "/api/tournaments", {"name": "Cup", **one_point})

@@ -7,17 +7,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from types import SimpleNamespace
 from typing import Any
 
 import httpx
 import pytest
 
 from backgammon.server.client import ServerClient
-from backgammon.server.fibs.listener import MAX_CONNECTIONS_PER_ADDRESS, FibsListener
-from backgammon.server.settings import Settings
+from backgammon.server.fibs.listener import MAX_CONNECTIONS_PER_ADDRESS
 
 from .clip_client import ClipClient
+from .health import run_healthy
 
 # Timeouts and rate limits, measured on the clock: nothing else runs meanwhile.
 pytestmark = pytest.mark.alone
@@ -99,7 +98,7 @@ def test_refused_lines_count_against_the_fibs_rate_limit(server_factory: Any) ->
         await again.wait_for(lambda line: line == "  Type 'help beginner' to get started.")
         await again.close()
 
-    asyncio.run(scenario())
+    asyncio.run(run_healthy(server.url, scenario()))
 
 
 def test_fibs_logins_time_out_and_metrics_are_not_public(server_factory: Any) -> None:
@@ -143,7 +142,7 @@ def test_fibs_logins_time_out_and_metrics_are_not_public(server_factory: Any) ->
         await member.wait_for(lambda line: line == "  Type 'help beginner' to get started.")
         await member.close()
 
-    asyncio.run(scenario())
+    asyncio.run(run_healthy(server.url, scenario()))
     elsewhere = {"X-Forwarded-For": "203.0.113.7"}
     assert httpx.get(f"{server.url}/metrics", headers=elsewhere).status_code == 403
     wrong = {**elsewhere, "Authorization": "Bearer not the token"}
@@ -155,59 +154,41 @@ def test_fibs_logins_time_out_and_metrics_are_not_public(server_factory: Any) ->
     asyncio.run(_healthy(server.url))
 
 
-class _Peer:
-    """The writer side of a FIBS connection from ``address`` (what the listener asks
-    of an ``asyncio.StreamWriter``)."""
-
-    def __init__(self, address: str) -> None:
-        self.address = address
-        self.written = bytearray()
-        self.closed = False
-
-    def get_extra_info(self, name: str) -> Any:
-        return (self.address, 50000, 0, 0) if name == "peername" else None
-
-    def write(self, data: bytes) -> None:
-        self.written += data
-
-    async def drain(self) -> None:
-        return None
-
-    def close(self) -> None:
-        self.closed = True
-
-    def is_closing(self) -> bool:
-        return self.closed
-
-
-def test_fibs_connection_caps_count_an_ipv6_client_by_its_64() -> None:
+def test_fibs_connection_caps_count_an_ipv6_client_by_its_64(server_factory: Any) -> None:
     """One IPv6 subscriber holds a /64: connections from many addresses in it count
-    together against the per-address cap (before, each address had its own 20).
-    (The listener's own code, fed connections with the addresses an attacker's
-    machine would have: loopback has a single IPv6 address.)"""
-    service = SimpleNamespace(settings=Settings(fibs_login_timeout=60))
-    listener = FibsListener(service, port=0)  # type: ignore[arg-type]
+    together against the per-address cap (before, each address had its own 20). Over
+    real sockets, with the addresses an attacker's machine would have named by the
+    PROXY line of a trusted load balancer in front of the port (loopback has a single
+    IPv6 address of its own)."""
+    server = server_factory("--no-warm-up", "--no-bots", "--fibs-port", "0",
+                            "--fibs-proxy-protocol", "127.0.0.1")  # fmt: skip
+    port = _fibs_port(server)
+
+    async def from_address(address: str) -> tuple[bytes, Any]:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(f"PROXY TCP6 {address} ::1 50000 4321\r\n".encode())
+        await writer.drain()
+        data = b""
+        while b"login:" not in data and b"Too many" not in data:
+            chunk = await asyncio.wait_for(reader.read(4096), 5)
+            if not chunk:
+                break
+            data += chunk
+        return data, writer
 
     async def scenario() -> None:
-        tasks, peers = [], []
-        for number in range(MAX_CONNECTIONS_PER_ADDRESS + 5):
-            peer = _Peer(f"2001:db8:1:2::{number + 1:x}")
-            reader = asyncio.StreamReader()  # nothing comes: the session waits
-            peers.append(peer)
-            tasks.append(asyncio.create_task(listener._serve(reader, peer)))  # type: ignore[arg-type]
-            await asyncio.sleep(0)
-        neighbour = _Peer("2001:db8:1:3::1")  # another subscriber's /64
-        tasks.append(
-            asyncio.create_task(listener._serve(asyncio.StreamReader(), neighbour))  # type: ignore[arg-type]
-        )
-        await asyncio.sleep(0.1)
-        refused = [peer for peer in peers if b"Too many connections" in peer.written]
-        assert len(refused) == 5 and all(peer.closed for peer in refused)
-        assert b"login: " in neighbour.written and not neighbour.closed
-        await listener.stop()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        answers = [
+            await from_address(f"2001:db8:1:2::{number + 1:x}")
+            for number in range(MAX_CONNECTIONS_PER_ADDRESS + 5)
+        ]
+        refused = [data for data, _ in answers if b"Too many connections" in data]
+        assert len(refused) == 5
+        neighbour, writer = await from_address("2001:db8:1:3::1")  # another subscriber
+        assert b"login:" in neighbour
+        for _, held in [*answers, (neighbour, writer)]:
+            held.close()
 
-    asyncio.run(scenario())
+    asyncio.run(run_healthy(server.url, scenario()))
 
 
 def test_fibs_does_not_show_an_unlisted_match_to_a_stranger(server_factory: Any) -> None:
@@ -255,7 +236,7 @@ def test_fibs_does_not_show_an_unlisted_match_to_a_stranger(server_factory: Any)
         await alice.close()
         await bob.close()
 
-    asyncio.run(scenario())
+    asyncio.run(run_healthy(server.url, scenario()))
 
 
 async def _store_old_messages(server: Any, recipient: str, sender: str, count: int) -> None:
@@ -343,4 +324,4 @@ def test_stored_fibs_messages_are_bounded_gagged_and_expire(server_factory: Any)
         for client in (alice, bob, mallory, rita):
             await client.close()
 
-    asyncio.run(scenario())
+    asyncio.run(run_healthy(server.url, scenario()))
