@@ -17,6 +17,7 @@ from backgammon.server.fibs.listener import MAX_CONNECTIONS_PER_ADDRESS
 
 from .clip_client import ClipClient
 from .health import run_healthy
+from .test_fibs_proxy_protocol import _greeting
 
 # Timeouts and rate limits, measured on the clock: nothing else runs meanwhile.
 pytestmark = pytest.mark.alone
@@ -168,13 +169,7 @@ def test_fibs_connection_caps_count_an_ipv6_client_by_its_64(server_factory: Any
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(f"PROXY TCP6 {address} ::1 50000 4321\r\n".encode())
         await writer.drain()
-        data = b""
-        while b"login:" not in data and b"Too many" not in data:
-            chunk = await asyncio.wait_for(reader.read(4096), 5)
-            if not chunk:
-                break
-            data += chunk
-        return data, writer
+        return await _greeting(reader), writer
 
     async def scenario() -> None:
         answers = [
