@@ -78,3 +78,14 @@ def test_the_best_play_or_no_engine_says_nothing_more(engine: Engine) -> None:
     said = _said(["hint", "24/21 6/5"], None)
     assert "No engine for hints; 'moves' lists the legal plays." in said
     assert not any(line.startswith(("The engine prefers", "Why")) for line in said)
+
+
+def test_hint_moves_and_undo_answer_before_the_roll(engine: Engine) -> None:
+    """The help says 'Any time: moves, hint, ... undo': at 'roll or double?' they
+    answered 'Type Enter or roll...' before. Now hint gives the cube's advice, moves
+    says the plays come with the dice, undo takes the last move back."""
+    said = _said(["8/5 6/5", "moves", "hint", "undo"], engine)
+    assert "Roll first: the legal plays come with the dice." in said
+    assert "Hint: roll, no double yet." in said  # an opening position: no double
+    assert "Move taken back." in said
+    assert not any(line.startswith("Type Enter or 'roll'") for line in said)

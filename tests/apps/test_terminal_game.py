@@ -121,9 +121,8 @@ def test_a_game_with_junk_answers_ends_with_an_outcome(seed: int) -> None:
     assert person.taken_back > 0
     winner = "You" if outcome.winner == 0 else "Computer"
     how = "" if outcome.ending.name == "BORNE_OFF" else f" ({outcome.ending.value})"
-    assert person.lines[-1] == (
-        f"{winner} won a {outcome.kind.name.lower()}{how}: {outcome.points} points."
-    )
+    points = "1 point" if outcome.points == 1 else f"{outcome.points} points"
+    assert person.lines[-1] == f"{winner} won a {outcome.kind.name.lower()}{how}: {points}."
     assert "BAR" in person.lines[-2]
     assert person.lines[0].startswith("You (X) against Computer (O).")
     assert any(line.startswith("Opening roll: You ") for line in person.lines)
@@ -181,15 +180,33 @@ def test_quit_abandons_the_game(word: str) -> None:
     assert not terminal.game.is_over()
 
 
-def test_end_of_input_abandons_the_game() -> None:
+@pytest.mark.parametrize("stop", [EOFError, KeyboardInterrupt])
+def test_end_of_input_or_an_interrupt_abandons_the_game_and_saves_it(
+    stop: type[BaseException], tmp_path: Any
+) -> None:
+    """Ctrl-D or Ctrl-C at a prompt: the game is abandoned on a line of its own and
+    saved where ``--save`` asked (Ctrl-C used to end the program with nothing saved)."""
+    answers = iter(["", "8/5 6/5"])
+
     def read(prompt: str) -> str:
-        raise EOFError
+        answer = next(answers, None)
+        if answer is None:
+            raise stop
+        return answer
 
     lines: list[str] = []
-    terminal = TerminalGame(HeuristicPlayer(), SeededDice(4), read=read, write=lines.append)
+    saved = tmp_path / "interrupted.mat"
+    terminal = TerminalGame(
+        HeuristicPlayer(),
+        ScriptedDice(["3-1", "6-5", "6-5", "3-1"]),
+        read=read,
+        write=lines.append,
+        save_to=str(saved),
+    )
     assert terminal.run() is None
-    assert lines[-1] == "Game abandoned."
+    assert lines[-3:-1] == ["", "Game abandoned."]
     assert terminal.game.outcome is None
+    assert "8/5 6/5" in saved.read_text()
 
 
 def test_resigning_offers_a_resignation_the_computer_may_refuse() -> None:

@@ -181,7 +181,8 @@ class TerminalGame:
         self.write(self._board())
         kind = outcome.kind.name.lower()
         how = "" if outcome.ending.name == "BORNE_OFF" else f" ({outcome.ending.value})"
-        self.write(f"{self.names[outcome.winner]} won a {kind}{how}: {outcome.points} points.")
+        points = f"{outcome.points} point{'' if outcome.points == 1 else 's'}"
+        self.write(f"{self.names[outcome.winner]} won a {kind}{how}: {points}.")
         if self.match.length:
             a, b = self.match.score
             self.write(f"Score: {self.names[0]} {a}, {self.names[1]} {b}.")
@@ -268,7 +269,8 @@ class TerminalGame:
     def _ask(self, prompt: str) -> str:
         try:
             return self.read(prompt).strip()
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D, Ctrl-C: the game is saved
+            self.write("")  # off the prompt's line
             raise _QuitError from None
 
     def _common(self, line: str) -> bool:
@@ -329,11 +331,32 @@ class TerminalGame:
                     self.write(f"You double to {game.cube.value * 2}.")
                     return
                 if line and line.lower() != "roll":
-                    if not self._common(line):
+                    if not self._before_roll(line) and not self._common(line):
                         self.write("Type Enter or 'roll' to roll, 'double' to double.")
                     return
             game.roll_dice(self.dice)
         self._move()
+
+    def _before_roll(self, line: str) -> bool:
+        """``hint`` (the cube: double or roll), ``moves`` and ``undo`` before the
+        roll; True if ``line`` was one of them."""
+        command = line.lower()
+        if command in ("moves", "list"):
+            self.write("Roll first: the legal plays come with the dice.")
+        elif command == "hint":
+            if self.hints is None:
+                self.write("No engine for hints.")
+            else:
+                from backgammon.engine.players import EngineCube
+
+                double = EngineCube(self.hints).should_double(self.game)
+                self.write(f"Hint: {'double' if double else 'roll, no double yet'}.")
+        elif command == "undo":
+            if not self._undo():
+                self.write("Nothing to undo.")
+        else:
+            return False
+        return True
 
     def _show_turn(self) -> None:
         """The board, once at the start of each of the person's turns (before the
