@@ -214,6 +214,16 @@ def test_registration_says_why_a_name_is_refused_before_any_password(tmp_path: P
             short = await _answer(guest, "short", "Please give your password: Minimal")
             assert short.endswith("Minimal password length is 8 characters.")
             await guest.wait_prompt("Please give your password: ")
+            # Typed twice differently: asked for both again (it went back to the name).
+            await guest.send(PASSWORD)
+            await guest.wait_prompt("Please retype your password: ")
+            mark = len(guest.lines)
+            await guest.send(PASSWORD + "x")
+            index = await guest.wait_for(lambda line: "not identical" in line, since=mark)
+            assert guest.lines[index].endswith(  # (after the prompts, which end no line)
+                "** The two passwords were not identical. Please give them again."
+            )
+            await guest.wait_prompt("Please give your password: ")
             await guest.send(PASSWORD)
             await guest.wait_prompt("Please retype your password: ")
             await guest.send(PASSWORD)
@@ -237,6 +247,8 @@ def test_help_beginner_and_help_on_a_topic(tmp_path: Path) -> None:
             topics = await _lines_after(ann, "help", "  Type 'help beginner'")
             assert any("beginner" in line and "board" in line for line in topics)
             assert await _answer(ann, "help xyzzy", "** ") == "** No help available on xyzzy"
+            # A refused tell is a sentence, not the web's field name ("** to: ...").
+            assert await _answer(ann, "tell ann hello me", "** ") == "** you cannot tell yourself"
 
     asyncio.run(scenario())
 

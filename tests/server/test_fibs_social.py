@@ -144,6 +144,14 @@ def test_gag_and_blind_hide_one_user_from_the_one_who_typed_them_only(
             await mona.wait_for(lambda line: line == "** You unblind fred.")
             await fred.send("shout second")
             await mona.wait_for(lambda line: line == "13 fred second")
+            # 'toggle silent': no shouts (they reached a silent user before).
+            await alice.send("toggle silent")
+            await alice.wait_for(lambda line: line == "** You won't hear what other players shout.")
+            await fred.send("shout third")
+            await mona.wait_for(lambda line: line == "13 fred third")
+            await fred.send("tell alice still here")  # what a silent user still hears
+            await alice.wait_for(lambda line: line == "12 fred still here")
+            assert not any("third" in line for line in alice.lines)
             assert not any("first" in line or "psst" in line for line in mona.lines)
             assert not any("later" in line for line in mona.lines)
             assert not any("wants to play" in line for line in mona.lines)

@@ -107,6 +107,9 @@ def test_long_or_odd_fibs_commands_get_an_error_line_and_the_session_goes_on(
         refused = await answer("move " + "x/y " * 80)
         expected = "** first move: legal words are 'bar', 'home', 'off', 'b', 'h' and 'o'."
         assert refused == expected, refused
+        # The move that is not two points is named (the first was blamed for all).
+        refused = await answer("move 13-8 zz-3")
+        assert refused == expected.replace("first", "second"), refused
         mark = len(client.lines)
         await client.send("who")
         await client.wait_for(lambda line: line == "6", since=mark)

@@ -39,19 +39,22 @@ __all__ = [
 ]
 
 
-def _typed_steps(moves: list[str]) -> list[tuple[int, int]] | None:
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
+def _typed_steps(moves: list[str]) -> list[tuple[int, int]] | str:
     """The steps of a typed move (``["13/7", "bar/22"]``) as (from, to) pairs, 25
-    the bar and 0 off; None if a step is not two points."""
+    the bar and 0 off; or, if a step is not two points, which one (``"second"``)."""
     points = {"bar": 25, "b": 25, "off": 0, "o": 0, "home": 0, "h": 0}
     typed: list[tuple[int, int]] = []
-    for move in moves:
+    for number, move in enumerate(moves):
         ends = move.lower().split("/")
-        if len(ends) != 2:
-            return None
         try:
+            if len(ends) != 2:
+                raise ValueError(move)
             pair = [points[end] if end in points else int(end) for end in ends]
         except ValueError:
-            return None
+            return _ORDINALS[number] if number < len(_ORDINALS) else f"move {number + 1}:"
         typed.append((pair[0], pair[1]))
     return typed
 
@@ -293,7 +296,7 @@ def fibs_error(session: SessionState, kind: str, error: ServiceError) -> str:
     if kind == "play" and session.typed is not None:
         return _refused_move(session, state, session.typed)
     if kind == "double":
-        return _double_words(game, seat)
+        return _double_words(game, seat, state["settings"]["length"])
     if kind in ("take", "drop", "accept", "reject"):
         return f"{opponent} didn't double or resign."
     return error.message
@@ -314,10 +317,13 @@ def _pending_words(
     return f"{opponent} {wants}. Type 'accept' or 'reject'."
 
 
-def _double_words(game: dict[str, Any], seat: int) -> str:
-    """FIBS's words for a double refused on the player's turn."""
+def _double_words(game: dict[str, Any], seat: int, length: int) -> str:
+    """FIBS's words for a double refused on the player's turn (a 1-point match's
+    dead cube in plain words: the server rolls there before the player may ask)."""
     if game["crawford"]:
         return "The Crawford rule doesn't allow you to double in this game."
+    if length == 1:
+        return "Nobody may double in a 1 point match."
     if game["dice"] is not None:
         return "You can only double before you roll the dice."
     if game["cube"]["owner"] not in (None, seat):
@@ -398,10 +404,12 @@ async def cmd_move(session: SessionState, rest: str) -> None:
     else:
         await session.error(f"Can't understand the move '{rest[:40]}'.")
         return
-    typed = session.typed = _typed_steps(moves)
-    if typed is None:
-        await session.error("first move: legal words are 'bar', 'home', 'off', 'b', 'h' and 'o'.")
+    typed = _typed_steps(moves)
+    if isinstance(typed, str):
+        which = typed if typed.endswith(":") else f"{typed} move:"
+        await session.error(f"{which} legal words are 'bar', 'home', 'off', 'b', 'h' and 'o'.")
         return
+    session.typed = typed
     points = [point for step in typed for point in step]
     if all(0 <= point <= 25 for point in points):
         # The match finds the one play of these single-die steps. No play has more

@@ -69,7 +69,14 @@ async def cmd_tell(session: SessionState, rest: str) -> None:
     assert session.user is not None
     if await session.named(name) is None:
         return
-    target = await session.service.tell(session.user, name, text)
+    try:
+        target = await session.service.tell(session.user, name, text)
+    except ServiceError as error:
+        if error.code != "bad_request":
+            raise
+        # The web's message names its field ("to: ..."); a person reads the sentence.
+        await session.error(error.message.removeprefix("to: "))
+        return
     await session.line(
         f"16 {target.name} {text}" if session.clip else f"** You tell {target.name}: {text}"
     )

@@ -81,11 +81,14 @@ async def match_closed(session: SessionState, message: dict[str, Any]) -> None:
 
 
 async def chat(session: SessionState, message: dict[str, Any]) -> None:
-    """A shout (lobby), whisper or kibitz of another user not gagged."""
+    """A shout (lobby; not with ``silent`` on), whisper or kibitz of another user not
+    gagged."""
     sender, text, room = message["from"], message["text"], message["room"]
     if (session.user is not None and sender == session.user.name) or sender in session.gagged:
         return
     if room == "lobby":
+        if session.toggles["silent"]:  # "You won't hear what other players shout."
+            return
         await session.line(f"13 {sender} {text}" if session.clip else f"{sender} shouts: {text}")
     elif message.get("audience") == "spectators":
         await session.line(f"14 {sender} {text}" if session.clip else f"{sender} whispers: {text}")

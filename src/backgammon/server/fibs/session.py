@@ -75,6 +75,10 @@ REGISTER_HELP = (
 )
 """FIBS's words to a guest before the ``> `` prompt."""
 
+PASSWORD_TRIES = 3
+"""Times a new account's password may be typed twice differently before the name
+must be chosen again."""
+
 MAX_ECHO = 40
 """The most characters of a typed word an error line repeats."""
 
@@ -281,30 +285,41 @@ class FibsSession(SessionState):
         return None
 
     async def _register_name(self, name: str) -> None:
-        """Ask for the password twice and make the account ``name``."""
+        """Ask for the password twice (again after a mismatch, up to
+        :data:`PASSWORD_TRIES` times) and make the account ``name``."""
         await self.line(f"Your name will be {name}")
         await self.line("Type in no password and hit Enter/Return if you want to change it now.")
-        first = ""
-        while not first:
-            await self._write("Please give your password: ")
-            first = await self._next_line() or ""
+        for _attempt in range(PASSWORD_TRIES):
+            first = await self._new_password()
             if not first:
-                await self.error("No password given. Please choose a new name.")
                 return
-            try:
-                check_password(first)
-            except ValueError:
-                await self.line("Minimal password length is 8 characters.")
-                first = ""
-        await self._write("Please retype your password: ")
-        second = await self._next_line() or ""
-        if first != second:
+            await self._write("Please retype your password: ")
+            if (await self._next_line() or "") == first:
+                break
             await self.error("The two passwords were not identical. Please give them again.")
+        else:
+            await self.error("Please choose a new name.")
             return
         try:
             self.user, _token = await self.service.register(name, first, address=self.address)
         except ServiceError as error:
             await self.error(error.message)
+
+    async def _new_password(self) -> str:
+        """A password long enough, asked until one is given; "" if none is (the
+        person wants another name)."""
+        while True:
+            await self._write("Please give your password: ")
+            first = await self._next_line() or ""
+            if not first:
+                await self.error("No password given. Please choose a new name.")
+                return ""
+            try:
+                check_password(first)
+            except ValueError:
+                await self.line("Minimal password length is 8 characters.")
+                continue
+            return first
 
     async def _name_taken(self, name: str) -> bool:
         try:
