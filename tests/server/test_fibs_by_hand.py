@@ -344,6 +344,11 @@ def test_set_lists_the_variables_and_takes_fibs_values(tmp_path: Path) -> None:
             assert await _answer(ann, "set colour red", "** ") == (
                 "** Invalid argument. Type 'help set'."
             )
+            # A CLIP login's own-info line ends in the timezone set (it said UTC).
+            again = await _clip_login(port, "ann", PASSWORD)
+            own = next(line for line in again.lines if line.startswith("2 ann "))
+            assert own.endswith(" Europe/Berlin"), own
+            assert "CLIP_OWN_INFO" in again.classifier.classes()
 
     asyncio.run(scenario())
 

@@ -214,9 +214,11 @@ def who_info_line(
     )
 
 
-def own_info_line(name: str, toggles: dict[str, bool], rating: float, experience: int) -> str:
+def own_info_line(
+    name: str, toggles: dict[str, bool], rating: float, experience: int, timezone: str = "UTC"
+) -> str:
     """A CLIP ``2`` line (own info): name, the toggles in the spec's order, rating,
-    experience."""
+    experience, and the ``timezone`` the user ``set``."""
 
     def flag(key: str) -> int:
         return int(toggles.get(key, False))
@@ -226,7 +228,7 @@ def own_info_line(name: str, toggles: dict[str, bool], rating: float, experience
         f"{flag('automove')} {flag('away')} {flag('bell')} {flag('crawford')} "
         f"{flag('double')} {experience} {flag('greedy')} {flag('moreboards')} "
         f"{flag('moves')} {flag('notify')} {rating:.2f} {flag('ratings')} {flag('ready')} "
-        f"0 {flag('report')} {flag('silent')} UTC"
+        f"0 {flag('report')} {flag('silent')} {timezone}"
     )
 
 

@@ -345,7 +345,8 @@ class FibsSession(SessionState):
         self.feed.join(self)  # before the who list: no login falls between
         if self.clip:
             await self.line(f"1 {user.name} {self.login_time} {self.address}")
-            await self.line(own_info_line(user.name, self.toggles, rating, experience))
+            timezone = str(self.variables["timezone"])
+            await self.line(own_info_line(user.name, self.toggles, rating, experience, timezone))
             await self.line("3")
             for text in MOTD:
                 await self.line(text)
