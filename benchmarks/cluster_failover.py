@@ -313,11 +313,15 @@ async def fibs_lost(database: str, acknowledged: dict[str, list[str]]) -> int:
         result = json.loads(entry).get("result")
         if result is not None:
             stored.setdefault(name, set()).add(result)
-    return sum(
-        result not in stored.get(name, set())
+    missing = [
+        (name, result)
         for name, results in acknowledged.items()
         for result in results
-    )
+        if result not in stored.get(name, set())
+    ]
+    for name, result in missing[:5]:
+        print(f"    not stored: {name} {result}")
+    return len(missing)
 
 
 async def lost_actions(database: str, acked: dict[str, int]) -> int:
@@ -378,12 +382,16 @@ async def run(
     for task in fibs.tasks:
         task.cancel()
     await asyncio.gather(*fibs.tasks, return_exceptions=True)
+    print(f"database: {database}")
     print(f"lost (acknowledged, not stored): {await lost_actions(database, tally.acked)}")
     shown = {player.name: player.acknowledged for player in fibs.players.values()}
     print(
         f"FIBS plays shown: {sum(map(len, shown.values()))}, "
         f"lost (shown, not stored): {await fibs_lost(database, shown)}"
     )
+    print(f"FIBS errors: {dict(fibs.stats.errors) or 'none'}")
+    for sample in fibs.stats.samples:
+        print("   ", sample)
     for _, first, second in pairs:
         await first.client.close()
         await second.client.close()

@@ -145,9 +145,13 @@ class Player:
         while not self.run.stopping:
             self.login_began = time.monotonic()
             # A command sent before the connection went away is never answered:
-            # forget it (and the prompts), or the player waits for ever.
+            # forget it (and the prompts), or the player waits for ever. Forget the
+            # board too: a turn decided on it while connecting again (a think still
+            # asleep) would send a stale move, and the board that the login shows
+            # would be taken for its answer (a play counted as acknowledged, never made).
             self.sent_at = self.ack_prefix = self.sent_play = None
             self.offered = self.next_game = self.roll_prompt = False
+            self.board = None
             try:
                 reader, self.writer = await asyncio.open_connection(
                     "127.0.0.1", self.run.port, local_addr=(self.address, 0), limit=1 << 20
