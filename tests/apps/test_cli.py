@@ -41,10 +41,25 @@ def test_play_ends_cleanly_when_input_ends() -> None:
     assert "Game abandoned." in result.output
 
 
-def test_play_refuses_an_unknown_opponent() -> None:
-    result = runner.invoke(app, ["play", "--seed", "5", "--opponent", "gnubg"], input="quit\n")
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--opponent", "gnubg"),
+        ("--level", "bogus"),
+        ("--variant", "tabula"),
+        ("--variant", "nope"),
+        ("--match", "-1"),
+        ("--save", "/nonexistent/folder/x.mat"),
+    ],
+)
+def test_play_refuses_a_bad_option_naming_it(option: str, value: str) -> None:
+    """Each bad option is one line naming the option and what was typed (several
+    said 'Invalid value:' without the option), before any game starts."""
+    result = runner.invoke(app, ["play", "--seed", "5", option, value], input="quit\n")
     assert result.exit_code == 2
-    assert "gnubg" in result.output
+    assert f"Invalid value for '{option}'" in result.output, result.output
+    assert value.split("/")[-1] in result.output
+    assert "Opening roll" not in result.output
 
 
 @pytest.mark.parametrize("text", [START_ID, START_XGID, START_XGID.removeprefix("XGID=")])

@@ -84,7 +84,8 @@ def test_hint_moves_and_undo_answer_before_the_roll(engine: Engine) -> None:
     """The help says 'Any time: moves, hint, ... undo': at 'roll or double?' they
     answered 'Type Enter or roll...' before. Now hint gives the cube's advice, moves
     says the plays come with the dice, undo takes the last move back."""
-    said = _said(["8/5 6/5", "moves", "hint", "undo"], engine)
+    said = _said(["roll", "8/5 6/5", "moves", "hint", "undo"], engine)
+    assert "You have rolled 3-1: type your move ('moves' lists them)." in said
     assert "Roll first: the legal plays come with the dice." in said
     assert "Hint: roll, no double yet." in said  # an opening position: no double
     assert "Move taken back." in said

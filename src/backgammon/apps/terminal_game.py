@@ -412,6 +412,9 @@ class TerminalGame:
                     return
                 self.write("Nothing to undo.")
                 continue
+            if command in ("roll", "double"):
+                self.write(f"You have rolled {dice}: type your move ('moves' lists them).")
+                continue
             if not line:
                 continue
             if self._common(line):

@@ -44,10 +44,11 @@ def say_while_compiling(ply: int = 0) -> None:
 
 
 def variant_named(name: str) -> Variant:
+    """The variant ``--variant`` names (its error names the option)."""
     try:
         return variants.find(name)
     except KeyError as error:
-        raise typer.BadParameter(str(error.args[0])) from None
+        raise typer.BadParameter(str(error.args[0]), param_hint="'--variant'") from None
 
 
 def read_match_file(path: str) -> MatchRecord:

@@ -54,23 +54,27 @@ def play(
 
     if opponent not in ("engine", "heuristic", "random"):
         raise typer.BadParameter(
-            f"unknown opponent {opponent!r}; choose engine, heuristic or random"
+            f"unknown opponent {opponent!r}; choose engine, heuristic or random",
+            param_hint="'--opponent'",
         )
     if level not in LEVELS:
-        raise typer.BadParameter(f"unknown level {level!r}; choose {', '.join(LEVELS)}")
+        raise typer.BadParameter(
+            f"unknown level {level!r}; choose {', '.join(LEVELS)}", param_hint="'--level'"
+        )
     chosen = variant_named(variant)
     if chosen.dice != 2:
         raise typer.BadParameter(
             f"{chosen.name} throws {chosen.dice} dice; the terminal game and its engine play "
-            "two-dice variants (try 'backgammon selfplay --variant tabula')"
+            "two-dice variants (try 'backgammon selfplay --variant tabula')",
+            param_hint="'--variant'",
         )
     if match < 0:
-        raise typer.BadParameter(f"--match needs a length >= 0, got {match}")
+        raise typer.BadParameter(f"a length >= 0, got {match}", param_hint="'--match'")
     if save is not None:
         try:
             check_output_path(save, (".mat", ".sgf"))
         except ValueError as error:
-            raise typer.BadParameter(f"--save: {error}") from None
+            raise typer.BadParameter(str(error), param_hint="'--save'") from None
     if opponent == "engine":
         say_while_compiling(LEVELS[level].ply)
     engine = Engine(variant=chosen)
