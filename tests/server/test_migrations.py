@@ -42,7 +42,7 @@ def test_upgrade_an_empty_database_to_the_declared_schema(tmp_path: Path, backen
 
     differences, revision = asyncio.run(main())
     assert differences == []
-    assert revision == "0013"
+    assert revision == "0014"
 
 
 def test_migrating_says_nothing_below_a_warning(

@@ -5,11 +5,14 @@ stranger cannot spread guesses or sign-ups over the processes to get more."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from typing import Any
 
 import httpx
 import pytest
+
+from backgammon.server.client import ServerClient
 
 from .test_accounts_security import PASSWORD, QUIET, _from
 
@@ -82,5 +85,46 @@ def test_sign_ups_from_one_address_count_on_every_process(server_factory: Any) -
                 )
                 statuses.append(answer.status_code)
             assert Counter(statuses) == {201: 3, 429: 6}, statuses
+
+    asyncio.run(scenario())
+
+
+def test_chat_said_through_three_processes_counts_against_one_allowance(
+    server_factory: Any,
+) -> None:
+    """One user with a WebSocket on each of three processes says 30 lines in about a
+    second, ten through each: a burst of 5 and then a line a second get through in
+    all, as on one process (before, each process had its own bucket: 15 got through,
+    5 on each)."""
+    servers = [server_factory(*QUIET) for _ in range(3)]
+
+    async def scenario() -> None:
+        talker = ServerClient(servers[0].url)
+        await talker.register("talker", PASSWORD)
+        listener = ServerClient(servers[1].url)
+        await listener.register("listener", PASSWORD)
+        await listener.connect()
+        await listener.subscribe("lobby")
+        tabs = []
+        for server in servers:
+            tab = ServerClient(server.url)
+            tab.token = talker.token
+            await tab.connect()
+            tabs.append(tab)
+        began = time.monotonic()
+        for number in range(10):
+            for index, tab in enumerate(tabs):
+                line = {"type": "chat", "room": "lobby", "text": f"spam {number}-{index}"}
+                await tab.send({**line, "ref": f"s{number}-{index}"})
+            await asyncio.sleep(0.1)
+        took = time.monotonic() - began
+        await asyncio.sleep(1.5)  # every line heard or refused by now
+        heard = [m for m in listener.messages if m["type"] == "chat" and "spam" in m["text"]]
+        refused = [m for tab in tabs for m in tab.messages if m["type"] == "error"]
+        assert {m["code"] for m in refused} == {"throttled"}
+        assert len(heard) + len(refused) == 30
+        assert 5 <= len(heard) <= 5 + took + 1, (len(heard), took)
+        for client in [talker, listener, *tabs]:
+            await client.close()
 
     asyncio.run(scenario())

@@ -573,7 +573,7 @@ class ChouetteService:
                 ``login_required`` for an anonymous viewer); ``not_found``.
         """
         await self.games._check_speaker(user, text)
-        self.games._take_chat_line(user)
+        await self.games._take_chat_line(user)
         table_id = room.removeprefix("chouette:")[:32]
         row = await self._row(table_id)
         players = [int(s["user_id"]) for s in row.seats if not s["bot"] and not s["left"]]

@@ -13,6 +13,7 @@ from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from backgammon.server.db.tables import (
+    chat_allowance,
     chat_messages,
     dice_commitments,
     fibs_settings,
@@ -70,6 +71,7 @@ __all__ = [
     "set_user_flags",
     "start_seated",
     "store_token",
+    "take_chat_token",
     "take_dice_commitment",
     "take_stored_messages",
     "update_match",
@@ -671,6 +673,31 @@ async def set_fibs_settings(
     await connection.execute(
         insert(fibs_settings).values(user_id=user_id, settings=settings, updated_at=now)
     )
+
+
+async def take_chat_token(
+    connection: AsyncConnection, user_id: int, now: float, rate: float, burst: int
+) -> bool:
+    """Take one line from ``user_id``'s shared chat allowance (``rate`` lines a second
+    in bursts of ``burst``, refilled since it was last taken); False, changing
+    nothing, if none is left. One statement (PostgreSQL's ``INSERT ... ON CONFLICT
+    DO UPDATE ... WHERE``), so processes taking at once each see the other's take."""
+    from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+
+    refilled = func.least(
+        burst, chat_allowance.c.tokens + (now - chat_allowance.c.updated_at) * rate
+    )
+    statement = (
+        postgresql_insert(chat_allowance)
+        .values(user_id=user_id, tokens=burst - 1, updated_at=now)
+        .on_conflict_do_update(
+            index_elements=[chat_allowance.c.user_id],
+            set_={"tokens": refilled - 1, "updated_at": now},
+            where=refilled >= 1,
+        )
+        .returning(chat_allowance.c.tokens)
+    )
+    return (await connection.execute(statement)).first() is not None
 
 
 async def recent_chat(

@@ -25,6 +25,7 @@ from sqlalchemy import (
 )
 
 __all__ = [
+    "chat_allowance",
     "chat_messages",
     "chouette_actions",
     "chouette_tables",
@@ -235,6 +236,16 @@ fibs_settings = Table(
     # the defaults.
     Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("settings", Text, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+chat_allowance = Table(
+    "chat_allowance",
+    metadata,
+    # What a user may still say (a token bucket: ``tokens`` as of ``updated_at``),
+    # shared by every server process on the database (issue 53).
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("tokens", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
 )
 

@@ -49,7 +49,7 @@ class SocialService:
                 (all their rooms and tells together), ``not_found`` for a room.
         """
         await self.site.moderation_service._check_speaker(user, text)
-        self._take_chat_line(user)
+        await self._take_chat_line(user)
         only: Callable[[Connection], bool] | None = None
         if room == "lobby":
             audience = "all"
@@ -101,7 +101,7 @@ class SocialService:
                 ``throttled`` as :meth:`chat`, ``not_found``.
         """
         await self.site.moderation_service._check_speaker(user, text)
-        self._take_chat_line(user)
+        await self._take_chat_line(user)
         target = await self.site.account_service.user_named(name)
         if target.id == user.id:
             raise ServiceError("bad_request", "to: you cannot tell yourself")
@@ -294,17 +294,31 @@ class SocialService:
             raise ServiceError("not_found", f"friend: {friend.name} is not on your list", 404)
         return await self.friends(user)
 
-    def _take_chat_line(self, user: User) -> None:
+    async def _take_chat_line(self, user: User) -> None:
         """Count one line ``user`` says (chat in any room, a tell) against their
-        ``chat_lines_per_second``, whichever connection it came from.
+        ``chat_lines_per_second``, whichever connection it came from: this process's
+        own bucket first (a flood is refused here, for nothing), then, with several
+        processes on PostgreSQL, the bucket they share in the database (issue 53: a
+        user on two processes would otherwise say twice as much).
 
         Raises:
             ServiceError: ``throttled`` past it.
         """
-        if not self.site._chat_rate.allow(user.id):
-            per_second = self.site.settings.chat_lines_per_second
+        settings = self.site.settings
+        allowed = self.site._chat_rate.allow(user.id)
+        if allowed and not self.site.db.is_sqlite:
+            async with self.site.db.transaction() as connection:
+                allowed = await repo.take_chat_token(
+                    connection,
+                    user.id,
+                    self.site.clock.now(),
+                    settings.chat_lines_per_second,
+                    settings.chat_burst,
+                )
+        if not allowed:
+            per_second = settings.chat_lines_per_second
             raise _throttled(
                 f"you are saying too much (at most {per_second:g} line(s) a second, "
-                f"{self.site.settings.chat_burst} at once)",
+                f"{settings.chat_burst} at once)",
                 1.0 / per_second,
             )
