@@ -35,6 +35,20 @@ def test_explain_json() -> None:
     assert data["text"].startswith("8/5 6/5 is better than 24/21 6/5")
 
 
+def test_the_better_of_two_plays_typed_is_the_engines_not_the_order_typed() -> None:
+    """--play the better, --against the worse: the text said the --against play was
+    better, whatever the plays were. Now the engine says which, and by how much; the
+    JSON keeps --play as ``played`` (the names outside checks read)."""
+    args = ["explain", START, "--roll", "3-1", "--play", "8/5 6/5", "--against", "24/21 6/5"]
+    result = CliRunner().invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["text"].startswith("8/5 6/5 is better than 24/21 6/5 by 0.")
+    shots = next(theme for theme in data["themes"] if theme["id"] == "shots")
+    assert shots["played"]["hitting_rolls"] == 0 and shots["best"]["hitting_rolls"] == 36
+    assert "The measures favour" not in data["text"]
+
+
 def test_explain_against_the_engine_in_words() -> None:
     result = CliRunner().invoke(app, ["explain", START_XGID, "--roll", "6-4", "--play", "24/14"])
     assert result.exit_code == 0, result.output

@@ -120,7 +120,9 @@ def explain_play(
 
     ``probabilities`` are the mover's five cubeless probabilities after each play
     (played, best), for the ``gammons`` theme; without them ``engine`` (the default
-    networks when ``None``) evaluates both results at 0-ply.
+    networks when ``None``) evaluates both results at 0-ply. ``equity_loss``: what
+    ``played`` gives up against ``best`` (negative when ``best``, a play the caller
+    chose, is the worse: the text then says ``played`` is the better).
 
     Raises:
         InvalidNotationError, IllegalPlayError, AmbiguousPlayError: if a play is not
@@ -158,8 +160,9 @@ def _explain(
     best_result = Result(str(other), position, other.position, probabilities[1])
     found = () if mine == other else tuple(compare(played_result, best_result, themes))
     plans = Plans(plans_of(position), plans_of(mine.position), plans_of(other.position))
-    cost = "" if equity_loss is None else f" by {equity_loss:.3f}"
-    text = whole_text(str(mine), str(other), plans, found, cost)
+    cost = "" if equity_loss is None else f" by {abs(equity_loss):.3f}"
+    played_better = equity_loss is not None and equity_loss < 0
+    text = whole_text(str(mine), str(other), plans, found, cost, played_better)
     return Explanation(position, dice, str(mine), str(other), plans, found, text, equity_loss)
 
 

@@ -198,16 +198,26 @@ def _game(plan: str) -> str:
     }[plan]
 
 
-def whole_text(played: str, best: str, plans: Any, themes: Sequence[Any], cost: str = "") -> str:
+def whole_text(
+    played: str,
+    best: str,
+    plans: Any,
+    themes: Sequence[Any],
+    cost: str = "",
+    played_better: bool = False,
+) -> str:
     """The explanation's text: which play was better (and by how much, ``cost``), the
     plans, then the heaviest themes' sentences: up to two in the better play's favour,
-    then the heaviest against it."""
+    then the heaviest against it. ``played_better``: the play compared with is the
+    worse one (a person asked about two plays of their own choosing)."""
     if played == best:
         return f"{played} is the best play. {_plans_sentence(played, best, plans)}"
-    head = f"{best} is better than {played}{cost}. {_plans_sentence(played, best, plans)}"
+    better, worse = (played, best) if played_better else (best, played)
+    head = f"{better} is better than {worse}{cost}. {_plans_sentence(played, best, plans)}"
     ranked = sorted(themes, key=lambda theme: -theme.weight)
-    pro = [theme.says for theme in ranked if theme.favours == "best"][:2]
-    con = [theme.says for theme in ranked if theme.favours == "played"][:1]
+    side = "played" if played_better else "best"
+    pro = [theme.says for theme in ranked if theme.favours == side][:2]
+    con = [theme.says for theme in ranked if theme.favours not in (side, "neither")][:1]
     if not pro and not con:
         neutral = [_capital(theme.says) for theme in ranked][:2]
         if neutral:
@@ -217,7 +227,8 @@ def whole_text(played: str, best: str, plans: Any, themes: Sequence[Any], cost: 
         )
     body = " ".join(_capital(sentence) for sentence in pro)
     if con:
-        against = "Against that: " if pro else "The measures favour the play made: "
+        other = f"{best}" if played_better else "the play made"
+        against = "Against that: " if pro else f"The measures favour {other}: "
         body = f"{body} {against}{_lower(con[0])}".strip()
     return f"{head} {body}"
 

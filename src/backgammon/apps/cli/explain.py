@@ -66,7 +66,12 @@ def explain(
     from backgammon.engine import Engine
 
     board, dice, played, best = _read(position, roll, play, against)
-    explanation = explain_play(board, dice, played, best, engine=Engine())
+    engine = Engine()
+    ranked = {item.play.position: item.equity for item in engine.rank_plays(board, dice)}
+    best = best if best is not None else engine.best_play(board, dice)
+    # Which of the two is better is the engine's to say (0-ply), not the order typed.
+    loss = ranked[best.position] - ranked[played.position]
+    explanation = explain_play(board, dice, played, best, engine=engine, equity_loss=loss)
     if json_output:
         typer.echo(json.dumps(explanation.as_json(), indent=2))
         return
