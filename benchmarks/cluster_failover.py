@@ -398,19 +398,22 @@ async def run(
     return tally
 
 
+def _latencies(label: str, before: list[float], after: list[float]) -> None:
+    """The latency line of each side of the kill."""
+    for when, values in (("before", before), ("after", after)):
+        p50, p99 = percentile(values, 0.5), percentile(values, 0.99)
+        print(f"{label} {when} the kill ({len(values)} answers): p50 {p50}, p99 {p99}")
+
+
 def report(tally: Tally) -> None:
     print(f"acknowledged actions: {len(tally.before) + len(tally.after)} by players never moved")
-    for when, values in (("before", tally.before), ("after", tally.after)):
-        p50, p99 = percentile(values, 0.5), percentile(values, 0.99)
-        print(f"latency {when} the kill: p50 {p50}, p99 {p99}")
+    _latencies("latency", tally.before, tally.after)
     print(
         f"moved players: {tally.moved}; until they played again: p50 "
         f"{percentile(tally.recovered, 0.5)}, max {percentile(tally.recovered, 1.0)}"
     )
     print(f"errors: {tally.errors or 'none'}")
-    for when, values in (("before", tally.fibs_before), ("after", tally.fibs_after)):
-        p50, p99 = percentile(values, 0.5), percentile(values, 0.99)
-        print(f"FIBS latency {when} the kill ({len(values)} answers): p50 {p50}, p99 {p99}")
+    _latencies("FIBS latency", tally.fibs_before, tally.fibs_after)
     print(
         f"FIBS players who lost their connection: {tally.fibs_moved}; until answered again: "
         f"p50 {percentile(tally.fibs_recovered, 0.5)}, "

@@ -44,7 +44,7 @@ _ORDINALS = ("first", "second", "third", "fourth")
 
 def _typed_steps(moves: list[str]) -> list[tuple[int, int]] | str:
     """The steps of a typed move (``["13/7", "bar/22"]``) as (from, to) pairs, 25
-    the bar and 0 off; or, if a step is not two points, which one (``"second"``)."""
+    the bar and 0 off; or, if a step is not two points, which one (``"second move"``)."""
     points = {"bar": 25, "b": 25, "off": 0, "o": 0, "home": 0, "h": 0}
     typed: list[tuple[int, int]] = []
     for number, move in enumerate(moves):
@@ -54,7 +54,7 @@ def _typed_steps(moves: list[str]) -> list[tuple[int, int]] | str:
                 raise ValueError(move)
             pair = [points[end] if end in points else int(end) for end in ends]
         except ValueError:
-            return _ORDINALS[number] if number < len(_ORDINALS) else f"move {number + 1}:"
+            return f"{_ORDINALS[number]} move" if number < len(_ORDINALS) else f"move {number + 1}"
         typed.append((pair[0], pair[1]))
     return typed
 
@@ -406,8 +406,7 @@ async def cmd_move(session: SessionState, rest: str) -> None:
         return
     typed = _typed_steps(moves)
     if isinstance(typed, str):
-        which = typed if typed.endswith(":") else f"{typed} move:"
-        await session.error(f"{which} legal words are 'bar', 'home', 'off', 'b', 'h' and 'o'.")
+        await session.error(f"{typed}: legal words are 'bar', 'home', 'off', 'b', 'h' and 'o'.")
         return
     session.typed = typed
     points = [point for step in typed for point in step]
