@@ -550,8 +550,14 @@ def test_a_player_page_shows_ratings_a_graph_and_downloads(
     assert httpx.get(server.url + ogxm.get_attribute("href")).content.startswith(b"OGXM")
     # The opponent's page, from the history's link.
     row.locator("a.player-link", has_text="bob_p").click()
+    # The page changes on the hash's event, after the click returns: until then
+    # alice_p's rows are still there (the page empties them when it opens bob_p's).
+    page.wait_for_function("() => document.querySelector('#player-name').textContent === 'bob_p'")
     page.wait_for_selector("#player-ratings tbody tr[data-variant='standard']")
-    assert page.locator("#player-name").text_content() == "bob_p"
+    assert page.evaluate("location.hash") == "#/player/bob_p"
+    bobs_row = page.locator(f"#player-matches tr[data-match='{match_id}']")
+    bobs_row.wait_for()
+    assert "lost" in bobs_row.text_content() and "alice_p" in bobs_row.text_content()
     page.close()
     assert problems == []
 
