@@ -73,6 +73,20 @@ FINGER = 32
 """The least width and height of a target on a phone, in CSS pixels."""
 
 
+def keep_said(selector: str) -> str:
+    """An init script that keeps every text the element ``selector`` (a status line)
+    showed, in ``window.__said``: a bot may act a moment after a state, and a busy
+    browser may render both (or a sentence and its replacement) before a test looks."""
+    return f"""
+window.__said = [];
+new MutationObserver(() => {{
+  const line = document.querySelector({selector!r});
+  const text = line ? line.textContent : "";
+  if (text && text !== window.__said[window.__said.length - 1]) window.__said.push(text);
+}}).observe(document, {{ subtree: true, childList: true, characterData: true }});
+"""
+
+
 def small_targets(page: Any) -> list[str]:
     """The targets on the page (``TARGETS``) narrower or lower than ``FINGER`` pixels,
     one line each (name, width x height)."""

@@ -264,6 +264,9 @@ def test_bad_binary_uploads_are_refused_naming_the_problem(url: str) -> None:
         answer = httpx.post(f"{url}/api/analysis", json=body, timeout=60)
         assert answer.status_code == code, (body.get("name"), answer.text[:300])
         assert answer.json()["message"].startswith(named), answer.json()
+    # The plain sentence for people; what the reader said, apart, for programmers.
+    short = httpx.post(f"{url}/api/analysis", json=refused[0][0], timeout=60).json()
+    assert "byte" not in short["message"] and short["detail"], short
     # The server still serves: the good file is analysed.
     answer = httpx.post(f"{url}/api/analysis", json=good, timeout=60)
     assert answer.status_code == 202

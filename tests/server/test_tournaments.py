@@ -562,6 +562,51 @@ def test_an_event_starts_when_full_and_its_organiser_may_cancel_it(server_factor
 
 
 @SQLITE_ONLY
+def test_a_pairing_is_told_again_to_a_connection_that_opens_while_it_waits(
+    server_factory: Any,
+) -> None:
+    """A person with no page open when the round is paired (a page loading, say) hears
+    the pairing on the WebSocket they open while the match waits for their nonce; once
+    they have given it, a new connection hears nothing more of it, and a connection of
+    someone outside the event never does."""
+    server = server_factory("--no-warm-up", "--no-bots")
+
+    async def main() -> None:
+        (ada,) = await _people(server.url, "ada")
+        bob, eve = ServerClient(server.url), ServerClient(server.url)
+        await bob.register("bob", PASSWORD)
+        await eve.register("eve", PASSWORD)
+        body = {"format": "swiss", "rounds": 1, "rated": False, "max_players": 2, **ONE_POINT}
+        event = await ada.request(
+            "POST", "/api/tournaments", {**body, "name": "Late", "start_when_full": True}
+        )
+        await ada.request("POST", f"/api/tournaments/{event['id']}/register")
+        started = await bob.request("POST", f"/api/tournaments/{event['id']}/register")
+        (pairing,) = started["rounds"][0]["pairings"]
+        told_ada = await ada.wait_for(lambda m: m["type"] == "tournament_pairing")
+        await bob.connect()
+        told_bob = await bob.wait_for(lambda m: m["type"] == "tournament_pairing", timeout=5)
+        assert told_bob["match"] == told_ada["match"] == pairing["match"], (told_bob, pairing)
+        assert told_bob["commitment"] == told_ada["commitment"]
+        assert (told_bob["opponent"], told_bob["name"], told_bob["round"]) == ("ada", "Late", 1)
+        await bob.give_nonce(pairing["match"], "bobs-nonce")
+        await eve.connect()
+        again = ServerClient(server.url)
+        await again.login("bob", PASSWORD)
+        await again.connect()
+        for client in (again, eve):
+            # What a connection is told on opening comes before the answer to its first
+            # message: a ping's pong.
+            await client.send({"type": "ping", "ref": "p"})
+            await client.wait_for(lambda m: m["type"] == "pong")
+            assert not [m for m in client.messages if m["type"] == "tournament_pairing"]
+        for client in (ada, bob, eve, again):
+            await client.close()
+
+    asyncio.run(main())
+
+
+@SQLITE_ONLY
 def test_a_player_withdraws_from_a_running_swiss_and_forfeits_the_rest(
     server_factory: Any,
 ) -> None:

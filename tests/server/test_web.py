@@ -152,6 +152,11 @@ def test_the_play_page_fits_a_phone_and_spectators_onlywatch(
     if page.locator("#board .place.movable").count():
         page.locator("#board .place.movable").first.click()
     assert small_targets(page) == []
+    # The points' numbers are legible: they were about 3x5 px before the board was turned.
+    heights = page.eval_on_selector_all(
+        "#board text.label", "labels => labels.map((l) => l.getBoundingClientRect().height)"
+    )
+    assert len(heights) >= 24 and min(heights) >= 9, heights
     page.close()
     # Someone else watches: the board without buttons or movable checkers.
     watcher = browser.new_page(viewport={"width": 800, "height": 800})
@@ -610,7 +615,7 @@ def test_an_invitation_link_is_joined_by_whoever_opens_it(
 
 def test_an_xg_file_that_cannot_be_read_is_said_plainly(server_factory: Any, browser: Any) -> None:
     """A damaged eXtreme Gammon file on the review page: the status line says in plain
-    words that it cannot be read as a match, before the reader's detail (issue 52)."""
+    words that it cannot be read as a match, without the reader's detail (issue 52)."""
     from backgammon.formats import read_match
     from tests.formats.xg_files import xg_of
 
@@ -625,6 +630,9 @@ def test_an_xg_file_that_cannot_be_read_is_said_plainly(server_factory: Any, bro
     )
     status = page.locator("#status")
     status.filter(has_text="broken.xg cannot be read as a match").wait_for()
-    assert "damaged, cut short, or another kind of file" in (status.text_content() or "")
+    said = status.text_content() or ""
+    assert "damaged, cut short, or another kind of file" in said
+    # No reader's jargon ("not a whole number of 2560-byte records") for a person.
+    assert "byte" not in said and "record" not in said, said
     page.close()
     assert all("400" in problem for problem in problems), problems  # the refusal, nothing else

@@ -2,8 +2,8 @@
 ``backgammon serve``: two guests meet by invitation and play a 1-point match. A
 double-clicked Accept joins once and says no error; both pages say who won the
 opening roll; a 1-point match draws no cube; a backgammon resigned in it shows the
-match's 1 point beside the names, not the game's 3; the waiting page of the winner's
-next open match shows nothing of the finished one.
+match's 1 point beside the names, not the game's 3; the waiting pages of the winner's
+next open match and of the other's next invitation show nothing of the finished one.
 """
 
 from __future__ import annotations
@@ -65,6 +65,11 @@ def test_an_invitation_accepted_twice_a_told_opening_and_a_resigned_backgammon(
     page.get_by_role("button", name="Create an open match").click()
     page.locator("#match-status", has_text="Waiting for an opponent").wait_for()
     assert page.locator("#result").is_hidden() and page.locator("#game-summary").is_hidden()
+    # So does the waiting page of the other's new invitation.
+    other = pages[winner]
+    other.get_by_role("button", name="Lobby").click()
+    _invite(other, loser)
+    assert other.locator("#result").is_hidden() and other.locator("#game-summary").is_hidden()
     assert host_problems == [] and guest_problems == []
 
 

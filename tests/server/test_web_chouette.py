@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from .browser import TARGETS, chromium, needs_chromium, small_targets, watch
+from .browser import TARGETS, chromium, keep_said, needs_chromium, small_targets, watch
 from .conftest import ServerProcess
 from .test_web_accessibility import axe_violations
 from .test_web_layout import MEASURE
@@ -85,7 +85,7 @@ class Table:
         )
         assert answer.ok, answer.text()
         page = context.new_page()
-        page.add_init_script(SAID)
+        page.add_init_script(keep_said("#chouette-turn"))
         self.watched.append(watch(page))
         return page
 
@@ -97,18 +97,6 @@ class Table:
     def all_problems(self) -> list[str]:
         """Everything that went wrong in any of the pages."""
         return [line for problems in self.watched for line in problems]
-
-
-SAID = """
-window.__said = [];
-new MutationObserver(() => {
-  const line = document.querySelector("#chouette-turn");
-  const text = line ? line.textContent : "";
-  if (text && text !== window.__said[window.__said.length - 1]) window.__said.push(text);
-}).observe(document, { subtree: true, childList: true, characterData: true });
-"""
-"""Keeps every text the status line showed, in ``window.__said``: a bot may act a
-moment after a state, and a busy browser may render both before a test looks."""
 
 
 def status(page: Any) -> str:
@@ -268,6 +256,7 @@ def test_two_people_and_a_bot_play_two_games_on_the_board(server: Any, browser: 
 
     play_until(table, over(table, 1), box_doubles_the_bot)
     said(member, "Game 1 is over:")
+    said(box, "Game 1 is over:")
     ended = said(watcher, "Game 1 is over:")
     assert f"{bob}'s cube (1): {bob} won 1 point on a drop" in ended, ended
     assert "Result:" in ended, ended
@@ -291,6 +280,12 @@ def test_two_people_and_a_bot_play_two_games_on_the_board(server: Any, browser: 
     # (Said until the next game's first play: at once if a bot won the box and throws.)
     member.locator("#chouette-results li", has_text="Game 2 is over:").wait_for()
     assert member.locator("#chouette-results li").count() == 2
+    # Announced on every page (Ann's, Bob's, the watcher's), with each member's result.
+    for page, me in zip(table.pages, (ann, bob, None), strict=True):
+        ended = said(page, "Game 2 is over:")
+        for name in (ann, BOT):
+            assert ("your cube (" if name == me else f"{name}'s cube (") in ended, ended
+        assert "Result:" in ended, ended
     assert table.all_problems() == [], table.all_problems()
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .browser import needs_chromium, play_to_the_end, watch
+from .browser import keep_said, needs_chromium, play_to_the_end, watch
 
 pytestmark = needs_chromium
 
@@ -131,15 +131,30 @@ def _person(browser: Any, url: str, name: str, width: int = 1200) -> tuple[Any, 
     return page, problems
 
 
+WAITING_PLACES = {
+    "org": "/tournaments?id={id}",  # the event's page
+    "ann": "/#/",  # the lobby (then the review page: _follow)
+    "bob": "/tournaments",  # the tournaments' list
+    "cat": "/chouettes",  # the chouette tables
+}
+"""Where each person waits for the first round."""
+
+AWAY_BETWEEN_ROUNDS = {"ann": "/#/review", "bob": "/tournaments", "cat": "/chouettes"}
+"""Where a person goes once their match is over, other than back to the event."""
+
+
 def test_an_organiser_creates_a_swiss_with_bots_from_the_web_and_it_runs_to_its_winner(
     server_factory: Any, browser: Any
 ) -> None:
     """From an empty site: the organiser finds Tournaments in the lobby's header, creates
-    a Swiss of 2 rounds for 6 with 2 bots from the form, two more people register on its
-    page, the organiser starts it, and each person on the page is taken to each round's
-    match from wherever they are (the event's page, the lobby, the review page), which
-    names the event (nobody moves there: a 1-second clock ends it) and leads back to it;
-    the event ends with its winner, shown to everyone."""
+    a Swiss of 2 rounds for 6 with 2 bots from the form, three people register on its
+    page and the organiser too (6 players), the organiser starts it, and each person is
+    taken to each round's match from wherever they are (the event's page, the lobby,
+    the review page, the tournaments' list, the chouette tables), which names the event
+    (nobody moves there: a 1-second clock ends it) and leads back to it; every person's
+    dice nonce is in every match of theirs (so each match waited for them: nobody's
+    clock ran while they were elsewhere); the event ends with its winner, shown to
+    everyone, and the standings have a column for each tie-break."""
     server = server_factory("--no-warm-up", "--bot-processes", "1")
     org, problems = _person(browser, server.url, "org")
     org.get_by_role("link", name="Tournaments").click()
@@ -162,17 +177,19 @@ def test_an_organiser_creates_a_swiss_with_bots_from_the_web_and_it_runs_to_its_
         "#tournament-players", has_text="bot_beginner_1 (bot), bot_beginner_2 (bot)"
     ).wait_for()
     people = {"org": (org, problems)}
-    for name in ("ann", "bob"):
+    for name in ("ann", "bob", "cat"):
         page, watched = _person(browser, server.url, name)
         page.goto(f"{server.url}/tournaments?id={tournament_id}", wait_until="load")
         page.get_by_role("button", name="Register").click()
         page.get_by_role("button", name="Withdraw").wait_for()
         people[name] = (page, watched)
+    people["ann"][0].add_init_script(keep_said("#status"))
     org.get_by_role("button", name="Register").click()
-    org.locator("#tournament-status", has_text="5 of 6 players").wait_for()
-    # Where each person waits for each round: ann elsewhere in the app (the lobby,
-    # then the review page), the others on the event's page.
-    people["ann"][0].goto(server.url + "/#/", wait_until="load")
+    org.locator("#tournament-status", has_text="6 of 6 players").wait_for()
+    for name, place in WAITING_PLACES.items():
+        people[name][0].goto(server.url + place.format(id=tournament_id), wait_until="load")
+    people["bob"][0].locator("#tournament-list a", has_text="Club Swiss").wait_for()
+    people["cat"][0].locator("#chouette-tables").wait_for()
     org.get_by_role("button", name="Start now").click()
     visited = _follow(people, server.url, tournament_id)
     final = _finished(server.url, tournament_id)
@@ -183,14 +200,24 @@ def test_an_organiser_creates_a_swiss_with_bots_from_the_web_and_it_runs_to_its_
             for pairing in played["pairings"]
             if pairing["match"] and name in pairing["players"]
         ]
-        assert visited[name] == theirs and theirs, (name, visited[name], theirs)
+        assert visited[name] == theirs and len(theirs) == 2, (name, visited[name], theirs)
+        for match_id in theirs:
+            state = httpx.get(f"{server.url}/api/matches/{match_id}").json()
+            nonce = state["dice"]["nonces"][state["players"].index(name)]
+            assert nonce, (name, match_id, state["dice"])
+    told = people["ann"][0].evaluate("window.__said")
+    for number in (1, 2):
+        assert any(f"Club Swiss, round {number}: you play " in line for line in told), told
     winner = final["standings"][0]["name"]
     for page, _ in people.values():
         if "/tournaments?id=" not in page.url:
             page.goto(f"{server.url}/tournaments?id={tournament_id}", wait_until="load")
         page.locator("#tournament-winner", has_text=f"Winner: {winner}").wait_for(timeout=20_000)
         headings = page.locator("#standings thead th").all_text_contents()
-        assert headings[:3] == ["#", "Player", "Points"] and len(headings) > 3, headings
+        assert headings[:3] == ["#", "Player", "Points"], headings
+        assert "Buchholz" in headings[3:] and "Tie-breaks" not in headings, headings
+        for row in page.locator("#standings tbody tr").all():
+            assert row.locator("td").count() == len(headings)
     for _, watched in people.values():
         assert watched == []
 
@@ -200,8 +227,9 @@ def _follow(
 ) -> dict[str, list[str]]:
     """Each person's matches, in the order their pages were taken to them, until the
     event is over. A match's page names the event and round, offers no rematch, and
-    once the match is over leads back: ann goes to the review page instead (the next
-    round must find her there), the others follow the link back to the event."""
+    once the match is over leads back: the people in :data:`AWAY_BETWEEN_ROUNDS` go
+    there instead (the next round must find them there), the others follow the link
+    back to the event."""
     visited: dict[str, list[str]] = {name: [] for name in people}
 
     def record(name: str, address: str) -> None:  # every navigation, hash changes too
@@ -226,8 +254,8 @@ def _follow(
                 continue
             assert "Club Swiss, round" in (page.locator("#match-event").text_content() or "")
             assert page.locator("#do-rematch").is_hidden()
-            if name == "ann":
-                page.goto(url + "/#/review", wait_until="load")
+            if name in AWAY_BETWEEN_ROUNDS:
+                page.goto(url + AWAY_BETWEEN_ROUNDS[name], wait_until="load")
             else:
                 back.click()
                 page.wait_for_url("**/tournaments?id=*")

@@ -205,8 +205,11 @@ async def _service_error(_request: Request, error: ServiceError) -> JSONResponse
     headers = None
     if error.retry_after is not None:
         headers = {"retry-after": str(max(1, math.ceil(error.retry_after)))}
+    body = {"error": error.code, "message": error.message}
+    if error.detail is not None:
+        body["detail"] = error.detail
     return JSONResponse(
-        {"error": error.code, "message": error.message},
+        body,
         status_code=error.status,
         headers=headers,
     )

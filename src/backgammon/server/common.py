@@ -53,16 +53,25 @@ class ServiceError(Exception):
         message: what is wrong, for people.
         status: the HTTP status that fits.
         retry_after: for ``throttled`` and ``busy``, the seconds to wait.
+        detail: for programmers, what a reader or a library said (the ``message``
+            stays plain for people); None when the message says it all.
     """
 
     def __init__(
-        self, code: str, message: str, status: int = 400, *, retry_after: float | None = None
+        self,
+        code: str,
+        message: str,
+        status: int = 400,
+        *,
+        retry_after: float | None = None,
+        detail: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.retry_after = retry_after
+        self.detail = detail
 
 
 @dataclass

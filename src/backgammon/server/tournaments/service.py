@@ -876,22 +876,33 @@ class TournamentService:
         their match, its dice commitment and when it starts without their nonce."""
         number, pairing = paired
         for name in pairing.players:
-            user = users.get(str(name))
-            if user is None or user[1] == "bot":
-                continue
-            self.games.tell_user(
-                user[0],
-                {
-                    "type": "tournament_pairing",
-                    "tournament": row.id,
-                    "name": row.name,
-                    "round": number,
-                    "match": match.id,
-                    "opponent": pairing.opponent_of(str(name)),
-                    "commitment": match.commitment,
-                    "ready_by": match.created_at + READY_SECONDS,
-                },
+            user, opponent = users.get(str(name)), pairing.opponent_of(str(name))
+            if user is None or user[1] == "bot" or opponent is None:
+                continue  # (a bot is told nothing; a bye has no match)
+            told = store.WaitingPairing(
+                row.id,
+                row.name,
+                number,
+                match.id,
+                users.get(opponent, (0, ""))[0],
+                match.commitment,
+                match.created_at,
             )
+            self.games.tell_user(user[0], _pairing_message(told, opponent))
+
+    async def pairings_waiting(self, user_id: int) -> list[dict[str, Any]]:
+        """The ``tournament_pairing`` messages of ``user_id``'s matches that still wait
+        for their nonce: told again to a connection that opens meanwhile (a page that
+        was loading when the pairing was told would otherwise miss it until the match
+        starts without its player's nonce, their clock running)."""
+        async with self.games.db.transaction() as connection:
+            waiting = await store.pairings_waiting_for(connection, user_id)
+            opponents = [await repo.user_by_id(connection, w.opponent_id) for w in waiting]
+        return [
+            _pairing_message(pairing, opponent.name)
+            for pairing, opponent in zip(waiting, opponents, strict=True)
+            if opponent is not None
+        ]
 
     # -- views -----------------------------------------------------------------------
 
@@ -1002,3 +1013,19 @@ class TournamentService:
         self.games.publish(
             f"tournament:{tournament_id}", {"type": "tournament", "tournament": view}
         )
+
+
+def _pairing_message(waiting: store.WaitingPairing, opponent: str) -> dict[str, Any]:
+    """The ``tournament_pairing`` message of a stored match: the event, the round (an
+    arena's game number), the match, the opponent, the dice commitment and when the
+    match starts without its people's nonces (docs/fair-dice.md)."""
+    return {
+        "type": "tournament_pairing",
+        "tournament": waiting.tournament_id,
+        "name": waiting.tournament_name,
+        "round": waiting.round,
+        "match": waiting.match_id,
+        "opponent": opponent,
+        "commitment": waiting.commitment,
+        "ready_by": waiting.created_at + READY_SECONDS,
+    }

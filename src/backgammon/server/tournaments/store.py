@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from backgammon.server.db.tables import (
@@ -19,12 +19,14 @@ from backgammon.server.db.tables import (
 
 __all__ = [
     "TournamentRow",
+    "WaitingPairing",
     "add_player",
     "count_live_by_organiser",
     "create_tournament",
     "link_match",
     "list_tournaments",
     "match_links",
+    "pairings_waiting_for",
     "players_of",
     "remove_player",
     "tournament_ids",
@@ -32,6 +34,19 @@ __all__ = [
     "tournament_row",
     "update_tournament",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class WaitingPairing:
+    """A person's tournament match stored and told, still waiting for their dice nonce."""
+
+    tournament_id: str
+    tournament_name: str
+    round: int
+    match_id: str
+    opponent_id: int
+    commitment: str
+    created_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +158,44 @@ async def link_match(
             tournament_id=tournament_id, round=round_, pairing=pairing, match_id=match_id
         )
     )
+
+
+async def pairings_waiting_for(connection: AsyncConnection, user_id: int) -> list[WaitingPairing]:
+    """``user_id``'s tournament matches that have not started and still wait for
+    their nonce (docs/fair-dice.md), oldest first."""
+    seated = or_(
+        (matches.c.player0 == user_id) & (matches.c.nonce0 == ""),
+        (matches.c.player1 == user_id) & (matches.c.nonce1 == ""),
+    )
+    query = (
+        select(
+            tournaments.c.id.label("tournament_id"),
+            tournaments.c.name,
+            tournament_matches.c.round,
+            matches.c.id,
+            matches.c.player0,
+            matches.c.player1,
+            matches.c.commitment,
+            matches.c.created_at,
+        )
+        .join(matches, matches.c.id == tournament_matches.c.match_id)
+        .join(tournaments, tournaments.c.id == tournament_matches.c.tournament_id)
+        .where(matches.c.status == "open", matches.c.player1.is_not(None), seated)
+        .order_by(matches.c.created_at)
+        .limit(8)
+    )
+    return [
+        WaitingPairing(
+            row.tournament_id,
+            row.name,
+            row.round,
+            row.id,
+            row.player1 if row.player0 == user_id else row.player0,
+            row.commitment,
+            row.created_at,
+        )
+        for row in await connection.execute(query)
+    ]
 
 
 async def match_links(

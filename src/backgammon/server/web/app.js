@@ -22,6 +22,7 @@ import * as P from "./planner.js";
 import { clockChoice } from "./clocks.js";
 import { bindHistory, openPlayer, playerLink } from "./player.js";
 import { bindPosition, drawPosition, openSharedPosition } from "./position.js";
+import { freshNonce, giveNonce, noteOpened, noticePairing, pairingSentence } from "./pairings.js";
 import { autoAction, bindPrefs, loadPrefs } from "./prefs.js";
 import { bindReview, openReview } from "./review.js";
 import { lastPlayNote, restoreSteps, saveSteps } from "./resume.js";
@@ -58,21 +59,6 @@ const app = {
   length: 5, // chosen match length in the lobby
   autoActedAt: null, // "match:seq" of the state the last automatic action (prefs.js) answered
 };
-
-function nonce() {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-const noncesGiven = new Set(); // the seated matches this page gave our nonce for
-
-/** Our fresh dice nonce for a seated match not started (a tournament's), once: its
- * commitment is published already (docs/fair-dice.md). */
-function giveNonce(open) {
-  if (!open.players[1] || !open.players.includes(app.me.name) || noncesGiven.has(open.id)) return;
-  noncesGiven.add(open.id);
-  api("POST", `/api/matches/${open.id}/nonce`, { nonce: nonce() }).catch(() => {});
-}
 
 /** Whether this page shows a match of ours that is not over, other than `matchId`. */
 function playingAnother(matchId) {
@@ -331,11 +317,12 @@ function receive(message) {
     case "tournament_pairing":
       // The match's dice commitment is published: only now is our nonce chosen, and
       // the match starts once both players have given theirs (docs/fair-dice.md).
-      // The player is taken to it from anywhere but a match of their own in play.
-      say(`${message.name}, round ${message.round}: you play ${message.opponent}.`);
-      giveNonce({ id: message.match, players: [app.me.name, message.opponent] });
-      S.noticePairing(message);
-      if (!playingAnother(message.match)) location.hash = `#/match/${message.match}`;
+      // The player is taken to it from anywhere but a match of their own in play
+      // (once: a pairing told again as the page reconnects finds them where they chose).
+      say(pairingSentence(message));
+      giveNonce({ id: message.match, players: [app.me.name, message.opponent] }, app.me.name);
+      noticePairing(message);
+      if (!playingAnother(message.match) && noteOpened(message.match)) location.hash = `#/match/${message.match}`;
       break;
     case "state":
       if (message.match === app.match) onState(message);
@@ -429,7 +416,7 @@ async function creating(create) {
   setCreating(true);
   say("");
   try {
-    await create(nonce());
+    await create(freshNonce());
   } catch (error) {
     sayError(error);
   } finally {
@@ -447,7 +434,7 @@ function createMatch(opponent, byLink = false) {
     if (opponent) body.opponent = opponent;
     if (byLink) body.public = false;
     const { commitment } = await api("POST", "/api/matches/commitment");
-    Object.assign(body, { commitment, nonce: nonce() });
+    Object.assign(body, { commitment, nonce: freshNonce() });
     const created = await api("POST", "/api/matches", body);
     if (created.commitment !== commitment) throw new Error("the server changed its dice commitment");
     location.hash = `#/match/${created.id}`;
@@ -460,7 +447,7 @@ async function joinMatch(id) {
   if (joining.has(id)) return; // a double click (or a second tab's list) asks once
   joining.add(id);
   try {
-    await api("POST", `/api/matches/${id}/join`, { nonce: nonce() });
+    await api("POST", `/api/matches/${id}/join`, { nonce: freshNonce() });
     location.hash = `#/match/${id}`;
   } catch (error) {
     sayError(error);
@@ -664,7 +651,7 @@ function bindMatch() {
   $("#do-rematch").addEventListener("click", () =>
     creating(async (requestId) => {
       const { commitment } = await api("POST", "/api/matches/commitment");
-      const body = { commitment, nonce: nonce(), request_id: requestId };
+      const body = { commitment, nonce: freshNonce(), request_id: requestId };
       const created = await api("POST", `/api/matches/${app.match}/rematch`, body);
       if (created.commitment !== commitment) throw new Error("the server changed its dice commitment");
       location.hash = `#/match/${created.id}`;
@@ -724,7 +711,7 @@ function renderMatch() {
     $("#invite-link-row").hidden = host !== app.me.name;
     $("#invite-link").value = `${location.origin}/#/match/${state.open.id}`;
     $("#do-join").hidden = !L.mayJoin(state.open, app.me.name);
-    giveNonce(state.open);
+    giveNonce(state.open, app.me.name);
     $("#do-decline").hidden = state.open.invitee !== app.me.name;
     $("#do-cancel").hidden = host !== app.me.name;
     $("#do-cancel").textContent = state.open.invitee ? "Cancel the invitation" : "Withdraw the match";

@@ -7,7 +7,9 @@
 // viewer (none for a spectator). The words are chouetteview.js's. The table's
 // state arrives over the WebSocket (room chouette:ID); actions go back over it. The
 // list is the room chouettes: the tables now, then each table's line as it changes.
-// Every text from the server is set as text, never as HTML.
+// A tournament's round heard here takes the player to their match (pairings.js),
+// unless they are playing at this table: then they are told. Every text from the
+// server is set as text, never as HTML.
 
 import { bindBoardInput } from "./boardinput.js";
 import * as B from "./boardmodel.js";
@@ -19,6 +21,7 @@ import { $, SessionEndedError, api, el, say, sayError } from "./common.js";
 import { bindKeys, keyFocus } from "./keys.js";
 import * as M from "./matchview.js";
 import { animateBoard } from "./motion.js";
+import { followPairing } from "./pairings.js";
 import * as P from "./planner.js";
 import { appendChatLine, roomChatLine } from "./social.js";
 
@@ -259,11 +262,19 @@ function onMessage(event) {
     showTable(message.table);
   } else if (message.type === "chat" && message.room === `chouette:${tableId()}`) {
     appendChatLine($("#chouette-chat"), chatItem(message));
+  } else if (message.type === "tournament_pairing" && page.me !== null) {
+    followPairing(message, page.me, { say, busy: playingHere() });
   } else if (message.type === "error") {
     say(message.message, true);
   } else if (message.type === "ack") {
     say("");
   }
+}
+
+/** Whether the viewer is seated at this table while its session is being played. */
+function playingHere() {
+  const table = page.table;
+  return Boolean(table && table.status === "playing" && table.players.includes(page.me));
 }
 
 function chatItem({ from, text, audience, at }) {

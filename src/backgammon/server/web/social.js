@@ -280,17 +280,6 @@ function bindNotifications() {
   });
 }
 
-/** A tournament's new round told by the browser when the tab is hidden (if allowed). */
-export function noticePairing(message) {
-  if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
-  const body = `${message.name}, round ${message.round}: you play ${message.opponent}.`;
-  const notice = new Notification("Backgammon", { body, tag: `pairing-${message.match}` });
-  notice.addEventListener("click", () => {
-    window.focus();
-    notice.close();
-  });
-}
-
 function noticeInvitation(message) {
   if (!document.hidden) return;
   setBadge(social.unseen + 1);

@@ -3,15 +3,16 @@
 // each tie-break), rounds or arena games, the player's own match, registering and
 // withdrawing, and the organiser's bots and start. Refreshed every two seconds (being
 // on the page counts as present for the event's start); a new match of one's own is
-// opened at once, once. What is shown comes from tournamentview.js (pure, unit-tested);
+// opened at once, once, when its pairing is heard (pairings.js, on the list too) or
+// first seen in the view. What is shown comes from tournamentview.js (pure, unit-tested);
 // every text from the server is set as text, never as HTML.
 
 import { $, api, el, say, sayError, showWho } from "./common.js";
+import { listenForPairings, openMatchOnce } from "./pairings.js";
 import * as T from "./tournamentview.js";
 
 const REFRESH_MS = 2000;
 const HINT = "backgammon.session"; // set by the app once logged in (the cookie is HttpOnly)
-const OPENED = "backgammon.tournament-matches-opened"; // matches already opened from here
 
 /** What the page knows: who is signed in ({name, kind}) or null, and the bot levels. */
 const page = { me: undefined, levels: [] };
@@ -33,6 +34,7 @@ async function whoAmI() {
     }
   }
   showWho(page.me);
+  if (page.me) listenForPairings(page.me.name, say); // a round's start, on any of these pages
   return page.me;
 }
 
@@ -193,11 +195,7 @@ function showOwnMatch(view, me) {
   if (match === null) return;
   const href = `/#/match/${encodeURIComponent(match)}`;
   line.replaceChildren("Your match is ready: ", el("a", { href, class: "your-match", text: "play it now" }));
-  const opened = JSON.parse(sessionStorage.getItem(OPENED) || "[]");
-  if (!opened.includes(match)) {
-    sessionStorage.setItem(OPENED, JSON.stringify([...opened, match].slice(-50)));
-    location.assign(href);
-  }
+  openMatchOnce(match);
 }
 
 async function showTournament(id) {

@@ -69,20 +69,24 @@ async def upload_analysis(request: Request, service: Service) -> JSONResponse:
         except WorkerDiedError as error:
             raise ServiceError("busy", f"{error}: try again", 503, retry_after=5) from None
         except ValueError as error:
-            raise ServiceError("bad_request", _unreadable(upload, error)) from None
+            message, detail = _unreadable(upload, error)
+            raise ServiceError("bad_request", message, detail=detail) from None
     answer = {"id": job.id, "ply": job.ply, "done": 0, "total": job.total}
     return JSONResponse(answer, status_code=202)
 
 
-def _unreadable(upload: AnalysisUpload, error: ValueError) -> str:
-    """What is said of an upload no reader takes: for a file sent as its bytes (an
-    eXtreme Gammon or OGXM file) a plain sentence first, then the reader's detail."""
+def _unreadable(upload: AnalysisUpload, error: ValueError) -> tuple[str, str | None]:
+    """What is said of an upload no reader takes: for a text upload the reader's words
+    (they quote the line); for a file sent as its bytes (an eXtreme Gammon or OGXM file)
+    a plain sentence, the reader's words apart (``detail``: "not a whole number of
+    2560-byte records" means nothing to a player)."""
     if upload.data is None:
-        return f"text: {error}"
-    return (
-        f"data: {upload.name or 'the file'} cannot be read as a match (it may be damaged, "
-        f"cut short, or another kind of file): {error}"
+        return f"text: {error}", None
+    sentence = (
+        f"data: {upload.name or 'the file'} cannot be read as a match; it may be damaged, "
+        "cut short, or another kind of file"
     )
+    return sentence, str(error)
 
 
 def _decoded(data: str) -> bytes:

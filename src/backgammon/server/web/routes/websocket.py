@@ -31,6 +31,7 @@ from backgammon.server.settings import Settings
 from backgammon.server.web.routes.chouettes import chouettes_of
 from backgammon.server.web.routes.dependencies import client_address, origin_allowed, session_token
 from backgammon.server.web.routes.state import service_of
+from backgammon.server.web.routes.tournaments import tournaments_of
 
 __all__ = ["router"]
 
@@ -63,6 +64,9 @@ async def _serve_websocket(
     if not await _admit(websocket, connection, service, since):
         return
     writer = asyncio.create_task(_write(websocket, connection))
+    if user is not None and user.kind != "guest":
+        for pairing in await tournaments_of(websocket).pairings_waiting(user.id):
+            connection.send(pairing)  # told while this page was loading
     limit = TokenBucket(settings.messages_per_second, settings.message_burst)
     try:
         while not connection.closed:
