@@ -154,6 +154,22 @@ def move_on_the_board(page: Any, drag: bool = False) -> None:
     raise AssertionError(f"no whole play was made: {status(page)}")
 
 
+def move_by_keys(page: Any) -> None:
+    """The play of the dice with the keyboard alone, as on the match page: on the board
+    (focused as Tab would), Enter picks up the first checker that may move and puts it
+    on its first destination, until the play is whole; Enter sends it."""
+    before = seq(page)
+    page.locator("#chouette-board").focus()
+    for _ in range(10):
+        if page.locator("#do-done").is_visible():
+            page.keyboard.press("Enter")
+            after(page, before)
+            return
+        page.keyboard.press("Enter")  # pick up
+        page.keyboard.press("Enter")  # put down
+    raise AssertionError(f"no whole play was made with the keys: {status(page)}")
+
+
 def drag_to(page: Any, target: Any) -> None:
     """Drag the picked-up checker to ``target`` with the mouse (put back first, so
     that the drag picks it up)."""
@@ -231,6 +247,21 @@ def test_two_people_and_a_bot_play_two_games_on_the_board(server: Any, browser: 
     box, member, watcher = table.pages
     ann, bob = table.box_name, table.member_name
     assert member.locator("#chouette-captain").text_content() == bob
+    # Bob's first throw and first play (not a forced one) with the keys.
+    play_until(table, lambda: member.locator("#do-roll").is_visible(), no_cube)
+    before = seq(member)
+    member.keyboard.press("r")
+    after(member, before)
+    play_until(
+        table,
+        lambda: (
+            member.locator("#chouette-board .place.movable").count() > 0
+            and member.locator("#do-forced").is_hidden()
+        ),
+        no_cube,
+    )
+    move_by_keys(member)
+    said(box, re.compile(rf"{bob} played [0-9/*()a-z ]+\."))
     # Game 1: Bob (on a phone) doubles his own cube; the box drops it.
     play_until(table, lambda: member.locator("#do-double").is_visible(), no_cube)
     before = seq(member)
