@@ -106,7 +106,7 @@ async def _chouettes(alice: ServerClient, bob: ServerClient) -> str:
 
 async def _tournaments(alice: ServerClient, bob: ServerClient) -> str:
     """An open knock-out of BOB's, and ALICE's Swiss in its first round (its id):
-    ALICE, BOB and two bots, 3-point matches."""
+    ALICE, BOB and two bots, 3-point matches, their people's nonces given."""
     await bob.request(
         "POST", "/api/tournaments", {"name": "Friday knock-out", "format": "knockout"}
     )
@@ -116,7 +116,13 @@ async def _tournaments(alice: ServerClient, bob: ServerClient) -> str:
         await client.request("POST", f"/api/tournaments/{swiss['id']}/register")
     for _ in range(2):
         await alice.request("POST", f"/api/tournaments/{swiss['id']}/bots", {"level": "beginner"})
-    await alice.request("POST", f"/api/tournaments/{swiss['id']}/start")
+    started = await alice.request("POST", f"/api/tournaments/{swiss['id']}/start")
+    # Each person's dice nonce, as their page gives it when the pairing arrives (a page
+    # opened while a match waits for its person's nonce is taken to that match).
+    for pairing in started["rounds"][0]["pairings"]:
+        for client in (alice, bob):
+            if client.user is not None and client.user["name"] in pairing["players"]:
+                await client.give_nonce(pairing["match"], f"showcase-{client.user['name']}")
     return str(swiss["id"])
 
 
