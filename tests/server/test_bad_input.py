@@ -137,6 +137,58 @@ def test_http_refusals(server_factory: Any) -> None:
     assert httpx.get(f"{url}/api/matches/nope/record.mat").status_code == 404
 
 
+def test_nul_and_control_characters_are_refused_before_the_database(
+    server_factory: Any,
+) -> None:
+    """U+0000, which PostgreSQL cannot store, in a path, a query, a JSON body or a
+    WebSocket message: a 400 (or ``bad_message``) naming where, before any route runs;
+    the WebSocket goes on. Before, each reached the database: 500s on PostgreSQL, and
+    a closed connection (found by the random messages below, beside two CPU hogs)."""
+    server = server_factory("--no-warm-up", "--no-bots")
+    url = server.url
+    paths = [
+        "/api/matches/%00",
+        "/api/matches/a%00b/record.mat",
+        "/api/tournaments/%00",
+        "/api/chouettes/%00",
+        "/api/users/%00",
+        "/api/users/gina/matches?opponent=%00",
+        "/api/users/gina/matches?opponent=a%0Ab",
+    ]
+    for path in paths:
+        answer = httpx.get(url + path)
+        assert answer.status_code == 400, (path, answer.text)
+        where = "query" if "?" in path else "path"
+        assert answer.json()["message"].startswith(f"{where}: a control character"), answer.text
+    for body in ({"name": "gi\u0000na", "password": PASSWORD}, {"name": "x", "password": "\u0000"}):
+        answer = httpx.post(url + "/api/login", json=body)
+        assert answer.status_code == 400, (body, answer.text)
+        assert answer.json()["message"] == "body: U+0000 is not allowed in any text"
+    # An escaped backslash before "u0000" is text, not U+0000: an ordinary refusal.
+    text = httpx.post(url + "/api/login", json={"name": "ab\\u0000", "password": PASSWORD})
+    assert text.status_code == 401, text.text
+
+    async def live() -> None:
+        async with ServerClient(url) as client:
+            await client.guest()
+            await client.connect()
+            for message in (
+                {"type": "action", "match": "\u0000", "action": {"kind": "roll"}},
+                {"type": "subscribe", "match": "a\u0000"},
+                {"type": "chouette", "table": "\u0000", "action": {"kind": "roll"}},
+                {"type": "chat", "room": "lobby", "text": "hi", "\u0000": 1},
+            ):
+                mark = len(client.messages)
+                await client.send(message)
+                refused = await client.wait_for(lambda m: m["type"] == "error", since=mark)
+                assert "U+0000" in refused["message"], refused
+            await client.send({"type": "ping", "ref": "after"})
+            await client.wait_for(lambda m: m["type"] == "pong")
+
+    asyncio.run(live())
+    assert httpx.get(url + "/healthz").status_code == 200
+
+
 def test_a_record_the_format_cannot_hold_is_a_409_naming_the_variant(server_factory: Any) -> None:
     """An acey-deucey match has no .mat, SGF or OGXM form: each download says so (it
     was a 500), and the match plays on."""

@@ -33,6 +33,7 @@ from backgammon.server.service import Clock, GameService, ServiceError
 from backgammon.server.settings import Settings
 from backgammon.server.tournaments.service import TournamentService
 from backgammon.server.web.body_limit import BodySizeLimit
+from backgammon.server.web.control_characters import ControlCharacters
 from backgammon.server.web.routes import (
     accounts,
     admin,
@@ -118,6 +119,8 @@ def create_app(
     install(app, service)
     app.state.tournaments = TournamentService(service)
     app.state.chouettes = ChouetteService(service)
+    # (The last added runs first: the body's cap, then the control characters' check.)
+    app.add_middleware(ControlCharacters)
     app.add_middleware(
         BodySizeLimit,
         default=MAX_BODY_BYTES,

@@ -404,6 +404,8 @@ def parse_client_message(text: str | bytes) -> Any:
         raise ProtocolError("bad message: nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError(f"bad message: a JSON object is expected, got {type(data).__name__}")
+    if _holds_nul(data):
+        raise ProtocolError("bad message: U+0000 is not allowed in any text")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _TYPES.split(", "):
         raise ProtocolError(f"bad message: type: {kind!r} is not one of {_TYPES}")
@@ -413,3 +415,20 @@ def parse_client_message(text: str | bytes) -> Any:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"][1:]) or "message"
         raise ProtocolError(f"bad message: {where}: {first['msg']}") from None
+
+
+def _holds_nul(data: Any) -> bool:
+    """Whether a parsed message holds U+0000 in any key or text (no id, name or text
+    of the protocol may; PostgreSQL cannot store it). Linear in the message."""
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
