@@ -404,7 +404,7 @@ def parse_client_message(text: str | bytes) -> Any:
         raise ProtocolError("bad message: nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError(f"bad message: a JSON object is expected, got {type(data).__name__}")
-    if _holds_nul(data):
+    if json_holds_nul(text):
         raise ProtocolError("bad message: U+0000 is not allowed in any text")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _TYPES.split(", "):
@@ -417,18 +417,18 @@ def parse_client_message(text: str | bytes) -> Any:
         raise ProtocolError(f"bad message: {where}: {first['msg']}") from None
 
 
-def _holds_nul(data: Any) -> bool:
-    """Whether a parsed message holds U+0000 in any key or text (no id, name or text
-    of the protocol may; PostgreSQL cannot store it). Linear in the message."""
-    pending = [data]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, str):
-            if "\x00" in item:
-                return True
-        elif isinstance(item, dict):
-            pending.extend(item.keys())
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
+def json_holds_nul(text: str | bytes) -> bool:
+    """Whether JSON text holds the escape of U+0000 (``\\u0000`` after an odd run of
+    backslashes: an even run is an escaped backslash and the text "u0000"), the only
+    way JSON can carry it. No id, name or text of the API may: PostgreSQL cannot store
+    it. Linear: each run of backslashes is counted once."""
+    body = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    start = 0
+    while (found := body.find(b"u0000", start)) != -1:
+        run = 0
+        while found - run - 1 >= start and body[found - run - 1] == 0x5C:
+            run += 1
+        if run % 2 == 1:
+            return True
+        start = found + 5
     return False

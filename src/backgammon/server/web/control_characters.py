@@ -17,7 +17,9 @@ from urllib.parse import unquote_to_bytes
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["ControlCharacters", "has_control_character", "json_holds_nul"]
+from backgammon.server.protocol import json_holds_nul
+
+__all__ = ["ControlCharacters", "has_control_character"]
 
 _CONTROLS = frozenset(range(0x20)) | {0x7F}
 
@@ -30,7 +32,8 @@ def has_control_character(text: str | bytes) -> bool:
 
 class ControlCharacters:
     """Answers 400 to an HTTP request whose path or query string (percent-decoded)
-    holds a control character."""
+    holds a control character, or whose JSON body holds U+0000; closes such a
+    WebSocket handshake (4400)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -54,21 +57,6 @@ class ControlCharacters:
                 return
             receive = _replay(messages, receive)
         await self.app(scope, receive, send)
-
-
-def json_holds_nul(body: bytes) -> bool:
-    """Whether JSON text ``body`` holds the escape of U+0000 (``\\u0000`` after an odd
-    run of backslashes: an even run is an escaped backslash and the text "u0000").
-    Linear: each run of backslashes is counted once."""
-    start = 0
-    while (found := body.find(b"u0000", start)) != -1:
-        run = 0
-        while found - run - 1 >= start and body[found - run - 1] == 0x5C:
-            run += 1
-        if run % 2 == 1:
-            return True
-        start = found + 5
-    return False
 
 
 def _is_json(scope: Scope) -> bool:

@@ -64,11 +64,11 @@ async def _serve_websocket(
     if not await _admit(websocket, connection, service, since):
         return
     writer = asyncio.create_task(_write(websocket, connection))
-    if user is not None and user.kind != "guest":
-        for pairing in await tournaments_of(websocket).pairings_waiting(user.id):
-            connection.send(pairing)  # told while this page was loading
     limit = TokenBucket(settings.messages_per_second, settings.message_burst)
     try:
+        if user is not None and user.kind != "guest":
+            for pairing in await tournaments_of(websocket).pairings_waiting(user.id):
+                connection.send(pairing)  # told while this page was loading
         while not connection.closed:
             received = await websocket.receive()
             if received["type"] == "websocket.disconnect":
