@@ -307,6 +307,15 @@ def test_whole_sessions_are_recognised_and_every_turn_shape_is_fibs(
         )
         await mona.wait_for(lambda line: f"the {LENGTH} point match" in line)
         assert ends[0].startswith(("You win the 5 point match", "alice wins the 5 point match"))
+        # Watching by name follows the player into the next match, as on FIBS; its
+        # players leave with the match in play (their goodbyes were once lost while
+        # the session's pump told the new match's board: test_fibs_social).
+        mark, invited = len(mona.lines), len(alice.lines)
+        await fred.send("invite alice 1")
+        await alice.wait_for(lambda line: line == "Type 'join fred' to accept.", since=invited)
+        await alice.send("join fred")
+        await mona.wait_for(lambda line: line == "fred and alice start a 1 point match.", mark)
+        await mona.wait_for(lambda line: line.startswith("board:"), mark)
         await mona.send("unwatch")
         await mona.wait_for(lambda line: line == "You stop watching fred.")
         for client in clients:

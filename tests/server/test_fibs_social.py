@@ -9,7 +9,11 @@ import asyncio
 import random
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from backgammon.server.fibs.events import EVENTS
 from backgammon.server.service import MAX_STORED_FROM_ONE, MAX_STORED_MESSAGES
 from backgammon.server.social.user_text import MAX_TEXT
 
@@ -270,5 +274,36 @@ def test_whois_and_pip_and_the_join_step_between_games(tmp_path: Path, backend: 
                 "FIBS_NoEmail", "FIBS_JoinNextGame",
             ):  # fmt: skip
                 assert expected in classes, expected
+
+    asyncio.run(scenario())
+
+
+def test_goodbye_is_said_while_the_pump_tells_an_event(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``bye`` typed while the session's pump is in the middle of telling an event
+    (one that waits, as a board waits for the database under load): the lines of the
+    pump's unfinished batch, the ``Goodbye.`` among them, are still written before
+    the connection closes. Before, the batch went with the cancelled pump and the
+    client never heard its goodbye."""
+    telling, never = asyncio.Event(), asyncio.Event()
+    tell = EVENTS["tell"]
+
+    async def tell_slowly(session: Any, message: dict[str, Any]) -> None:
+        telling.set()
+        await never.wait()  # cancelled with the pump, never let through
+        await tell(session, message)
+
+    monkeypatch.setitem(EVENTS, "tell", tell_slowly)
+
+    async def scenario() -> None:
+        async with fibs_server(tmp_path, "", random.Random(1)) as (service, port):
+            for name in ("fred", "alice"):
+                await service.register(name, PASSWORD)
+            fred = await _clip_login(port, "fred", PASSWORD)
+            alice = await _clip_login(port, "alice", PASSWORD)
+            await fred.send("tell alice are you there?")
+            await asyncio.wait_for(telling.wait(), 10)
+            await _bye(alice, fred)
 
     asyncio.run(scenario())

@@ -210,6 +210,17 @@ class FibsSession(SessionState):
             self._pump.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._pump
+        await self._write_unsent()
+
+    async def _write_unsent(self) -> None:
+        """Write the lines of the batch the pump was telling when it was cancelled:
+        the session's own last lines (``Goodbye.``) may be among them. A client that
+        does not read gets a second."""
+        unsent, self._unsent = "".join(self._unsent), []
+        if unsent:
+            with contextlib.suppress(ConnectionError, OSError, TimeoutError):
+                async with asyncio.timeout(1.0):
+                    await self._write(unsent)
 
     # -- login ---------------------------------------------------------------------
 
@@ -414,6 +425,7 @@ class FibsSession(SessionState):
             except (ConnectionError, OSError):
                 return
             finally:
+                self._unsent.extend(self._batch or ())
                 self._batch = None
 
     async def _tell_next_events(self, connection: Connection) -> bool:

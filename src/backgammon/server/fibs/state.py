@@ -155,8 +155,10 @@ class SessionState:
         self.states: dict[str, dict[str, Any]] = {}
         self.seen: dict[str, int] = {}
         self.typed: list[tuple[int, int]] | None = None
-        # Lines told while the pump handles a batch of events, sent in one write.
+        # Lines told while the pump handles a batch of events, sent in one write;
+        # what a batch held when its pump was cancelled, written as the session closes.
         self._batch: list[str] | None = None
+        self._unsent: list[str] = []
         # Between two games of the match being played: its states are kept here
         # (unsaid) until the player types 'join'.
         self.held: str | None = None
