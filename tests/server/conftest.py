@@ -23,6 +23,7 @@ import httpx
 import pytest
 
 from .browser import CHROMIUM
+from .server_forks import FORKS, USE_FORKS, ForkedProcess
 
 POSTGRESQL = os.environ.get("BACKGAMMON_TEST_POSTGRESQL", "")
 """A PostgreSQL URL whose user may create databases (``postgresql://user@host/db``)."""
@@ -81,7 +82,7 @@ class ServerProcess:
         self.database = database
         self.port = _free_port()
         self.extra = extra
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: subprocess.Popen[bytes] | ForkedProcess | None = None
         self.log = data / "server.log"
 
     @property
@@ -107,8 +108,11 @@ class ServerProcess:
         ]
         if self.database:
             command += ["--database", self.database]
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        if USE_FORKS:
+            self.process = FORKS.start(command[3:], self.log)
+        else:
+            with self.log.open("ab") as log:
+                self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
