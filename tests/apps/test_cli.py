@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -49,12 +50,13 @@ def test_play_ends_cleanly_when_input_ends() -> None:
         ("--variant", "tabula"),
         ("--variant", "nope"),
         ("--match", "-1"),
-        ("--save", "/nonexistent/folder/x.mat"),
+        ("--save", "{missing}/folder/x.mat"),
     ],
 )
-def test_play_refuses_a_bad_option_naming_it(option: str, value: str) -> None:
+def test_play_refuses_a_bad_option_naming_it(option: str, value: str, tmp_path: Path) -> None:
     """Each bad option is one line naming the option and what was typed (several
     said 'Invalid value:' without the option), before any game starts."""
+    value = value.format(missing=tmp_path / "missing")
     result = runner.invoke(app, ["play", "--seed", "5", option, value], input="quit\n")
     assert result.exit_code == 2
     assert f"Invalid value for '{option}'" in result.output, result.output

@@ -24,8 +24,9 @@ MATCH = Path(__file__).parents[1] / "data" / "reference" / "formats" / "match01_
 def test_save_to_a_path_that_cannot_take_it_says_why_and_the_game_goes_on(
     tmp_path: Path,
 ) -> None:
+    missing = tmp_path / "missing"  # (not a fixed path: it may exist somewhere)
     answers = iter(
-        ["save x.txt", "save /nonexistent/x.mat", f"save {tmp_path}", f"save {tmp_path}/g.mat"]
+        ["save x.txt", f"save {missing}/x.mat", f"save {tmp_path}", f"save {tmp_path}/g.mat"]
     )
     lines: list[str] = []
 
@@ -36,7 +37,7 @@ def test_save_to_a_path_that_cannot_take_it_says_why_and_the_game_goes_on(
     said = [line for line in lines if line.startswith(("Could not save", "Saved the match"))]
     assert said == [
         "Could not save: x.txt: the format is chosen by the extension, .mat or .sgf",
-        "Could not save: /nonexistent/x.mat: the folder /nonexistent does not exist",
+        f"Could not save: {missing}/x.mat: the folder {missing} does not exist",
         f"Could not save: {tmp_path}: the format is chosen by the extension, .mat or .sgf",
         f"Saved the match to {tmp_path}/g.mat.",
     ]
@@ -47,24 +48,25 @@ def test_save_to_a_path_that_cannot_take_it_says_why_and_the_game_goes_on(
 @pytest.mark.parametrize(
     ("command", "words"),
     [
-        (
-            ["play", "--save", "/nonexistent/dir/x.mat"],
-            "the folder /nonexistent/dir does not exist",
-        ),
+        (["play", "--save", "{missing}/dir/x.mat"], "the folder {missing}/dir does not exist"),
         (["play", "--save", "x.txt"], "the format is chosen by the extension, .mat or .sgf"),
-        (["analyze", str(MATCH), "--html", "/nonexistent/r.html"], "folder /nonexistent does not"),
+        (["analyze", str(MATCH), "--html", "{missing}/r.html"], "folder {missing} does not"),
         (
             ["analyze", str(MATCH), "--json", "report.txt"],
             "the format is chosen by the extension, .json",
         ),
-        (["archive", "gnubg", str(MATCH), "--html", "/nope/a.html"], "the folder /nope does not"),
+        (["archive", "gnubg", str(MATCH), "--html", "{missing}/a.html"], "folder {missing} does"),
     ],
 )
-def test_an_output_path_is_refused_before_any_work(command: list[str], words: str) -> None:
-    result = runner.invoke(app, command, input="quit\n")
+def test_an_output_path_is_refused_before_any_work(
+    command: list[str], words: str, tmp_path: Path
+) -> None:
+    missing = tmp_path / "missing"  # (not a fixed path: it may exist somewhere)
+    result = runner.invoke(app, [word.format(missing=missing) for word in command], input="quit\n")
     assert result.exit_code == 2, result.output
-    flat = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())  # rich's box unwrapped
-    assert words in flat, result.output
+    # Rich's box unwrapped, and a long path folded across lines joined again.
+    flat = "".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())
+    assert "".join(words.format(missing=missing).split()) in flat, result.output
     assert "Opening roll" not in result.output and "Analysing" not in result.output
 
 
