@@ -165,6 +165,7 @@ def _serve_child(request: dict[str, Any]) -> None:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.chdir(request["cwd"])
+        sys.path[0] = os.getcwd()  # as `python -m` has it (the helper's own is tests/server)
         os.environ.clear()
         os.environ.update(request["env"])
         log = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
@@ -254,7 +255,6 @@ def _helper() -> None:
                     os.close(wake_write)
                     _serve_child(request)
                 _tell({"pid": pid})
-        _reap()
 
 
 if __name__ == "__main__":

@@ -222,7 +222,7 @@ def test_two_guests_meet_in_the_lobby(server_factory: Any, browser: Any) -> None
     other.locator("#do-double").click()
     mover.locator("#do-take").click()
     for page in pages:
-        page.wait_for_selector("#board .cube[data-value='2']", state="attached")
+        page.wait_for_function(TAKEN_AT_2)
     assert mover.locator("#board .cube").get_attribute("data-owner") == "bottom"
     assert other.locator("#board .cube").get_attribute("data-owner") == "top"
     guest.locator("#chat-input").fill("hello host")
@@ -372,6 +372,14 @@ BOARD_SIGNATURE = """() => {
 }"""
 
 
+TAKEN_AT_2 = (
+    "() => { const cubes = document.querySelectorAll('#board .cube');"
+    " return cubes.length === 1 && cubes[0].dataset.value === '2'; }"
+)
+"""A page's board once a double to 2 is taken: the offer's own cube (at 2, offered,
+beside the centred cube) has given way to the one cube, at 2."""
+
+
 def _an_invitation(
     browser: Any, url: str, count: int, length: str = "1"
 ) -> tuple[list[Any], list[Any], str]:
@@ -442,7 +450,7 @@ def test_an_invitation_a_double_a_take_and_a_watcher(server_factory: Any, browse
     other.locator("#do-double").click()
     mover.locator("#do-take").click()
     for page in pages:
-        page.wait_for_selector("#board .cube[data-value='2']", state="attached")
+        page.wait_for_function(TAKEN_AT_2)
     same_board()
     assert watcher.locator("#do-roll, #do-double, #do-take").evaluate_all(
         "buttons => buttons.every((button) => button.hidden)"

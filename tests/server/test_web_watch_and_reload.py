@@ -146,3 +146,43 @@ def test_a_shared_link_is_watched_without_an_account_then_a_reload_keeps_the_tur
     player.close()
     context.close()
     assert problems == [] and viewer_problems == []
+
+
+def test_a_session_outlives_a_moment_the_server_cannot_be_reached(
+    server_factory: Any, browser: Any
+) -> None:
+    """Asking who is signed in fails for a moment (the server out of reach, or the page
+    left while it asked): the app and the tournaments page say so and ask again; only
+    the server's "no session" logs out. (Once, a page left while it asked made every
+    other page take the player for a stranger: no organiser's buttons.)"""
+    server = server_factory("--no-warm-up", "--no-bots")
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.goto(server.url + "/", wait_until="load")
+    page.locator("#login-form input[name=name]").fill("org")
+    page.locator("#login-form input[name=password]").fill("password-org")
+    page.get_by_role("button", name="Register").click()
+    page.wait_for_selector("#lobby-view:not([hidden])")
+    hint = "() => localStorage.getItem('backgammon.session')"
+
+    def unreachable(route: Any) -> None:
+        route.abort("connectionrefused")
+
+    page.route("**/api/me", unreachable)
+    page.reload(wait_until="load")
+    page.locator("#status", has_text="Could not reach the server").wait_for()
+    assert page.evaluate(hint) == "1", "a failed request is not a logout"
+    page.goto(server.url + "/tournaments", wait_until="load")
+    page.locator("#status", has_text="Failed to fetch").wait_for()
+    assert page.locator("#tournament-new").is_hidden()
+    page.unroute("**/api/me", unreachable)
+    page.locator("#who", has_text="org").wait_for()  # asked again at the next refresh
+    page.locator("#tournament-new").wait_for(state="visible")
+    page.goto(server.url + "/", wait_until="load")
+    page.wait_for_selector("#lobby-view:not([hidden])")
+    # The server's own "no session" still logs out.
+    context.clear_cookies()
+    page.reload(wait_until="load")
+    page.wait_for_selector("#login-form:not([hidden])")
+    assert page.evaluate(hint) is None
+    context.close()

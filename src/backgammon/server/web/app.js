@@ -11,7 +11,7 @@ import * as B from "./boardmodel.js";
 import * as R from "./boardrules.js";
 import { drawBoard, onTurn, pickUpFromTheBar, scrollToBoard } from "./boardsvg.js";
 import { cursorLabel, matchWords, showBoardWords } from "./boardwords.js";
-import { $, UNAUTHORIZED, api, el, say, sayError, showWho } from "./common.js";
+import { $, SessionEndedError, UNAUTHORIZED, api, el, say, sayError, showWho } from "./common.js";
 import { bindKeys, keyFocus } from "./keys.js";
 import { drawLobby } from "./lobbypage.js";
 import * as L from "./lobbyview.js";
@@ -136,10 +136,25 @@ async function start() {
     route();
     return;
   }
+  await resumeSession();
+}
+
+const RESUME_RETRY_MS = 3000;
+
+/** Back into the session this browser logged in to before. Only the server's "no
+ * session" (401) logs out: a request that failed (the server unreachable, the page
+ * left while it was asked) keeps the hint and is tried again, or the other pages
+ * would take a signed-in player for a stranger. */
+async function resumeSession() {
   try {
     signedIn(await api("GET", "/api/me"));
-  } catch {
-    loggedOut();
+  } catch (error) {
+    if (error instanceof SessionEndedError) {
+      loggedOut();
+      return;
+    }
+    say(`Could not reach the server (${error.message}); trying again.`, true, true);
+    setTimeout(resumeSession, RESUME_RETRY_MS);
   }
 }
 

@@ -7,7 +7,7 @@
 // first seen in the view. What is shown comes from tournamentview.js (pure, unit-tested);
 // every text from the server is set as text, never as HTML.
 
-import { $, api, el, say, sayError, showWho } from "./common.js";
+import { $, SessionEndedError, api, el, say, sayError, showWho } from "./common.js";
 import { listenForPairings, openMatchOnce } from "./pairings.js";
 import * as T from "./tournamentview.js";
 
@@ -21,21 +21,26 @@ function tournamentId() {
   return new URLSearchParams(location.search).get("id");
 }
 
+/** Who is signed in, asked once a page load. Only the server's "no session" (401)
+ * makes a stranger: another failure (the server unreachable for a moment) is thrown,
+ * said, and asked again at the next refresh. */
 async function whoAmI() {
   if (page.me !== undefined) return page.me;
-  page.me = null;
+  let me = null;
   if (localStorage.getItem(HINT)) {
     try {
-      page.me = await api("GET", "/api/me");
+      me = await api("GET", "/api/me");
       const lobby = await api("GET", "/api/lobby");
       page.levels = lobby.bots.map((bot) => bot.bot_level).filter(Boolean);
-    } catch {
-      page.me = null;
+    } catch (error) {
+      if (!(error instanceof SessionEndedError)) throw error;
+      me = null;
     }
   }
-  showWho(page.me);
-  if (page.me) listenForPairings(page.me.name, say); // a round's start, on any of these pages
-  return page.me;
+  page.me = me;
+  showWho(me);
+  if (me) listenForPairings(me.name, say); // a round's start, on any of these pages
+  return me;
 }
 
 function fillLevels(select) {
