@@ -4,6 +4,7 @@
 Run by hand, never by the test suite::
 
     .venv/bin/python benchmarks/eval.py [--runs 5] [--repeat 5] [--json OUT] [--no-gnubg]
+        [--plans all|blitz,prime,...]
 
 The positions are the 2,000 records of ``tests/data/reference/evals_public.jsonl.xz`` (half
 contact, a quarter race, a quarter bear-off). Measured ``--runs`` times after a warm-up
@@ -20,7 +21,9 @@ positions:
 
 The engine runs the default network sizes (contact and crashed 242-128-5, race
 208-128-5; see ``--hidden``) with seeded random weights: speed does not depend on the
-weights. No bearoff database is plugged in, so bear-off positions go through the race
+weights. With ``--plans``, networks of game plans of the same size are added (a contact
+position of such a plan is theirs) and the engine without them is measured beside. No
+bearoff database is plugged in, so bear-off positions go through the race
 network (GNU Backgammon looks them up in its databases, which is cheaper).
 
 GNU Backgammon, where installed, in the same run (its helper scripts in
@@ -62,6 +65,7 @@ import numpy as np
 if TYPE_CHECKING:
     from backgammon import Position
     from backgammon.engine.evaluator import Engine
+    from backgammon.engine.network import Networks
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -333,14 +337,34 @@ def machine() -> dict[str, Any]:
     return describe()
 
 
+def with_plans(networks: Networks, names: str) -> Networks:
+    """``networks`` with random plans' networks of the same size added: ``names`` is
+    comma-separated (``blitz,prime``), ``all`` or empty (none)."""
+    from backgammon.engine.network import PLAN_NETWORK_NAMES, Network
+
+    chosen = list(PLAN_NETWORK_NAMES.values()) if names == "all" else names.split(",")
+    added = {
+        name: Network.random(
+            networks.contact.inputs, networks.contact.hidden, networks.contact.encoding, index
+        )
+        for index, name in enumerate(name.strip() for name in chosen if name.strip())
+    }
+    return networks.with_networks(added)
+
+
 def build_ratios(
     ours: Sequence[Figure], gnubg: Sequence[Figure | Rate]
 ) -> list[tuple[str, float, float | None]]:
-    """Our figures divided by gnubg's, with the targets where there is one."""
+    """Our figures divided by gnubg's, with the targets where there is one; with the
+    plans' networks measured against none, those ratios first."""
     mine = {figure.name: figure.per_s for figure in ours}
     many = mine["evaluate_many"]
     single = mine["evaluate (single)"]
-    ratios: list[tuple[str, float, float | None]] = []
+    ratios: list[tuple[str, float, float | None]] = [
+        (f"{name} / the same without plans' networks", mine[name] / mine[other], None)
+        for name in ("evaluate_many", "evaluate (single)")
+        if (other := f"{name} (no plans' networks)") in mine
+    ]
     for figure in gnubg:
         theirs = figure.per_s
         if figure.name.startswith("gnubg calibrate"):
@@ -421,6 +445,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-gnubg", action="store_true")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--numba-cache-dir", type=Path, default=DEFAULT_NUMBA_CACHE)
+    parser.add_argument(
+        "--plans",
+        default="",
+        help="plans' networks to add (comma-separated names, or 'all'); the same engine "
+        "without them is measured too, and the ratio given",
+    )
     args = parser.parse_args(argv)
     os.environ["NUMBA_CACHE_DIR"] = str(args.numba_cache_dir)
 
@@ -431,12 +461,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     positions = [to_position(record) for record in records]
     dice = [(max(record["dice"]), min(record["dice"])) for record in records]
     ids = [record["position_id"] for record in records]
-    networks = Networks.random(seed=1, hidden=args.hidden)
+    plain = Networks.random(seed=1, hidden=args.hidden)
+    networks = with_plans(plain, args.plans)
     engine = Engine(networks)
     sizes = ", ".join(
         f"{name} {net.inputs}-{net.hidden}-5" for name, net in networks.by_name().items()
     )
     ours = measure_ours(engine, positions, dice, args.runs, args.repeat)
+    if networks.plans:
+        without = measure_ours(Engine(plain), positions, dice, args.runs, args.repeat)
+        for figure in without:
+            figure.name += " (no plans' networks)"
+        ours += without
 
     gnubg: list[Figure | Rate] = []
     notes: list[str] = []

@@ -4,6 +4,7 @@ widening networks."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -134,3 +135,61 @@ def test_distill_fits_chosen_networks_on_several_folders(tmp_path: Path) -> None
     refused = CliRunner().invoke(app, [*args, "--also", str(unfinished)])
     assert refused.exit_code != 0
     assert "0 of 3 positions" in refused.output
+
+
+def _small_corpus(tmp_path: Path, shards: int) -> Path:
+    """A corpus folder holding the first ``shards`` shards of the repository's own."""
+    import shutil
+
+    source = Path(__file__).resolve().parents[2] / "corpus"
+    folder = tmp_path / "corpus"
+    (folder / "shards").mkdir(parents=True)
+    (folder / "queue").mkdir()
+    for path in sorted((source / "shards").glob("*.txt.gz"))[:shards]:
+        shutil.copy(path, folder / "shards" / path.name)
+        chunk = path.name.removesuffix(".gz")
+        shutil.copy(source / "queue" / chunk, folder / "queue" / chunk)
+    return folder
+
+
+def test_the_corpus_labels_as_arrays(tmp_path: Path) -> None:
+    from backgammon.training.corpus import Corpus, labelled_arrays
+
+    corpus = Corpus(_small_corpus(tmp_path, 2))
+    labels = [
+        label for name in sorted(corpus.shard_names()) for label in corpus.read_shard(name).labels
+    ]
+    boards, targets = labelled_arrays(corpus)
+    assert boards.shape == (len(labels), 52) and targets.shape == (len(labels), 5)
+    first = labels[0]
+    assert Position.from_array(boards[0]).position_id == first.queued.position_id
+    assert np.allclose(targets[0], first.probabilities)
+    empty = labelled_arrays(Corpus(tmp_path / "none"))
+    assert empty[0].shape == (0, 52) and empty[1].shape == (0, 5)
+
+
+def test_distill_fits_a_plans_network_on_the_corpus(tmp_path: Path) -> None:
+    """``--fit blitz`` starts the blitz network as a copy of the contact network and
+    fits it alone, on the corpus's rollouts as well as the folder's labels."""
+    corpus = _small_corpus(tmp_path, 3)
+    folder = tmp_path / "plans"
+    args = ["distill", "--folder", str(folder), "--games", "2", "--epochs", "2", "--seed", "7"]
+    result = CliRunner().invoke(
+        app, [*args, "--fit", "blitz", "--corpus", str(corpus), "--corpus-repeat", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    assert f"rollout labels from the corpus {corpus}, x2" in result.output
+    fitted = Networks.load(json.loads(result.output.strip().splitlines()[-1])["weights"])
+    shipped = Engine().networks
+    assert list(fitted.plans) == ["blitz"]
+    for name in ("contact", "crashed", "race"):
+        assert np.array_equal(fitted.by_name()[name].params, shipped.by_name()[name].params)
+    assert not np.array_equal(fitted.plans["blitz"].params, shipped.contact.params)
+    step = fitted.metadata.extra["distillation"][-1]
+    assert step["corpus"] == str(corpus) and step["corpus_repeat"] == 2
+    assert [report["network"] for report in step["held_out"]] == ["blitz"]
+    elsewhere = [*args[:2], str(tmp_path / "untouched"), *args[3:]]
+    missing = CliRunner().invoke(app, [*elsewhere, "--corpus", str(tmp_path / "no")])
+    assert missing.exit_code != 0
+    assert "isnotafolder" in re.sub(r"[\s│╭╮╰╯─]", "", missing.output)
+    assert not (tmp_path / "untouched").exists(), "refused before any work"

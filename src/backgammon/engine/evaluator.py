@@ -10,7 +10,9 @@ evaluator by class:
   covers the position, otherwise the race network;
 * ``RACE``: the race network on the race encoding;
 * ``CONTACT`` and ``CRASHED``: the contact and crashed networks on the contact
-  encoding.
+  encoding; a ``CONTACT`` position whose game plan has a network of its own
+  (:attr:`~backgammon.engine.network.Networks.plans`, chosen by
+  :func:`~backgammon.engine.plans.plan_of`'s rule) is evaluated by that network.
 
 A variant that is solved outright (1-, 2- and 3-checker hypergammon, see
 :mod:`backgammon.engine.hypergammon`) skips the classes: an :class:`ExactEvaluator`
@@ -64,6 +66,7 @@ from backgammon.engine.encoding import (
 )
 from backgammon.engine.network import (
     OUTPUTS,
+    PLAN_NETWORK_NAMES,
     Network,
     Networks,
     forward_one,
@@ -72,6 +75,7 @@ from backgammon.engine.network import (
     outputs_into,
     sigmoid_inplace,
 )
+from backgammon.engine.plans import PLANS, plan_index_of_board, plan_indexes
 from backgammon.engine.pruning import default_pruning_network
 from backgammon.engine.search import EvaluationCache, MoveFilter, Pruning, evaluate_plies, invert
 from backgammon.errors import EngineError
@@ -134,6 +138,7 @@ __all__ = [
     "lookahead_supported",
     "mother_rule_results",
     "networks_for",
+    "split_by_plan",
     "variant_networks",
     "variant_weights_name",
 ]
@@ -358,10 +363,14 @@ def _evaluate_one(
     race: Probabilities,
     crashed: Probabilities,
     hidden: npt.NDArray[np.int64],
+    plan_params: Probabilities,
+    plan_hidden: npt.NDArray[np.int64],
     out: Probabilities,
 ) -> int:
     """Classify, encode, run the network, finish; return the class. With
-    ``defer_bearoff``, a ``BEAROFF`` position is only classified (``out`` untouched)."""
+    ``defer_bearoff``, a ``BEAROFF`` position is only classified (``out`` untouched).
+    ``plan_params[i]`` is the network of plan ``PLANS[i]`` where ``plan_hidden[i]`` is
+    not 0 (see :func:`_plan_table`)."""
     cls = _classify_board(board)
     if cls == _BEAROFF and defer_bearoff:
         return cls
@@ -375,8 +384,11 @@ def _evaluate_one(
     else:
         x = np.empty(CONTACT_INPUTS, dtype=np.float32)
         encode_contact_into(board, checkers, x)
+        plan = plan_index_of_board(board) if cls == _CONTACT and plan_hidden.any() else 0
         if cls == _CRASHED:
             w1, b1, w2t, b2 = _views(crashed, CONTACT_INPUTS, hidden[2])
+        elif plan_hidden[plan]:
+            w1, b1, w2t, b2 = _views(plan_params[plan], CONTACT_INPUTS, plan_hidden[plan])
         else:
             w1, b1, w2t, b2 = _views(contact, CONTACT_INPUTS, hidden[0])
         forward_one(x, w1, b1, w2t, b2, out)
@@ -484,6 +496,41 @@ def lookahead_supported(variant: Variant) -> bool:
         or variant.doubles_roll_again
         or variant.complement_doubles
     )
+
+
+def split_by_plan(
+    networks: Networks, boards: Boards, rows: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], dict[str, npt.NDArray[np.int64]]]:
+    """Which of the contact ``boards[rows]`` a plan's network serves
+    (:attr:`Networks.plans`): ``(rows left to the contact network, {name: rows})``,
+    the rows in their order. With no plan networks, nothing is classified."""
+    if not networks.plans or rows.shape[0] == 0:
+        return rows, {}
+    plans = plan_indexes(boards, rows)
+    left = np.ones(rows.shape[0], dtype=bool)
+    served: dict[str, npt.NDArray[np.int64]] = {}
+    for plan, name in PLAN_NETWORK_NAMES.items():
+        if name in networks.plans:
+            mine = plans == PLANS.index(plan)
+            if mine.any():
+                served[name] = rows[mine]
+                left &= ~mine
+    return rows[left], served
+
+
+def _plan_table(networks: Networks) -> tuple[Probabilities, npt.NDArray[np.int64]]:
+    """The plans' networks as one kernel argument: row ``i`` of ``float32[plans, size]``
+    holds the parameters of plan ``PLANS[i]``'s network (zero-padded), and
+    ``int64[plans]`` its hidden units (0: the plan has none)."""
+    by_plan = networks.plan_networks()
+    size = max((net.params.shape[0] for net in by_plan.values()), default=1)
+    params = np.zeros((len(PLANS), size), dtype=np.float32)
+    hidden = np.zeros(len(PLANS), dtype=np.int64)
+    for plan, net in by_plan.items():
+        row = PLANS.index(plan)
+        params[row, : net.params.shape[0]] = net.params
+        hidden[row] = net.hidden
+    return params, hidden
 
 
 def _board(position: Position) -> Boards:
@@ -602,6 +649,7 @@ class Engine:
             [networks.contact.hidden, networks.race.hidden, networks.crashed.hidden],
             dtype=np.int64,
         )
+        self._plan_params, self._plan_hidden = _plan_table(networks)
         self.move_filter = MoveFilter()
         """Which plays lookahead search examines (GNU Backgammon's "normal" filter:
         up to 8 within 0.16 of the best at 0-ply)."""
@@ -693,6 +741,8 @@ class Engine:
             nets.race.params,
             nets.crashed.params,
             self._hidden,
+            self._plan_params,
+            self._plan_hidden,
             out,
         )
         if defer and cls == _BEAROFF:
@@ -751,7 +801,10 @@ class Engine:
             self._run(nets.race, False, array, race_rows, probs)
         if counts[_CONTACT]:
             contact_rows = np.flatnonzero(classes == _CONTACT)
+            contact_rows, by_plan = split_by_plan(nets, array, contact_rows)
             self._run(nets.contact, True, contact_boards, contact_rows, probs)
+            for name, rows in by_plan.items():
+                self._run(nets.plans[name], True, contact_boards, rows, probs)
         if counts[_CRASHED]:
             crashed_rows = np.flatnonzero(classes == _CRASHED)
             self._run(nets.crashed, True, contact_boards, crashed_rows, probs)

@@ -28,11 +28,12 @@ so that ``win >= win_gammon >= win_backgammon`` and
 ``1 - win >= lose_gammon >= lose_backgammon`` (each in ``[0, 1]``). The evaluator applies
 it, with what the position itself tells (see :mod:`backgammon.engine.evaluator`).
 
-:class:`Networks` bundles the contact, race and crashed networks with their
-:class:`WeightsMetadata`, and reads and writes a weights file: a NumPy ``.npz`` archive
-holding, for each network ``NAME``, the arrays ``NAME.w1``, ``NAME.b1``, ``NAME.w2``,
-``NAME.b2`` (``float32``), plus ``metadata``, a 0-d unicode array holding a JSON object
-(:meth:`WeightsMetadata.to_json`). Files never need pickle.
+:class:`Networks` bundles the contact, race and crashed networks, and any networks of
+game plans (:data:`PLAN_NETWORK_NAMES`: a contact position of that plan is theirs), with
+their :class:`WeightsMetadata`, and reads and writes a weights file: a NumPy ``.npz``
+archive holding, for each network ``NAME``, the arrays ``NAME.w1``, ``NAME.b1``,
+``NAME.w2``, ``NAME.b2`` (``float32``), plus ``metadata``, a 0-d unicode array holding a
+JSON object (:meth:`WeightsMetadata.to_json`). Files never need pickle.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from backgammon.engine.encoding import (
     RACE_ENCODING,
     RACE_INPUTS,
 )
+from backgammon.engine.plans import Plan
 from backgammon.errors import EngineError
 
 __all__ = [
@@ -66,6 +68,7 @@ __all__ = [
     "NETWORK_NAMES",
     "OUTPUTS",
     "OUTPUT_NAMES",
+    "PLAN_NETWORK_NAMES",
     "Network",
     "Networks",
     "WeightsMetadata",
@@ -86,7 +89,12 @@ OUTPUT_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_back
 DEFAULT_HIDDEN = 128
 """Hidden units of the default networks (GNU Backgammon's contact net has 128 too)."""
 NETWORK_NAMES = ("contact", "race", "crashed")
-"""The networks of a :class:`Networks` bundle, in file order."""
+"""The networks every :class:`Networks` bundle has, in file order."""
+PLAN_NETWORK_NAMES: Mapping[Plan, str] = {
+    plan: plan.name.lower() for plan in Plan if plan is not Plan.RACE
+}
+"""The name of each contact plan's network (``Plan.BLITZ``: ``"blitz"``), where a
+bundle has one (:attr:`Networks.plans`)."""
 
 _DEFAULT_ENCODINGS = {
     "contact": CONTACT_ENCODING,
@@ -429,23 +437,27 @@ class WeightsMetadata:
 
 @dataclass(frozen=True)
 class Networks:
-    """The evaluator's networks, by position class, with their metadata.
+    """The evaluator's networks, by position class and game plan, with their metadata.
 
     Attributes:
         contact: for positions with contact.
         race: for races (and bear-offs no database covers).
         crashed: for contact positions where a side has few checkers left in play.
         metadata: what the weights file says about them.
+        plans: networks of game plans, by name (:data:`PLAN_NETWORK_NAMES`): a
+            contact position (not a crashed one) whose plan
+            (:func:`~backgammon.engine.plans.plan_of`) has one is evaluated by it
+            instead of the contact network. Empty by default.
     """
 
     contact: Network
     race: Network
     crashed: Network
     metadata: WeightsMetadata = field(default_factory=WeightsMetadata)
+    plans: Mapping[str, Network] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
-        for name in NETWORK_NAMES:
-            net = getattr(self, name)
+        for name, net in self.by_name().items():
             size = ENCODINGS.get(net.encoding)
             if size is None:
                 raise EngineError(f"the {name} network uses an unknown encoding {net.encoding!r}")
@@ -456,17 +468,23 @@ class Networks:
                 )
         if self.race.encoding != RACE_ENCODING:
             raise EngineError(f"the race network must use {RACE_ENCODING!r}")
-        for name in ("contact", "crashed"):
-            if getattr(self, name).encoding not in CONTACT_FAMILY:
-                raise EngineError(
-                    f"the {name} network must use a contact encoding "
-                    f"({', '.join(map(repr, CONTACT_FAMILY))})"
-                )
-        if self.contact.encoding != self.crashed.encoding:
+        if self.contact.encoding not in CONTACT_FAMILY:
             raise EngineError(
-                f"the contact and crashed networks must use the same encoding, got "
-                f"{self.contact.encoding!r} and {self.crashed.encoding!r}"
+                f"the contact network must use a contact encoding "
+                f"({', '.join(map(repr, CONTACT_FAMILY))})"
             )
+        unknown = sorted(set(self.plans) - set(PLAN_NETWORK_NAMES.values()))
+        if unknown:
+            raise EngineError(
+                f"no game plan is called {', '.join(map(repr, unknown))} (plans: "
+                f"{', '.join(PLAN_NETWORK_NAMES.values())})"
+            )
+        for name, net in self.by_name().items():
+            if name != "race" and net.encoding != self.contact.encoding:
+                raise EngineError(
+                    f"the contact and {name} networks must use the same encoding, got "
+                    f"{self.contact.encoding!r} and {net.encoding!r}"
+                )
 
     def with_contact_encoding(self, encoding: str) -> Networks:
         """The same networks with the contact and crashed networks reading
@@ -478,13 +496,12 @@ class Networks:
         """
         if encoding not in CONTACT_FAMILY:
             raise EngineError(f"{encoding!r} is not a contact encoding")
-        return self.replace(
-            contact=Network(
-                self.contact.params.copy(), self.contact.inputs, self.contact.hidden, encoding
-            ),
-            crashed=Network(
-                self.crashed.params.copy(), self.crashed.inputs, self.crashed.hidden, encoding
-            ),
+        return self.with_networks(
+            {
+                name: Network(net.params.copy(), net.inputs, net.hidden, encoding)
+                for name, net in self.by_name().items()
+                if name != "race"
+            }
         )
 
     @classmethod
@@ -519,20 +536,44 @@ class Networks:
     def widened(self, hidden: int, seed: int = 0) -> Networks:
         """Every network widened to at least ``hidden`` hidden units (see
         :meth:`Network.widened`; networks already that wide are copied)."""
-        return self.replace(
-            **{
+        return self.with_networks(
+            {
                 name: net.widened(max(hidden, net.hidden), (seed, index))
                 for index, (name, net) in enumerate(self.by_name().items())
             }
         )
 
     def by_name(self) -> dict[str, Network]:
-        """The networks by name (``"contact"``, ``"race"``, ``"crashed"``)."""
-        return {name: getattr(self, name) for name in NETWORK_NAMES}
+        """Every network by name: ``"contact"``, ``"race"``, ``"crashed"``, then the
+        plans' networks (:attr:`plans`) in the order of :data:`PLAN_NETWORK_NAMES`."""
+        named = {name: getattr(self, name) for name in NETWORK_NAMES}
+        named.update(
+            (name, self.plans[name]) for name in PLAN_NETWORK_NAMES.values() if name in self.plans
+        )
+        return named
+
+    def plan_networks(self) -> dict[Plan, Network]:
+        """The plans' networks by :class:`~backgammon.engine.plans.Plan`."""
+        return {
+            plan: self.plans[name]
+            for plan, name in PLAN_NETWORK_NAMES.items()
+            if name in self.plans
+        }
 
     def replace(self, **changes: Any) -> Networks:
-        """A copy with some fields changed (networks or ``metadata``)."""
+        """A copy with some fields changed (networks, ``plans`` or ``metadata``)."""
         return dataclasses.replace(self, **changes)
+
+    def with_networks(self, networks: Mapping[str, Network]) -> Networks:
+        """A copy with the networks named in ``networks`` (any of :meth:`by_name`'s
+        names, or a plan's network to add) replaced or added.
+
+        Raises:
+            EngineError: if a name is neither a class's nor a plan's network.
+        """
+        core = {name: net for name, net in networks.items() if name in NETWORK_NAMES}
+        plans = {name: net for name, net in networks.items() if name not in NETWORK_NAMES}
+        return self.replace(**core, plans={**self.plans, **plans})
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write a weights file (``.npz``, see the module doc).
@@ -570,18 +611,12 @@ class Networks:
             metadata = WeightsMetadata.from_json(text)
             described = json.loads(text).get("networks", {})
             nets: dict[str, Network] = {}
-            for name in NETWORK_NAMES:
-                keys = [f"{name}.{part}" for part in ("w1", "b1", "w2", "b2")]
-                missing = [key for key in keys if key not in archive.files]
-                if missing:
-                    raise EngineError(f"{os.fspath(path)!r} lacks {', '.join(missing)}")
-                encoding = described.get(name, {}).get("encoding", _DEFAULT_ENCODINGS[name])
-                w1, b1, w2, b2 = (archive[key] for key in keys)
-                try:
-                    nets[name] = Network.from_arrays(w1, b1, w2, b2, encoding)
-                except ValueError as exc:
-                    raise EngineError(f"{os.fspath(path)!r}, {name} network: {exc}") from None
-        return cls(nets["contact"], nets["race"], nets["crashed"], metadata)
+            present = {key.partition(".")[0] for key in archive.files}
+            for name in (*NETWORK_NAMES, *PLAN_NETWORK_NAMES.values()):
+                if name in NETWORK_NAMES or name in present:
+                    nets[name] = _read_network(archive, name, described, path)
+        plans = {name: net for name, net in nets.items() if name not in NETWORK_NAMES}
+        return cls(nets["contact"], nets["race"], nets["crashed"], metadata, plans)
 
     def __repr__(self) -> str:
         state = "trained" if self.metadata.trained else "untrained"
@@ -589,3 +624,21 @@ class Networks:
             f"{name} {net.inputs}-{net.hidden}-5" for name, net in self.by_name().items()
         )
         return f"<Networks {state}: {sizes}>"
+
+
+def _read_network(
+    archive: Any, name: str, described: Mapping[str, Any], path: str | os.PathLike[str]
+) -> Network:
+    """Network ``name`` of an open weights file (its encoding as the file describes it)."""
+    keys = [f"{name}.{part}" for part in ("w1", "b1", "w2", "b2")]
+    missing = [key for key in keys if key not in archive.files]
+    if missing:
+        raise EngineError(f"{os.fspath(path)!r} lacks {', '.join(missing)}")
+    encoding = described.get(name, {}).get(
+        "encoding", _DEFAULT_ENCODINGS.get(name, CONTACT_ENCODING)
+    )
+    w1, b1, w2, b2 = (archive[key] for key in keys)
+    try:
+        return Network.from_arrays(w1, b1, w2, b2, encoding)
+    except ValueError as exc:
+        raise EngineError(f"{os.fspath(path)!r}, {name} network: {exc}") from None

@@ -3,8 +3,10 @@
 The engine's :class:`~backgammon.engine.evaluator.PositionClass` says which network
 serves a position (race, contact, crashed); a *plan* says what kind of contact it is,
 so that errors, benchmarks and training positions can be counted by plan (where the
-engine loses: races, blitzes, "other contact"). :func:`plan_of` gives the first plan
-of :class:`Plan` that either side fits.
+engine loses: races, blitzes, "other contact"), and so that a plan may have a network
+of its own (:attr:`~backgammon.engine.network.Networks.plans`). :func:`plan_of` gives
+the first plan of :class:`Plan` that either side fits; :func:`plan_index_of_board` is
+the same rule as a Numba kernel over the engine's 52-slot boards, for the evaluator.
 
 >>> plan_of(Position.initial()).label  # both sides hold their 24-point
 'deep anchor'
@@ -14,9 +16,16 @@ from __future__ import annotations
 
 from enum import Enum
 
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
 from backgammon.rules.position import Position
 
-__all__ = ["Plan", "has_prime", "plan_of"]
+__all__ = ["PLANS", "Plan", "has_prime", "plan_index_of_board", "plan_indexes", "plan_of"]
+
+_SLOTS = 26  # a side's slots in a board: borne off (0), points 1-24, bar (25)
+_PIN_MASK = 0x7F  # a stored count without Plakoto's pin mark
 
 
 class Plan(Enum):
@@ -60,22 +69,87 @@ def has_prime(mine: tuple[int, ...], theirs: tuple[int, ...]) -> bool:
     return False
 
 
+PLANS: tuple[Plan, ...] = tuple(Plan)
+"""The plans in order: :func:`plan_index_of_board` answers an index into it."""
+
+
+@njit(cache=True)
+def _count(board: npt.NDArray[np.uint8], side: int, point: int) -> int:
+    return int(board[side * _SLOTS + point] & _PIN_MASK)
+
+
+@njit(cache=True)
+def _made_in(board: npt.NDArray[np.uint8], side: int, first: int, last: int) -> int:
+    """How many of ``side``'s points ``first``..``last`` it has made (two or more)."""
+    made = 0
+    for point in range(first, last + 1):
+        if _count(board, side, point) >= 2:
+            made += 1
+    return made
+
+
+@njit(cache=True)
+def _primes(board: npt.NDArray[np.uint8], side: int) -> bool:
+    """:func:`has_prime` for ``side`` of a board (the other side ``1 - side``)."""
+    run = 0
+    for point in range(1, 25):
+        run = run + 1 if _count(board, side, point) >= 2 else 0
+        if run >= 4:
+            for below in range(1, point - run + 1):
+                if _count(board, 1 - side, 25 - below):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def plan_index_of_board(board: npt.NDArray[np.uint8]) -> int:
+    """The index in :data:`PLANS` of the plan of one 52-slot board (the side on roll
+    first; :func:`plan_of`'s rule, as a Numba kernel callable from other kernels)."""
+    backs = [0, 0]
+    pips = [0, 0]
+    for side in range(2):
+        for point in range(1, _SLOTS):
+            count = _count(board, side, point)
+            if count:
+                backs[side] = point
+                pips[side] += point * count
+    if backs[0] + backs[1] <= 25:
+        return 0  # RACE
+    for side in range(2):
+        if _made_in(board, side, 19, 24) >= 2 and pips[side] - pips[1 - side] >= 30:
+            return 1  # BACK_GAME
+    for side in range(2):
+        if _count(board, side, 25) and _made_in(board, 1 - side, 1, 6) >= 3:
+            return 2  # BLITZ
+    for side in range(2):
+        if _primes(board, side):
+            return 3  # PRIME
+    if _made_in(board, 0, 18, 21) or _made_in(board, 1, 18, 21):
+        return 4  # HOLDING
+    if _made_in(board, 0, 22, 24) or _made_in(board, 1, 22, 24):
+        return 5  # DEEP_ANCHOR
+    return 6  # OTHER_CONTACT
+
+
+@njit(cache=True)
+def _plan_rows(boards: npt.NDArray[np.uint8], rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
+    out = np.empty(rows.shape[0], dtype=np.int8)
+    for k in range(rows.shape[0]):
+        out[k] = plan_index_of_board(boards[rows[k]])
+    return out
+
+
+def plan_indexes(
+    boards: npt.NDArray[np.uint8], rows: npt.NDArray[np.int64] | None = None
+) -> npt.NDArray[np.int8]:
+    """The :data:`PLANS` indexes of ``boards[rows]`` (``uint8[n, 52]``, C-ordered;
+    every row when ``rows`` is ``None``), as ``int8``."""
+    if rows is None:
+        rows = np.arange(boards.shape[0], dtype=np.int64)
+    return _plan_rows(boards, rows)
+
+
 def plan_of(position: Position) -> Plan:
     """The first :class:`Plan` that either side of ``position`` fits."""
-    if not position.has_contact():
-        return Plan.RACE
-    sides = (position.player, position.opponent)
-    pips = position.pip_counts()
-    for mine, behind in ((0, pips[0] - pips[1]), (1, pips[1] - pips[0])):
-        if sum(sides[mine][point] >= 2 for point in range(19, 25)) >= 2 and behind >= 30:
-            return Plan.BACK_GAME
-    for mine, theirs in ((0, 1), (1, 0)):
-        if sides[mine][25] and sum(sides[theirs][point] >= 2 for point in range(1, 7)) >= 3:
-            return Plan.BLITZ
-    for mine, theirs in ((0, 1), (1, 0)):
-        if has_prime(sides[mine], sides[theirs]):
-            return Plan.PRIME
-    for first, last, plan in ((18, 21, Plan.HOLDING), (22, 24, Plan.DEEP_ANCHOR)):
-        if any(side[point] >= 2 for side in sides for point in range(first, last + 1)):
-            return plan
-    return Plan.OTHER_CONTACT
+    board = np.frombuffer(bytearray(position._data), dtype=np.uint8)
+    return PLANS[plan_index_of_board(board)]

@@ -73,7 +73,7 @@ def train_race(
         raise ValueError(f"games must be >= 0, got {games}")
     if not alpha > 0:
         raise ValueError(f"alpha must be > 0, got {alpha}")
-    trained = networks.replace(**{name: net.copy() for name, net in networks.by_name().items()})
+    trained = networks.with_networks({name: net.copy() for name, net in networks.by_name().items()})
     views = parameter_views(trained)
     w1s, b1s, w2ts, b2s = views
     traces = zero_traces(views, 0.0)  # TD(0)

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from backgammon.engine.encoding import encode_batch, encode_race_batch
-from backgammon.engine.evaluator import Engine, PositionClass, classify_boards
+from backgammon.engine.evaluator import Engine, PositionClass, classify_boards, split_by_plan
 from backgammon.engine.network import Network, Networks
 from backgammon.engine.search import equities, evaluate_plies, rank_children
 from backgammon.rules.movegen import BOARD_SLOTS
@@ -170,13 +170,18 @@ class FitReport:
     loss_after: float
 
 
-def _network_rows(boards: Boards) -> dict[str, npt.NDArray[np.int64]]:
+def _network_rows(networks: Networks, boards: Boards) -> dict[str, npt.NDArray[np.int64]]:
+    """The rows of ``boards`` each of ``networks`` evaluates (as the engine chooses)."""
     classes = classify_boards(boards)
     race = (classes == int(PositionClass.RACE)) | (classes == int(PositionClass.BEAROFF))
+    contact, by_plan = split_by_plan(
+        networks, boards, np.flatnonzero(classes == int(PositionClass.CONTACT))
+    )
     return {
-        "contact": np.flatnonzero(classes == int(PositionClass.CONTACT)),
+        "contact": contact,
         "crashed": np.flatnonzero(classes == int(PositionClass.CRASHED)),
         "race": np.flatnonzero(race),
+        **by_plan,
     }
 
 
@@ -259,9 +264,10 @@ def fit_networks(
     only: Collection[str] | None = None,
 ) -> tuple[Networks, list[FitReport]]:
     """Copies of ``networks`` trained on ``boards`` → ``targets`` (each position
-    trains the network of its class), with a report per network that had positions.
-    ``only`` names the networks to train (``"contact"``, ``"crashed"``, ``"race"``;
-    ``None``: all); the others are kept as they are.
+    trains the network that evaluates it: its class's, or its plan's where
+    ``networks`` has one), with a report per network that had positions. ``only``
+    names the networks to train (``"contact"``, ``"crashed"``, ``"race"``, a plan's
+    network such as ``"blitz"``; ``None``: all); the others are kept as they are.
 
     Raises:
         ValueError: if boards and targets disagree in length or shape.
@@ -277,7 +283,7 @@ def fit_networks(
     reports: list[FitReport] = []
     if only is not None and not set(only) <= set(trained):
         raise ValueError(f"unknown networks {sorted(set(only) - set(trained))}")
-    for name, rows in _network_rows(array).items():
+    for name, rows in _network_rows(networks, array).items():
         if rows.shape[0] == 0 or (only is not None and name not in only):
             continue
         net = trained[name]
@@ -291,4 +297,4 @@ def fit_networks(
         _fit_one(net, x[train], y[train], epochs, learning_rate, batch, rng)
         after = _loss(net, x[test], y[test])
         reports.append(FitReport(name, int(train.shape[0]), int(cut), before, after))
-    return networks.replace(**trained), reports
+    return networks.with_networks(trained), reports

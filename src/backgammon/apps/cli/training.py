@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
     from rich.progress import Progress
+
+    from backgammon.engine.network import Networks
 
 __all__ = ["commands"]
 
@@ -149,16 +153,29 @@ def distill(
         typer.Option(help="Another distill folder, fully labelled at --plies, to fit on too."),
     ] = None,
     fit: Annotated[
-        str, typer.Option(help="The networks to train, comma-separated.")
+        str,
+        typer.Option(
+            help="The networks to train, comma-separated; a game plan's network "
+            "(blitz, prime, holding, deep_anchor, back_game, other_contact) the weights "
+            "lack starts as a copy of the contact network."
+        ),
     ] = "contact,crashed,race",
     others_from: Annotated[
         str | None,
         typer.Option(help="Take the networks not trained from these weights ('default')."),
     ] = None,
+    corpus: Annotated[
+        str | None,
+        typer.Option(help="A labelling corpus folder whose rollout labels are fitted on too."),
+    ] = None,
+    corpus_repeat: Annotated[
+        int, typer.Option(min=1, max=100, help="How many times each corpus label is given.")
+    ] = 1,
 ) -> None:
     """Improve the networks beyond TD: label positions from the engine's own games with
-    its own deeper search, and train the networks on them. Writes FOLDER/networks.npz;
-    each step's result is kept in FOLDER, so an interrupted run resumes."""
+    its own deeper search (and, with --corpus, take the corpus's rollouts), and train
+    the networks on them. Writes FOLDER/networks.npz; each step's result is kept in
+    FOLDER, so an interrupted run resumes."""
     import dataclasses
     import json
 
@@ -173,6 +190,8 @@ def distill(
         label_positions,
     )
 
+    if corpus is not None and not Path(corpus).is_dir():
+        raise typer.BadParameter(f"{corpus} is not a folder", param_hint="--corpus")
     work = Path(folder)
     work.mkdir(parents=True, exist_ok=True)
     engine = Engine(weights)
@@ -211,10 +230,12 @@ def distill(
         boards = np.concatenate((boards, extra_boards))
         labels = np.concatenate((labels, extra_labels))
         typer.echo(f"{extra_boards.shape[0]} labelled positions from {other}")
+    if corpus is not None:
+        boards, labels = _with_corpus(boards, labels, Path(corpus), corpus_repeat)
     names = [name.strip() for name in fit.split(",") if name.strip()]
     try:
         networks, reports = fit_networks(
-            engine.networks,
+            _with_plan_networks(engine.networks, names),
             boards,
             labels,
             checkers=engine.variant.checkers,
@@ -228,7 +249,7 @@ def distill(
     if others_from is not None:
         source = default_networks() if others_from == "default" else Networks.load(others_from)
         kept = {name: net for name, net in source.by_name().items() if name not in names}
-        networks = networks.replace(**kept)
+        networks = networks.with_networks(kept)
     for report in reports:
         typer.echo(
             f"{report.network}: {report.train_positions} positions, held-out error "
@@ -241,6 +262,8 @@ def distill(
             "games": games,
             "positions": int(boards.shape[0]),
             "also": list(also or []),
+            "corpus": corpus,
+            "corpus_repeat": corpus_repeat if corpus else 0,
             "fitted": names,
             "others_from": others_from,
             "plies": plies,
@@ -258,6 +281,35 @@ def distill(
     )
     networks.replace(metadata=metadata).save(work / "networks.npz")
     typer.echo(json.dumps({"weights": str(work / "networks.npz")}))
+
+
+def _with_plan_networks(networks: Networks, names: list[str]) -> Networks:
+    """``networks`` with each plan's network named in ``names`` that it lacks started
+    as a copy of its contact network (so that play is unchanged until it is fitted)."""
+    from backgammon.engine.network import PLAN_NETWORK_NAMES
+
+    new = {
+        name: networks.contact.copy()
+        for name in names
+        if name in PLAN_NETWORK_NAMES.values() and name not in networks.plans
+    }
+    return networks.with_networks(new) if new else networks
+
+
+def _with_corpus(
+    boards: npt.NDArray[np.uint8], labels: npt.NDArray[Any], folder: Path, repeat: int
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[Any]]:
+    """The positions and labels with the corpus's rollouts added ``repeat`` times."""
+    import numpy as np
+
+    from backgammon.training.corpus import Corpus, labelled_arrays
+
+    extra_boards, extra_labels = labelled_arrays(Corpus(folder))
+    typer.echo(f"{extra_boards.shape[0]} rollout labels from the corpus {folder}, x{repeat}")
+    return (
+        np.concatenate((boards, *[extra_boards] * repeat)),
+        np.concatenate((labels, *[extra_labels] * repeat)),
+    )
 
 
 @commands.command(name="train-prune")
