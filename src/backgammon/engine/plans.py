@@ -105,19 +105,22 @@ def _primes(board: npt.NDArray[np.uint8], side: int) -> bool:
 def plan_index_of_board(board: npt.NDArray[np.uint8]) -> int:
     """The index in :data:`PLANS` of the plan of one 52-slot board (the side on roll
     first; :func:`plan_of`'s rule, as a Numba kernel callable from other kernels)."""
-    backs = [0, 0]
-    pips = [0, 0]
-    for side in range(2):
-        for point in range(1, _SLOTS):
-            count = _count(board, side, point)
-            if count:
-                backs[side] = point
-                pips[side] += point * count
-    if backs[0] + backs[1] <= 25:
+    back = their_back = pips = their_pips = 0  # scalars: no list to allocate per call
+    for point in range(1, _SLOTS):
+        count = _count(board, 0, point)
+        if count:
+            back = point
+            pips += point * count
+        count = _count(board, 1, point)
+        if count:
+            their_back = point
+            their_pips += point * count
+    if back + their_back <= 25:
         return 0  # RACE
-    for side in range(2):
-        if _made_in(board, side, 19, 24) >= 2 and pips[side] - pips[1 - side] >= 30:
-            return 1  # BACK_GAME
+    if _made_in(board, 0, 19, 24) >= 2 and pips - their_pips >= 30:
+        return 1  # BACK_GAME
+    if _made_in(board, 1, 19, 24) >= 2 and their_pips - pips >= 30:
+        return 1
     for side in range(2):
         if _count(board, side, 25) and _made_in(board, 1 - side, 1, 6) >= 3:
             return 2  # BLITZ
