@@ -61,12 +61,10 @@ def has_prime(mine: tuple[int, ...], theirs: tuple[int, ...]) -> bool:
     """Whether ``mine`` has four or more made points in a row with one of ``theirs``
     behind them (each side's counts in its own numbering, the bar 25: ``theirs``'s
     point ``25 - p`` is our ``p``)."""
-    run = 0
-    for point in range(1, 25):
-        run = run + 1 if mine[point] >= 2 else 0
-        if run >= 4 and any(theirs[25 - below] for below in range(1, point - run + 1)):
-            return True
-    return False
+    board = np.zeros(2 * _SLOTS, dtype=np.uint8)
+    board[:_SLOTS] = mine[:_SLOTS]
+    board[_SLOTS:] = theirs[:_SLOTS]
+    return bool(_primes(board, 0))
 
 
 PLANS: tuple[Plan, ...] = tuple(Plan)
@@ -90,7 +88,7 @@ def _made_in(board: npt.NDArray[np.uint8], side: int, first: int, last: int) -> 
 
 @njit(cache=True)
 def _primes(board: npt.NDArray[np.uint8], side: int) -> bool:
-    """:func:`has_prime` for ``side`` of a board (the other side ``1 - side``)."""
+    """Whether ``side`` of a board primes the other (the rule :func:`has_prime` states)."""
     run = 0
     for point in range(1, 25):
         run = run + 1 if _count(board, side, point) >= 2 else 0
