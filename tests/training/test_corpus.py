@@ -21,7 +21,7 @@ from backgammon import Position
 from backgammon.apps.cli import app
 from backgammon.engine import Engine
 from backgammon.engine.plans import Plan, plan_of
-from backgammon.engine.rollout import RolloutSettings
+from backgammon.engine.rollout import RolloutSettings, rollout
 from backgammon.engine.workers import LocalProcesses
 from backgammon.training.corpus import (
     Corpus,
@@ -41,7 +41,8 @@ from backgammon.training.corpus.format import (
     parse_label,
     parse_queued,
 )
-from backgammon.training.corpus.labeller import labeller_lock
+from backgammon.training.corpus.labeller import chunk_seed, labeller_lock
+from backgammon.training.corpus.status import status_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -183,6 +184,35 @@ def test_run_queue_labels_every_chunk_once(tmp_path: Path) -> None:
     assert status.labelled[Plan.RACE, "R"] == 6 and status.waiting == 0
 
 
+def test_each_chunk_says_how_far_its_contact_positions_are_rolled_out(tmp_path: Path) -> None:
+    corpus = Corpus(tmp_path)
+    contact = [QueuedPosition(Position.initial().position_id, "C", Plan.OTHER_CONTACT, "fi")]
+    plies = {None: "to the end", 7: "truncated at 7", 3: "truncated at 3"}
+    headers = {  # a chunk queued before chunks said it keeps the default (7)
+        None: {"source": "test", "contact_truncation": None},
+        7: {"source": "test"},
+        3: {"source": "test", "contact_truncation": 3},
+    }
+    names = {plies: corpus.add_chunks(contact, 1, h)[0] for plies, h in headers.items()}
+    settings = CorpusSettings(contact=RolloutSettings(trials=2, truncation=7))
+    engine = Engine()
+    with labeller_lock(corpus), LocalProcesses(1) as runner:
+        run_queue(corpus, engine.evaluate_boards, "test", runner, settings)
+    for truncation, name in names.items():
+        shard = corpus.read_shard(name)
+        assert shard.header["settings"]["contact"]["truncation"] == truncation
+        alone = RolloutSettings(trials=2, truncation=truncation, seed=chunk_seed(name))
+        expected = rollout(engine.evaluate_boards, Position.initial(), alone)
+        assert shard.labels[0].probabilities == pytest.approx(expected.probabilities, abs=1e-4)
+    assert status_lines(corpus_status(corpus))[-1] == "contact rollouts: " + ", ".join(
+        f"{plies[t]} 1/1" for t in (3, 7, None)
+    )
+    # A chunk that asks for something else is refused, naming the chunk.
+    bad = corpus.add_chunks(contact, 1, {"source": "test", "contact_truncation": 0})[0]
+    with pytest.raises(CorpusFileError, match=f"chunk {bad}: contact_truncation"):
+        settings.for_chunk(corpus.read_chunk(bad))
+
+
 def test_fill_keeps_positions_new_and_labellable() -> None:
     known = {Position.initial().position_id}
     found = sample_positions(Engine(), 40, random.Random(3), known)
@@ -201,6 +231,12 @@ def test_label_corpus_as_typed(tmp_path: Path) -> None:
     )
     assert filled.exit_code == 0, filled.output
     assert "queued 12 positions in 3 chunks" in filled.output
+    first = Corpus(folder).read_chunk(Corpus(folder).chunk_names()[0])
+    assert first.header["contact_truncation"] is None  # contact rolled out to the end
+    refused = CliRunner().invoke(
+        app, ["label", "--corpus", str(folder), "--fill", "5", "--truncate", "0"]
+    )
+    assert refused.exit_code == 2 and "--truncate must be >= 1" in refused.output
     queue(Corpus(folder), 1)
     status = CliRunner().invoke(app, ["label", "--corpus", str(folder), "--status"])
     assert status.exit_code == 0, status.output

@@ -51,14 +51,20 @@ def show_status(folder: Path) -> None:
         typer.echo(line)
 
 
-def fill_corpus(folder: Path, count: int, seed: int, chunk_size: int) -> None:
+def fill_corpus(
+    folder: Path, count: int, seed: int, chunk_size: int, contact_truncation: int | None
+) -> None:
     """Queue ``count`` new positions from self-play (see
-    :mod:`backgammon.training.corpus.fill`) in chunks of ``chunk_size``."""
+    :mod:`backgammon.training.corpus.fill`) in chunks of ``chunk_size``, whose
+    contact positions are to be rolled out to the end (``contact_truncation`` None)
+    or truncated after that many plies."""
     from backgammon import __version__
     from backgammon.engine import Engine
     from backgammon.training.corpus import Corpus
     from backgammon.training.corpus.fill import FillSettings, sample_positions
 
+    if contact_truncation is not None and contact_truncation < 1:
+        raise _fail(ValueError(f"--truncate must be >= 1 plies, got {contact_truncation}"))
     corpus = Corpus(folder)
     try:
         known = {
@@ -68,7 +74,12 @@ def fill_corpus(folder: Path, count: int, seed: int, chunk_size: int) -> None:
         }
         began = time.perf_counter()
         positions = sample_positions(Engine(), count, random.Random(seed), known, FillSettings())
-        header = {"source": "backgammon label --fill", "seed": seed, "version": __version__}
+        header = {
+            "source": "backgammon label --fill",
+            "seed": seed,
+            "version": __version__,
+            "contact_truncation": contact_truncation,
+        }
         names = corpus.add_chunks(positions, chunk_size, header | {"host": socket.gethostname()})
     except (OSError, ValueError) as error:
         raise _fail(error) from None

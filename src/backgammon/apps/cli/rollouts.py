@@ -162,7 +162,11 @@ def label(
     nice: Annotated[bool, typer.Option(help="Run at the lowest priority (nice 19).")] = True,
     trials: Annotated[int, typer.Option(help="Trials per position.")] = 1296,
     truncate: Annotated[
-        int | None, typer.Option(help="Stop each trial after P plies (0-ply estimate).")
+        int | None,
+        typer.Option(
+            help="Stop each trial after P plies (0-ply estimate); --fill: the new "
+            "chunks' contact positions (default: to the end)."
+        ),
     ] = None,
     seed: Annotated[
         int, typer.Option(help="Dice seed (the same dice for every position); --fill: games.")
@@ -182,15 +186,15 @@ def label(
 ) -> None:
     """Rollout labels of many positions: of a positions file in resumable shards under
     --out (--trials, --truncate, --seed, --shard-size), or of the queue of a corpus
-    (--corpus DIR: races to the end, contact truncated; a shard per chunk; --status,
-    --fill N), on local processes or a Ray cluster."""
+    (--corpus DIR: races to the end, contact as each chunk says; a shard per chunk;
+    --status, --fill N [--truncate P]), on local processes or a Ray cluster."""
     from backgammon.apps.cli.corpus import CorpusRun, fill_corpus, run_corpus, show_status
 
     if corpus is not None and positions_file is None:
         if status:
             show_status(corpus)
         elif fill is not None:
-            fill_corpus(corpus, fill, seed, chunk_size)
+            fill_corpus(corpus, fill, seed, chunk_size, truncate)
         else:
             run = CorpusRun(cpus, ray, minutes, reverse, chunks, nice, weights)
             run_corpus(corpus, run)

@@ -7,8 +7,9 @@ the shard, atomically, so a labeller killed at any moment (``kill -9``) loses on
 the chunks in progress. One labeller runs on a corpus folder at a time
 (:func:`labeller_lock`, an advisory lock the system drops with the process). Races
 and bear-ins are rolled out to the end, so that their labels do not lean on our
-network; contact is truncated (variance reduction throughout): see
-:class:`CorpusSettings`.
+network; contact is truncated after 7 plies, or rolled out to the end where its chunk
+says so (``label --fill`` queues such chunks since 2026-11-29), variance reduction
+throughout: see :class:`CorpusSettings`.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ from backgammon.engine.rollout import RolloutSettings, rollout
 from backgammon.engine.search import BoardEvaluator
 from backgammon.engine.workers import TaskRunner
 from backgammon.rules.position import Position
-from backgammon.training.corpus.format import Label, QueuedPosition
-from backgammon.training.corpus.store import Corpus
+from backgammon.training.corpus.format import CorpusFileError, Label, QueuedPosition
+from backgammon.training.corpus.store import Chunk, Corpus
 
 __all__ = [
     "CorpusSettings",
@@ -66,6 +67,25 @@ class CorpusSettings:
     contact: RolloutSettings = field(
         default_factory=lambda: RolloutSettings(trials=144, truncation=7)
     )
+
+    def for_chunk(self, chunk: Chunk) -> CorpusSettings:
+        """These settings with the contact truncation ``chunk``'s header asks for
+        (``contact_truncation``: plies, or ``null`` for rollouts to the end, as
+        ``label --fill`` writes it); a chunk queued without it keeps these.
+
+        Raises:
+            CorpusFileError: if the header's value is not ``null`` or a positive
+                number of plies.
+        """
+        if "contact_truncation" not in chunk.header:
+            return self
+        plies = chunk.header["contact_truncation"]
+        if plies is not None and (type(plies) is not int or plies < 1):
+            raise CorpusFileError(
+                f"chunk {chunk.name}: contact_truncation must be null or a number of "
+                f"plies >= 1, got {plies!r}"
+            )
+        return replace(self, contact=replace(self.contact, truncation=plies))
 
     def for_kind(self, kind: str, seed: int) -> RolloutSettings:
         """The settings of a position of ``kind``, with the dice ``seed``."""
@@ -115,15 +135,15 @@ def label_chunk(
 
 def _task(
     evaluator: BoardEvaluator,
-    settings: CorpusSettings,
     deadline: float | None,
-    item: tuple[str, tuple[QueuedPosition, ...]],
+    item: tuple[str, tuple[QueuedPosition, ...], CorpusSettings],
 ) -> tuple[list[Label], float] | None:
     """One chunk's labels and seconds, or ``None`` if it starts after ``deadline``."""
     if deadline is not None and time.time() >= deadline:
         return None
     began = time.perf_counter()
-    labels = label_chunk(evaluator, item[1], settings, chunk_seed(item[0]))
+    name, positions, settings = item
+    labels = label_chunk(evaluator, positions, settings, chunk_seed(name))
     return labels, time.perf_counter() - began
 
 
@@ -205,7 +225,9 @@ def run_queue(
     """Label the pending chunks (oldest first, or newest with ``reverse``; at most
     ``limit``) on ``runner``, writing a shard for each as it finishes and calling
     ``on_shard``; no chunk starts after ``minutes``. ``network`` is the
-    evaluator's :func:`network_identity`. Hold :func:`labeller_lock` around it.
+    evaluator's :func:`network_identity`; each chunk is rolled out with ``settings``
+    as its header adjusts them (:meth:`CorpusSettings.for_chunk`). Hold
+    :func:`labeller_lock` around it.
 
     Raises:
         OSError: if the corpus cannot be read or written.
@@ -215,10 +237,10 @@ def run_queue(
     began = time.perf_counter()
     deadline = None if minutes is None else time.time() + 60 * minutes
     names = _chosen(corpus, reverse, limit)
-    items = [(name, corpus.read_chunk(name).positions) for name in names]
-    work = functools.partial(_task, evaluator, settings, deadline)
+    chunks = [corpus.read_chunk(name) for name in names]
+    items = [(chunk.name, chunk.positions, settings.for_chunk(chunk)) for chunk in chunks]
+    work = functools.partial(_task, evaluator, deadline)
     header = {
-        "settings": settings.as_json(),
         "network": network,
         "version": __version__,
         "host": socket.gethostname(),
@@ -230,7 +252,12 @@ def run_queue(
         labels, seconds = result
         name = names[index]
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        extra = {"seed": chunk_seed(name), "finished": stamp, "seconds": round(seconds, 1)}
+        extra = {
+            "settings": items[index][2].as_json(),
+            "seed": chunk_seed(name),
+            "finished": stamp,
+            "seconds": round(seconds, 1),
+        }
         try:
             corpus.write_shard(name, header | extra, labels)
         except FileExistsError:  # a copy of it came back from another machine meanwhile

@@ -1,5 +1,6 @@
 """The corpus's size, from its files only: positions queued and labelled by plan and
-kind, shards, trials, the networks that truncated the labels."""
+kind, shards, trials, the networks that truncated the labels, and how the contact
+positions are rolled out (truncated or to the end)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,13 @@ from dataclasses import dataclass, field
 
 from backgammon.engine.plans import Plan
 from backgammon.training.corpus.format import KINDS
+from backgammon.training.corpus.labeller import CorpusSettings
 from backgammon.training.corpus.store import Corpus
 
 __all__ = ["CorpusStatus", "corpus_status", "status_lines"]
+
+_CONTACT = ("C", "X")
+"""The kinds whose rollouts a chunk may truncate."""
 
 
 @dataclass(slots=True)
@@ -27,6 +32,9 @@ class CorpusStatus:
         trials: trials of all labels.
         networks: shards by the network that truncated their rollouts.
         sources: positions queued by source code.
+        contact_queued: contact and crashed positions queued, by their rollouts'
+            truncation in plies (``None``: to the end).
+        contact_labelled: the same, labelled.
     """
 
     chunks: int = 0
@@ -37,6 +45,8 @@ class CorpusStatus:
     trials: int = 0
     networks: Counter[str] = field(default_factory=Counter)
     sources: Counter[str] = field(default_factory=Counter)
+    contact_queued: Counter[int | None] = field(default_factory=Counter)
+    contact_labelled: Counter[int | None] = field(default_factory=Counter)
 
     @property
     def waiting(self) -> int:
@@ -54,16 +64,22 @@ def corpus_status(corpus: Corpus) -> CorpusStatus:
     status = CorpusStatus()
     names = corpus.chunk_names()
     status.chunks = len(names)
+    defaults = CorpusSettings()
     for name in names:
-        for entry in corpus.read_chunk(name).positions:
+        chunk = corpus.read_chunk(name)
+        truncation = defaults.for_chunk(chunk).contact.truncation
+        for entry in chunk.positions:
             status.queued[entry.plan, entry.kind] += 1
             status.sources[entry.source] += 1
+            status.contact_queued[truncation] += entry.kind in _CONTACT
     seen = set()
     for name in sorted(corpus.shard_names()):
         shard = corpus.read_shard(name)
         status.shards += 1
         status.networks[str(shard.header.get("network", "?"))] += 1
+        truncation = shard.header.get("settings", {}).get("contact", {}).get("truncation")
         for label in shard.labels:
+            status.contact_labelled[truncation] += label.queued.kind in _CONTACT
             status.labelled[label.queued.plan, label.queued.kind] += 1
             status.trials += label.trials
             seen.add(label.queued.position_id)
@@ -89,5 +105,16 @@ def status_lines(status: CorpusStatus) -> list[str]:
         f"{status.waiting:,} positions waiting",
         "sources: " + ", ".join(f"{k} {n:,}" for k, n in sorted(status.sources.items())),
         "networks: " + ", ".join(f"{k} ({n} shards)" for k, n in sorted(status.networks.items())),
+        "contact rollouts: " + _contact_line(status),
     ]
     return lines
+
+
+def _contact_line(status: CorpusStatus) -> str:
+    """Contact and crashed positions labelled/queued by their rollouts' truncation."""
+    kinds = sorted(status.contact_queued.keys() | status.contact_labelled.keys(), key=str)
+    return ", ".join(
+        f"{'to the end' if plies is None else f'truncated at {plies}'} "
+        f"{status.contact_labelled[plies]:,}/{status.contact_queued[plies]:,}"
+        for plies in kinds
+    )
