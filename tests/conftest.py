@@ -123,22 +123,51 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 def pytest_report_to_serializable(
     config: pytest.Config, report: pytest.CollectReport | pytest.TestReport
 ) -> Iterator[dict[str, object] | None]:
-    """A test's report as a parallel worker sends it, with every string made UTF-8
-    (a lone surrogate escaped). A failure's message may quote text a browser gave,
-    where JavaScript can leave half of a surrogate pair; the channel to the main
-    process takes UTF-8 only, and a report it refuses ends the worker's whole
-    session (pytest-xdist's internal error) instead of reporting the failure."""
+    """A test's report as a parallel worker sends it, made :func:`channel_safe`. A
+    failure's message may quote text a browser gave, where JavaScript can leave half of
+    a surrogate pair; the channel to the main process takes UTF-8 only, and a report it
+    refuses ends the worker's whole session (pytest-xdist's internal error) instead of
+    reporting the failure."""
     data = yield
-    return utf8_safe(data)
+    return channel_safe(data)
 
 
-def utf8_safe(value: Any) -> Any:
-    """``value`` (JSON-like: strings, lists, tuples, dicts) with each string's
-    characters that UTF-8 cannot hold written as backslash escapes."""
+def pytest_configure(config: pytest.Config) -> None:
+    """In a parallel worker, send every event to the main process through
+    :func:`channel_safe`, not only the reports: a warning's text (a page's message, an
+    object's repr in an unraisable exception) reaches the channel the same way, and
+    one it refuses ends the worker's session with its tests unrun (pytest-xdist then
+    stops the run with ``assert not crashitem``)."""
+    for plugin in config.pluginmanager.get_plugins():
+        if type(plugin).__name__ == "WorkerInteractor":
+            send_safely(plugin)
+
+
+def send_safely(interactor: Any) -> None:
+    """Make ``interactor.sendevent`` (pytest-xdist's worker) pass its arguments
+    through :func:`channel_safe`."""
+    send = interactor.sendevent
+
+    def sendevent(name: str, **kwargs: object) -> None:
+        send(name, **channel_safe(kwargs))
+
+    interactor.sendevent = sendevent
+
+
+def channel_safe(value: Any) -> Any:
+    """``value`` as pytest-xdist's channel (execnet) can carry it: each string's
+    characters that UTF-8 cannot hold written as backslash escapes, subclasses of the
+    plain types made plain, containers walked, anything else replaced by its repr."""
+    if value is None or type(value) in (bool, int, float, complex, bytes):
+        return value
     if isinstance(value, str):
-        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return str.encode(value, "utf-8", "backslashreplace").decode("utf-8")
+    for plain in (bool, int, float):  # an enum's member, numpy's float64
+        if isinstance(value, plain):
+            return plain(value)
     if isinstance(value, dict):
-        return {utf8_safe(key): utf8_safe(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(utf8_safe(item) for item in value)
-    return value
+        return {channel_safe(key): channel_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        plain = next(kind for kind in (list, tuple, set, frozenset) if isinstance(value, kind))
+        return plain(channel_safe(item) for item in value)
+    return channel_safe(repr(value))

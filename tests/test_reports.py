@@ -1,10 +1,18 @@
-"""The suite's own plumbing: a failing test's report reaches the main process from a
-parallel worker even when its message quotes text that UTF-8 cannot hold."""
+"""The suite's own plumbing: what a parallel worker sends the main process (a failing
+test's report, a warning) reaches it even when it quotes text that UTF-8 cannot hold
+or holds objects the channel cannot carry."""
 
 from __future__ import annotations
 
+import warnings
+from enum import IntEnum
+from typing import Any
+
 import pytest
-from execnet.gateway_base import dumps_internal
+from execnet.gateway_base import dumps_internal, loads_internal
+from xdist.remote import serialize_warning_message
+
+from tests.conftest import channel_safe, send_safely
 
 HALF_A_DIE = "throws \ud83c"  # the first half of a surrogate pair, as JavaScript may slice
 
@@ -24,3 +32,40 @@ def test_a_report_quoting_half_a_surrogate_pair_can_be_sent(request: pytest.Fixt
     data = request.config.hook.pytest_report_to_serializable(config=request.config, report=report)
     sent = dumps_internal(data)
     assert sent and "\\ud83c" in data["longrepr"] and data["outcome"] == "failed"
+
+
+class Sent(IntEnum):
+    ONE = 1
+
+
+def test_a_worker_sends_a_warning_quoting_half_a_surrogate_pair() -> None:
+    """Before: such a warning, recorded after a test, ended the worker's session with
+    its remaining tests unrun, and the run with pytest-xdist's ``assert not crashitem``."""
+    message = warnings.WarningMessage(UserWarning(HALF_A_DIE), UserWarning, "page.py", 1)
+    event = {"warning_message_data": serialize_warning_message(message), "when": "runtest"}
+    with pytest.raises(Exception, match="utf-8"):
+        dumps_internal(event)
+    received: list[tuple[str, dict[str, Any]]] = []
+
+    class Interactor:  # pytest-xdist's worker, as far as sending goes
+        def sendevent(self, name: str, **kwargs: object) -> None:
+            received.append(loads_internal(dumps_internal((name, kwargs))))
+
+    interactor = Interactor()
+    send_safely(interactor)
+    interactor.sendevent("warning_recorded", **event)
+    name, sent = received[0]
+    assert name == "warning_recorded"
+    assert sent["warning_message_data"]["message_str"] == "throws \\ud83c"
+
+
+def test_what_the_channel_cannot_carry_becomes_plain() -> None:
+    value = {"code": Sent.ONE, "items": (1.5, {2}, [object]), "text": HALF_A_DIE, "none": None}
+    plain = loads_internal(dumps_internal(channel_safe(value)))
+    assert plain == {
+        "code": 1,
+        "items": (1.5, {2}, ["<class 'object'>"]),
+        "text": "throws \\ud83c",
+        "none": None,
+    }
+    assert type(plain["code"]) is int
