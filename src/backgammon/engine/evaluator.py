@@ -66,7 +66,6 @@ from backgammon.engine.encoding import (
 )
 from backgammon.engine.network import (
     OUTPUTS,
-    PLAN_NETWORK_NAMES,
     Network,
     Networks,
     forward_one,
@@ -75,7 +74,8 @@ from backgammon.engine.network import (
     outputs_into,
     sigmoid_inplace,
 )
-from backgammon.engine.plans import PLANS, plan_index_of_board, plan_indexes
+from backgammon.engine.plan_networks import plan_table, split_by_plan
+from backgammon.engine.plans import plan_index_of_board
 from backgammon.engine.pruning import default_pruning_network
 from backgammon.engine.search import EvaluationCache, MoveFilter, Pruning, evaluate_plies, invert
 from backgammon.errors import EngineError
@@ -138,7 +138,6 @@ __all__ = [
     "lookahead_supported",
     "mother_rule_results",
     "networks_for",
-    "split_by_plan",
     "variant_networks",
     "variant_weights_name",
 ]
@@ -370,7 +369,7 @@ def _evaluate_one(
     """Classify, encode, run the network, finish; return the class. With
     ``defer_bearoff``, a ``BEAROFF`` position is only classified (``out`` untouched).
     ``plan_params[i]`` is the network of plan ``PLANS[i]`` where ``plan_hidden[i]`` is
-    not 0 (see :func:`_plan_table`)."""
+    not 0 (see :func:`~backgammon.engine.plan_networks.plan_table`)."""
     cls = _classify_board(board)
     if cls == _BEAROFF and defer_bearoff:
         return cls
@@ -498,41 +497,6 @@ def lookahead_supported(variant: Variant) -> bool:
     )
 
 
-def split_by_plan(
-    networks: Networks, boards: Boards, rows: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.int64], dict[str, npt.NDArray[np.int64]]]:
-    """Which of the contact ``boards[rows]`` a plan's network serves
-    (:attr:`Networks.plans`): ``(rows left to the contact network, {name: rows})``,
-    the rows in their order. With no plan networks, nothing is classified."""
-    if not networks.plans or rows.shape[0] == 0:
-        return rows, {}
-    plans = plan_indexes(boards, rows)
-    left = np.ones(rows.shape[0], dtype=bool)
-    served: dict[str, npt.NDArray[np.int64]] = {}
-    for plan, name in PLAN_NETWORK_NAMES.items():
-        if name in networks.plans:
-            mine = plans == PLANS.index(plan)
-            if mine.any():
-                served[name] = rows[mine]
-                left &= ~mine
-    return rows[left], served
-
-
-def _plan_table(networks: Networks) -> tuple[Probabilities, npt.NDArray[np.int64]]:
-    """The plans' networks as one kernel argument: row ``i`` of ``float32[plans, size]``
-    holds the parameters of plan ``PLANS[i]``'s network (zero-padded), and
-    ``int64[plans]`` its hidden units (0: the plan has none)."""
-    by_plan = networks.plan_networks()
-    size = max((net.params.shape[0] for net in by_plan.values()), default=1)
-    params = np.zeros((len(PLANS), size), dtype=np.float32)
-    hidden = np.zeros(len(PLANS), dtype=np.int64)
-    for plan, net in by_plan.items():
-        row = PLANS.index(plan)
-        params[row, : net.params.shape[0]] = net.params
-        hidden[row] = net.hidden
-    return params, hidden
-
-
 def _board(position: Position) -> Boards:
     return np.frombuffer(bytearray(position._data), dtype=np.uint8)
 
@@ -649,7 +613,7 @@ class Engine:
             [networks.contact.hidden, networks.race.hidden, networks.crashed.hidden],
             dtype=np.int64,
         )
-        self._plan_params, self._plan_hidden = _plan_table(networks)
+        self._plan_params, self._plan_hidden = plan_table(networks)
         self.move_filter = MoveFilter()
         """Which plays lookahead search examines (GNU Backgammon's "normal" filter:
         up to 8 within 0.16 of the best at 0-ply)."""

@@ -31,8 +31,9 @@ import numpy as np
 import numpy.typing as npt
 
 from backgammon.engine.encoding import encode_batch, encode_race_batch
-from backgammon.engine.evaluator import Engine, PositionClass, classify_boards, split_by_plan
+from backgammon.engine.evaluator import Engine, PositionClass, classify_boards
 from backgammon.engine.network import Network, Networks
+from backgammon.engine.plan_networks import split_by_plan
 from backgammon.engine.search import equities, evaluate_plies, rank_children
 from backgammon.rules.movegen import BOARD_SLOTS
 
