@@ -43,6 +43,7 @@ from backgammon.server.tournaments.model import (
     _load_event,
     _stored_settings,
 )
+from backgammon.server.tournaments.settings_checks import check_format_settings
 from backgammon.server.tournaments.views import (
     Links,
     _arena_key,
@@ -72,9 +73,6 @@ __all__ = [
 
 log = logging.getLogger("backgammon.server")
 
-MAX_DOUBLE_ELIMINATION = 32
-"""The most players of a double elimination (a format for small fields)."""
-
 MAX_LIVE_PER_ORGANISER = 5
 """The most open or running tournaments one organiser may have."""
 
@@ -84,10 +82,6 @@ MAX_START_AHEAD_SECONDS = 366 * 86_400
 KEPT_VIEWS = 128
 """How many ended (finished or cancelled) tournaments' rounds and standings a
 process keeps computed (the least recently viewed forgotten first)."""
-
-MIN_RATED_RESERVE_PER_POINT = 30
-"""The least reserve per point of a rated tournament's clock, in seconds: a player a
-moment away from the board does not lose a rated match on the clock."""
 
 ENDED = ("finished", "cancelled")
 """The statuses after which a tournament's record never changes."""
@@ -257,7 +251,7 @@ class TournamentService:
             raise ServiceError(
                 "bad_request", "starts_at: the start time is more than a year from now", 422
             )
-        self._check_format_settings(body)
+        check_format_settings(body)
         tournament_id = _new_id()
         async with self.games.db.transaction() as connection:
             live = await store.count_live_by_organiser(connection, user.id)
@@ -282,35 +276,6 @@ class TournamentService:
             )
         log.info("tournament %s created by %s", tournament_id, user.name)
         return await self.view(tournament_id)
-
-    @staticmethod
-    def _check_format_settings(body: CreateTournament) -> None:
-        """Refuse settings the format cannot have, and a rated event's clock under
-        :data:`MIN_RATED_RESERVE_PER_POINT` (``bad_request``)."""
-        reserve = body.clock.reserve_per_point_seconds
-        if body.rated and reserve < MIN_RATED_RESERVE_PER_POINT:
-            raise ServiceError(
-                "bad_request",
-                f"clock: a rated tournament gives at least {MIN_RATED_RESERVE_PER_POINT} s "
-                f"of reserve per point (got {reserve}); or make it unrated",
-                422,
-            )
-        if body.rounds is not None and body.rounds > body.max_players:
-            raise ServiceError("bad_request", "rounds: more rounds than players", 422)
-        if (body.consolation or body.last_chance) and body.format != "knockout":
-            raise ServiceError(
-                "bad_request", "consolation, last_chance: side events of a knockout only", 422
-            )
-        if body.last_chance and not body.consolation:
-            raise ServiceError(
-                "bad_request", "last_chance: a last chance follows a consolation", 422
-            )
-        if body.format == "double-elim" and body.max_players > MAX_DOUBLE_ELIMINATION:
-            raise ServiceError(
-                "bad_request",
-                f"max_players: a double elimination takes at most {MAX_DOUBLE_ELIMINATION}",
-                422,
-            )
 
     async def register(self, user: User, tournament_id: str) -> dict[str, Any]:
         """``user`` enters an open tournament.
