@@ -8,7 +8,9 @@ score evaluators on it, as GNU Backgammon's contact.bm / race.bm are used:
         --out benchmarks/data/rollout_truth.json.gz [--ray local|auto|ray://HOST:PORT]
     python benchmarks/rollout_truth.py score [--plies 0 1 2] [--no-gnubg] [--by-plan] [--report F]
     python benchmarks/rollout_truth.py track --cpus 2     # the shipped networks against their games
-    python benchmarks/rollout_truth.py races --cpus 2     # race decisions rolled out to the end
+    python benchmarks/rollout_truth.py to-the-end --plans race --cpus 2   # races to the end
+    python benchmarks/rollout_truth.py to-the-end --plans all --heldout-only --cpus 1 \\
+        --work benchmarks/data/to_the_end    # every held-out decision to the end (resumable)
 
 The build also runs in three steps, so that the rollouts can run on another machine
 (GNU Backgammon is needed only to draw): ``draw ... --out D.json.gz`` (decisions and
@@ -352,29 +354,41 @@ def roll_out(
     return dict(zip(results_of(job), read_labels(work), strict=True))
 
 
-def roll_out_races_to_the_end(args: argparse.Namespace) -> None:
-    """Roll out again, without truncation, every candidate of the decisions whose game
-    plan is a race (the same trials and dice), so that the race truth is the games'
-    own ends rather than our race network's estimate after the truncation; such a
-    decision is marked ``"truncation": null``."""
+def plan_name(decision: dict[str, Any]) -> str:
+    """The game plan of a decision's position, by name."""
+    return plan_of(Position.from_position_id(decision["position_id"]))
+
+
+def roll_out_to_the_end(args: argparse.Namespace) -> None:
+    """Roll out again, without truncation, every candidate of the decisions of the
+    game plans ``args.plans`` (names, or ``all``; held-out decisions alone with
+    ``args.heldout_only``) with the same trials and dice, so that their truth is the
+    games' own ends rather than our network's estimate after the truncation; such a
+    decision is marked ``"truncation": null``. Resumable in ``args.work``."""
     body = read_body(args.data)
+    wanted = set(args.plans)
     chosen = [
         decision
         for decision in body["decisions"]
         if "truncation" not in decision
-        and plan_of(Position.from_position_id(decision["position_id"])) == "race"
+        and (not args.heldout_only or decision["split"] == "heldout")
+        and ("all" in wanted or plan_name(decision) in wanted)
     ]
     picks = sorted({entry["result_id"] for decision in chosen for entry in decision["candidates"]})
-    print(f"{len(picks)} candidates of {len(chosen)} race decisions", flush=True)
+    print(f"{len(picks)} candidates of {len(chosen)} decisions", flush=True)
     if not picks:
         return
-    truth = roll_out({**body["settings"], "truncation": None}, picks, "races", args)
+    truth = roll_out({**body["settings"], "truncation": None}, picks, "to-the-end", args)
     for decision in chosen:
         for entry in decision["candidates"]:
             entry["equity"] = -truth[entry["result_id"]]["equity"]
             entry["standard_error"] = truth[entry["result_id"]]["standard_error"]
         decision["truncation"] = None
-    body["settings"]["races"] = "race decisions rolled out to the end (no truncation)"
+    ended = sorted({plan_name(decision) for decision in chosen})
+    split = "held-out " if args.heldout_only else ""
+    body["settings"].setdefault("to_the_end", []).append(
+        f"{split}{', '.join(ended)} decisions rolled out to the end (no truncation)"
+    )
     write_body(body, args.data)
 
 
@@ -663,11 +677,15 @@ def main() -> None:
     )
     yardstick.add_argument("--data", default=str(DATA))
     add_label_options(yardstick)
-    races = commands.add_parser(
-        "races", help="roll the race decisions' candidates out to the end (no truncation)"
+    ending = commands.add_parser(
+        "to-the-end", help="roll chosen decisions' candidates out to the end (no truncation)"
     )
-    races.add_argument("--data", default=str(DATA))
-    add_label_options(races)
+    ending.add_argument("--data", default=str(DATA))
+    ending.add_argument(
+        "--plans", nargs="+", default=["race"], help="game plans by name (race, blitz...) or all"
+    )
+    ending.add_argument("--heldout-only", action="store_true", help="held-out decisions only")
+    add_label_options(ending)
     tracking = commands.add_parser(
         "track", help="score every shipped network against its games with GNU Backgammon"
     )
@@ -691,8 +709,8 @@ def main() -> None:
         label(read_body(args.decisions), Path(args.work), args.cpus, args.ray)
     elif args.command == "yardstick":
         add_yardstick_picks(args)
-    elif args.command == "races":
-        roll_out_races_to_the_end(args)
+    elif args.command == "to-the-end":
+        roll_out_to_the_end(args)
     elif args.command == "track":
         track(args)
     elif args.command == "assemble":
