@@ -4,8 +4,8 @@ Hypothesis runs without per-example deadlines: the first call of a Numba kernel
 compiles it, and a busy CI machine can make any example slow; a deadline would turn
 that into a flaky failure without saying anything about correctness.
 
-The fast loop runs on parallel workers (pytest-xdist: ``-n 2 --dist loadfile``, the
-README's development section); the whole suite, as CI runs it, in one process. A
+The whole suite, as CI runs it, and the fast loop run on parallel workers
+(pytest-xdist: ``-n 2 --dist loadfile``, the README's development section). A
 test that measures time (a server's latency under an attack, a reader's growth)
 carries the ``alone`` marker: it waits until no other worker is inside a test and
 keeps the others out until it ends (:class:`Turns`), so the measurement is of its
