@@ -15,10 +15,13 @@ from backgammon.engine.search import (
     _best_in_spans,
     _distinct_rows,
     _must_judge,
+    best_children_with_values,
     equities,
     evaluate_plies,
     invert,
+    rank_children,
     search_plays,
+    weighted_rolls,
 )
 
 
@@ -207,3 +210,26 @@ def test_repeated_boards_in_a_batch_get_the_same_search() -> None:
         alone = evaluate_plies(toy, board[None, :], 2, MoveFilter(keep=2, margin=0.5))
         assert together[row] == pytest.approx(alone[0], abs=1e-12)
     assert np.array_equal(together[0], together[2])
+
+
+def test_every_rolls_best_child_and_its_values_come_from_one_evaluation() -> None:
+    """What a rollout's variance reduction reads (all 21 rolls at once): each roll's
+    best play by the mover's equity, as that roll's plays ranked alone give it, and
+    the child's own values."""
+    calls: list[int] = []
+
+    def counted(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
+        calls.append(boards.shape[0])
+        return toy(boards)
+
+    board = Position.from_points(
+        [0, 2, 2, 3, 0, 3, 0, 1, 0, 2, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [2, 2, 0, 3, 3, 2, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2],
+    ).to_array()
+    children, boards, rolls, theirs = best_children_with_values(counted, board[None, :])
+    assert len(calls) == 1 and list(boards) == [0] * 21 and list(rolls) == list(range(21))
+    assert np.array_equal(theirs, toy(children))
+    for (high, low, _), child in zip(weighted_rolls(), children, strict=True):
+        _, kids = rank_children(board, high, low)
+        mover = equities(invert(toy(kids)))
+        assert np.array_equal(child, kids[int(np.argmax(mover))])

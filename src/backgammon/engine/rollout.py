@@ -56,6 +56,7 @@ from backgammon.engine.cubeful import (
 from backgammon.engine.search import (
     BoardEvaluator,
     best_children,
+    best_children_with_values,
     equities,
     invert,
     rank_children,
@@ -79,6 +80,8 @@ _ORDERED_ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
 _HALF = BOARD_SLOTS // 2
 _MAX_PLIES = 10_000
 _SIGN = np.array([-1.0, 1.0, 1.0, 1.0, 1.0])
+_ROLL_INDEX = {(high, low): k for k, (high, low, _) in enumerate(weighted_rolls())}
+_ROLL_WEIGHTS = np.array([weight for _, _, weight in weighted_rolls()])
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,15 +197,17 @@ def _trial(
             die1, die2 = second[(trial // 36) % 36]
         else:
             die1, die2 = rng.randint(1, 6), rng.randint(1, 6)
-        child, value = _best_child(evaluator, board, die1, die2)
         if settings.variance_reduction:
-            average = np.zeros(5)
-            for high, low, weight in weighted_rolls():
-                average += weight * _best_child(evaluator, board, high, low)[1]
-            roll_luck = value - average
+            children, _, rolls, theirs = best_children_with_values(evaluator, board[None, :])
+            values = invert(theirs)
+            rolled = int(np.flatnonzero(rolls == _ROLL_INDEX[max(die1, die2), min(die1, die2)])[0])
+            child, value = children[rolled], values[rolled]
+            roll_luck = value - _ROLL_WEIGHTS[rolls] @ values
             # A difference of outcomes seen from the other side: the win part changes
             # sign, the gammon parts swap sides.
             luck += roll_luck if mover_is_root else roll_luck[[0, 3, 4, 1, 2]] * _SIGN
+        else:
+            child, value = _best_child(evaluator, board, die1, die2)
         board = child
         mover_is_root = not mover_is_root
     else:  # pragma: no cover - games end long before this
@@ -301,9 +306,6 @@ def rollout(
 
 
 # -- cubeful rollouts ----------------------------------------------------------------------
-
-_ROLL_INDEX = {(high, low): k for k, (high, low, _) in enumerate(weighted_rolls())}
-_ROLL_WEIGHTS = np.array([weight for _, _, weight in weighted_rolls()])
 
 
 @dataclass(frozen=True, slots=True)

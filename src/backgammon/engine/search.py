@@ -678,11 +678,27 @@ def best_children(
     score: Callable[[npt.NDArray[np.uint8], npt.NDArray[np.float64]], npt.NDArray[np.float64]]
     | None = None,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """:func:`best_children_with_values` without the values."""
+    children, board, roll, _ = best_children_with_values(evaluator, boards, pruning, score)
+    return children, board, roll
+
+
+def best_children_with_values(
+    evaluator: BoardEvaluator,
+    boards: npt.NDArray[np.uint8],
+    pruning: Pruning | None = None,
+    score: Callable[[npt.NDArray[np.uint8], npt.NDArray[np.float64]], npt.NDArray[np.float64]]
+    | None = None,
+) -> tuple[
+    npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]
+]:
     """The result of the best play of every board and roll, as a search's inner nodes
     choose it: the best 0-ply cubeless equity for the mover (among the pruning
-    network's best few, with ``pruning``). Returns ``(children, board, roll)``: the
-    resulting boards (the opponent on roll; a roll with no play passes the turn) and,
-    for each, the index of its board and of its roll in :func:`weighted_rolls`.
+    network's best few, with ``pruning``). Returns ``(children, board, roll,
+    probabilities)``: the resulting boards (the opponent on roll; a roll with no play
+    passes the turn), for each the index of its board and of its roll in
+    :func:`weighted_rolls`, and its 0-ply probabilities (the opponent's, on roll). All
+    the rolls' plays are evaluated in one call of ``evaluator``.
     Finished boards have no children. ``score(children, probabilities)``, when given,
     ranks the plays instead of the cubeless equity: the mover's value of each child
     from the child boards and their 0-ply probabilities (the opponent's).
@@ -700,7 +716,7 @@ def best_children(
     shallow = evaluate_plies(evaluator, children, 0)
     mover = -equities(shallow) if score is None else score(children, shallow)
     best = _best_in_spans(np.ascontiguousarray(mover, dtype=np.float64), spans)
-    return children[best], spans[:, 0].copy(), spans[:, 1].copy()
+    return children[best], spans[:, 0].copy(), spans[:, 1].copy(), shallow[best]
 
 
 def weighted_rolls() -> Sequence[tuple[int, int, float]]:
