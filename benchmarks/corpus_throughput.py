@@ -5,8 +5,10 @@
 Draws ``--positions`` races (kinds R, B) and as many contact positions (C, X) at
 random from the corpus's queue and labels them in this process with the corpus's
 settings (:class:`backgammon.training.corpus.CorpusSettings`: races to the end, contact
-truncated), after a warm-up; prints seconds a position, positions an hour and the mean
-standard error of the equity for each. Run it on an otherwise idle core.
+truncated after 7 plies), and the same contact positions rolled out to the end (as
+chunks queued since 2026-11-29 ask), after a warm-up; prints seconds a position,
+positions an hour and the mean standard error of the equity for each. Run it on an
+otherwise idle core.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import argparse
 import random
 import statistics
 import time
+from dataclasses import replace
 
 from backgammon.engine import Engine
 from backgammon.training.corpus import Corpus, CorpusSettings, QueuedPosition
@@ -32,17 +35,25 @@ def main() -> None:
     queued = [e for name in corpus.chunk_names() for e in corpus.read_chunk(name).positions]
     rng = random.Random(args.seed)
     engine, settings = Engine(), CorpusSettings()
+    to_the_end = replace(settings, contact=replace(settings.contact, truncation=None))
     label_chunk(engine.evaluate_boards, tuple(queued[:1]), settings, 0)
-    for name, kinds in (("race", ("R", "B")), ("contact", ("C", "X"))):
-        chosen: list[QueuedPosition] = rng.sample(
-            [e for e in queued if e.kind in kinds], args.positions
-        )
+    samples = {
+        kinds: rng.sample([e for e in queued if e.kind in kinds], args.positions)
+        for kinds in (("R", "B"), ("C", "X"))
+    }
+    rows = (
+        ("race", ("R", "B"), settings),
+        ("contact", ("C", "X"), settings),
+        ("contact to the end", ("C", "X"), to_the_end),
+    )
+    for name, kinds, chosen_settings in rows:
+        chosen: list[QueuedPosition] = samples[kinds]
         began = time.perf_counter()
-        labels = label_chunk(engine.evaluate_boards, tuple(chosen), settings, args.seed)
+        labels = label_chunk(engine.evaluate_boards, tuple(chosen), chosen_settings, args.seed)
         seconds = (time.perf_counter() - began) / len(chosen)
         error = statistics.mean(label.standard_error for label in labels)
         print(
-            f"{name:<8} {seconds:.2f} s a position, {3600 / seconds:,.0f} an hour on one core, "
+            f"{name:<18} {seconds:.2f} s a position, {3600 / seconds:,.0f} an hour on one core, "
             f"mean standard error {error:.4f} ({len(chosen)} positions)",
             flush=True,
         )
