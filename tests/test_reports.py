@@ -4,8 +4,11 @@ or holds objects the channel cannot carry."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 from enum import IntEnum
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +17,7 @@ from xdist.remote import serialize_warning_message
 
 from tests.conftest import channel_safe, send_safely
 
+ROOT = Path(__file__).resolve().parents[1]
 HALF_A_DIE = "throws \ud83c"  # the first half of a surrogate pair, as JavaScript may slice
 
 
@@ -69,3 +73,27 @@ def test_what_the_channel_cannot_carry_becomes_plain() -> None:
         "none": None,
     }
     assert type(plain["code"]) is int
+
+
+@pytest.mark.slow  # pytest with a parallel worker, as a subprocess
+def test_a_run_on_a_worker_goes_on_after_such_a_warning(tmp_path: Path) -> None:
+    """The whole way, as a run on parallel workers meets it: before, the worker's
+    session ended at the warning (``INTERNALERROR``) and the next test never ran."""
+    (tmp_path / "test_page.py").write_text(
+        "import warnings\n"
+        "def test_the_page_warns():\n"
+        "    warnings.warn('throws \\ud83c', UserWarning)\n"
+        "def test_the_next_one_runs():\n"
+        "    pass\n"
+    )
+    command = [sys.executable, "-m", "pytest", "-n", "1", "-p", "tests.conftest"]
+    options = ["-p", "no:cacheprovider", "--rootdir", str(tmp_path), "-c", "/dev/null"]
+    ran = subprocess.run(
+        [*command, *options, str(tmp_path / "test_page.py")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
+    assert "2 passed" in ran.stdout and "INTERNALERROR" not in ran.stdout
