@@ -10,7 +10,7 @@ score evaluators on it, as GNU Backgammon's contact.bm / race.bm are used:
     python benchmarks/rollout_truth.py track --cpus 2     # the shipped networks against their games
     python benchmarks/rollout_truth.py to-the-end --plans race --cpus 2   # races to the end
     python benchmarks/rollout_truth.py to-the-end --plans all --heldout-only --cpus 1 \\
-        --work benchmarks/data/to_the_end    # every held-out decision to the end (resumable)
+        --work /tmp/to_the_end    # every held-out decision to the end (resumable)
 
 The build also runs in three steps, so that the rollouts can run on another machine
 (GNU Backgammon is needed only to draw): ``draw ... --out D.json.gz`` (decisions and
