@@ -6,7 +6,7 @@ plays), as GNU Backgammon's benchmarks score cube decisions:
     python benchmarks/cube_truth.py build --self-play-games 100 --gnubg-games 100 \\
         --per-game 1 --trials 144 --truncate 9 --cpus 2 \\
         --out benchmarks/data/cube_truth.json.gz [--ray local|auto|ray://HOST:PORT]
-    python benchmarks/cube_truth.py score [--plies 0 1 2] [--no-gnubg] [--report F]
+    python benchmarks/cube_truth.py score [--plies 0 1 2] [--no-gnubg] [--by-plan] [--report F]
     python benchmarks/cube_truth.py to-the-end --trials 72 --cpus 2   # held out, untruncated
 
 * **Positions.** Money, cube 1 centred, no Jacoby rule, no beavers; the side on roll
@@ -64,6 +64,7 @@ from rollout_truth import (
     gnubg_service,
     mean_and_error,
     our_chooser,
+    plan_table,
     play_sample_games,
     read_body,
     split_figures,
@@ -288,7 +289,8 @@ def score(args: argparse.Namespace) -> None:
     engine = Engine(args.weights)
     for ply in args.plies:
         judges.append((f"ours {ply}-ply", lambda ply=ply: our_judge(engine, ply)))
-    report = {}
+    report: dict[str, Any] = {}
+    every: dict[str, list[tuple[float, bool, bool]]] = {}
     with contextlib.ExitStack() as stack:
         if not args.no_gnubg:
             service = stack.enter_context(gnubg_service(Path(args.gnubg_scripts)))
@@ -302,7 +304,10 @@ def score(args: argparse.Namespace) -> None:
                 for entry in positions
             ]
             report[name] = split_figures(losses, heldout, summary_of, began)
+            every[name] = losses
             print_line(name, report[name])
+    if args.by_plan:
+        report["by_plan"] = plan_table(positions, every, summary_of)
     if args.report:
         Path(args.report).write_text(json.dumps(report, indent=2))
 
@@ -347,6 +352,7 @@ def main() -> None:
     rate.add_argument("--plies", type=int, nargs="*", default=[0, 1, 2])
     rate.add_argument("--weights", default=None)
     rate.add_argument("--no-gnubg", action="store_true")
+    rate.add_argument("--by-plan", action="store_true", help="held-out scores by game plan")
     rate.add_argument("--report", default=None, help="write the figures as JSON here")
     args = parser.parse_args()
     if args.command == "build":

@@ -461,9 +461,13 @@ def plan_of(position: Position) -> str:
 
 
 def plan_table(
-    decisions: list[dict[str, Any]], losses: dict[str, list[tuple[float, bool]]]
+    decisions: list[dict[str, Any]],
+    losses: dict[str, list[Any]],
+    summarise: Callable[[list[Any]], dict[str, float]] | None = None,
 ) -> dict[str, dict[str, dict[str, float]]]:
-    """Each evaluator's held-out score by game plan, printed as a table."""
+    """Each evaluator's held-out score by game plan, printed as a table; ``summarise``
+    makes a plan's figures of its losses (by default :func:`summary_of`'s)."""
+    summarise = summary_of if summarise is None else summarise
     plans = [plan_of(Position.from_position_id(decision["position_id"])) for decision in decisions]
     kept = [decision["split"] == "heldout" for decision in decisions]
     table: dict[str, dict[str, dict[str, float]]] = {}
@@ -480,7 +484,7 @@ def plan_table(
         if not rows:
             continue
         table[plan] = {
-            name: summary_of([picked[k] for k in rows]) for name, picked in losses.items()
+            name: summarise([picked[k] for k in rows]) for name, picked in losses.items()
         }
         print(
             f"{plan:<14}{len(rows):>10}"
