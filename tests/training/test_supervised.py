@@ -168,6 +168,33 @@ def test_the_corpus_labels_as_arrays(tmp_path: Path) -> None:
     assert empty[0].shape == (0, 52) and empty[1].shape == (0, 5)
 
 
+def test_the_corpus_labels_rolled_out_to_the_end_alone(tmp_path: Path) -> None:
+    """``untruncated_only`` leaves out the contact labels of truncated shards (they
+    lean on the network), and keeps races and the shards rolled out to the end."""
+    from backgammon.training.corpus import Corpus, labelled_arrays
+
+    corpus = Corpus(_small_corpus(tmp_path, 2))
+    labels = [
+        label for name in sorted(corpus.shard_names()) for label in corpus.read_shard(name).labels
+    ]
+    contact = [label for label in labels if label.queued.kind in ("C", "X")]
+    assert contact and all(
+        corpus.read_shard(name).header["settings"]["contact"]["truncation"] == 7
+        for name in corpus.shard_names()
+    )
+    # A shard rolled out to the end, of one of the contact positions relabelled.
+    (name,) = corpus.add_chunks([contact[0].queued], 1, {"contact_truncation": None})
+    settings = {"race": {"truncation": None}, "contact": {"truncation": None}}
+    corpus.write_shard(name, {"settings": settings}, [contact[0]])
+    boards, _ = labelled_arrays(corpus, untruncated_only=True)
+    kept = {Position.from_array(board).position_id for board in boards}
+    races = {label.queued.position_id for label in labels if label.queued.kind in ("R", "B")}
+    assert kept == races | {contact[0].queued.position_id}
+    assert labelled_arrays(corpus)[0].shape[0] == len(
+        {label.queued.position_id for label in labels}
+    )
+
+
 def test_distill_fits_a_plans_network_on_the_corpus(tmp_path: Path) -> None:
     """``--fit blitz`` starts the blitz network as a copy of the contact network and
     fits it alone, on the corpus's rollouts as well as the folder's labels."""
@@ -179,6 +206,7 @@ def test_distill_fits_a_plans_network_on_the_corpus(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert f"rollout labels from the corpus {corpus}, x2" in result.output
+    assert "untruncated" not in result.output
     fitted = Networks.load(json.loads(result.output.strip().splitlines()[-1])["weights"])
     shipped = Engine().networks
     assert list(fitted.plans) == ["blitz"]

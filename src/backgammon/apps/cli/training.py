@@ -171,6 +171,10 @@ def distill(
     corpus_repeat: Annotated[
         int, typer.Option(min=1, max=100, help="How many times each corpus label is given.")
     ] = 1,
+    corpus_untruncated_only: Annotated[
+        bool,
+        typer.Option(help="Only the corpus's labels rolled out to the end (no truncated contact)."),
+    ] = False,
 ) -> None:
     """Improve the networks beyond TD: label positions from the engine's own games with
     its own deeper search (and, with --corpus, take the corpus's rollouts), and train
@@ -231,7 +235,9 @@ def distill(
         labels = np.concatenate((labels, extra_labels))
         typer.echo(f"{extra_boards.shape[0]} labelled positions from {other}")
     if corpus is not None:
-        boards, labels = _with_corpus(boards, labels, Path(corpus), corpus_repeat)
+        boards, labels = _with_corpus(
+            boards, labels, Path(corpus), corpus_repeat, corpus_untruncated_only
+        )
     names = [name.strip() for name in fit.split(",") if name.strip()]
     try:
         networks, reports = fit_networks(
@@ -264,6 +270,7 @@ def distill(
             "also": list(also or []),
             "corpus": corpus,
             "corpus_repeat": corpus_repeat if corpus else 0,
+            "corpus_untruncated_only": bool(corpus and corpus_untruncated_only),
             "fitted": names,
             "others_from": others_from,
             "plies": plies,
@@ -297,15 +304,21 @@ def _with_plan_networks(networks: Networks, names: list[str]) -> Networks:
 
 
 def _with_corpus(
-    boards: npt.NDArray[np.uint8], labels: npt.NDArray[Any], folder: Path, repeat: int
+    boards: npt.NDArray[np.uint8],
+    labels: npt.NDArray[Any],
+    folder: Path,
+    repeat: int,
+    untruncated_only: bool = False,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[Any]]:
-    """The positions and labels with the corpus's rollouts added ``repeat`` times."""
+    """The positions and labels with the corpus's rollouts added ``repeat`` times
+    (only those rolled out to the end with ``untruncated_only``)."""
     import numpy as np
 
     from backgammon.training.corpus import Corpus, labelled_arrays
 
-    extra_boards, extra_labels = labelled_arrays(Corpus(folder))
-    typer.echo(f"{extra_boards.shape[0]} rollout labels from the corpus {folder}, x{repeat}")
+    extra_boards, extra_labels = labelled_arrays(Corpus(folder), untruncated_only)
+    which = "untruncated rollout labels" if untruncated_only else "rollout labels"
+    typer.echo(f"{extra_boards.shape[0]} {which} from the corpus {folder}, x{repeat}")
     return (
         np.concatenate((boards, *[extra_boards] * repeat)),
         np.concatenate((labels, *[extra_labels] * repeat)),
