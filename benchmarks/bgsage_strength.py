@@ -1,6 +1,6 @@
 """Strength against Open Sage: our engine against bgsage's static level, from outside.
 
-    pip install bgsage==2.0.20260907          # once; a yardstick, never a dependency
+    pip install '.[yardstick]'     # bgsage==2.0.20260907, once; a yardstick only
     python benchmarks/bgsage_strength.py --games 10000 [--weights FILE] [--ply 0]
         [--seed 1] [--processes 2]
 
@@ -14,9 +14,9 @@ kind as ``strength.py`` plays against GNU Backgammon. ``--games`` is split into 
 (two games each) run in ``--processes`` processes over disjoint ranges of dice seeds;
 the figure printed is our points per game with its standard error over all deals.
 
-Before the games, every position of a few self-play games is checked: the plays that
-bgsage lists and ours must lead to the same positions, so that a slip in translating
-boards cannot pass for a difference in strength.
+Before the games, every position of 200 self-play games (``--check-games``) is
+checked: the plays that bgsage lists and ours must lead to the same positions, so that a
+slip in translating boards cannot pass for a difference in strength.
 """
 
 from __future__ import annotations
