@@ -169,7 +169,8 @@ def main() -> None:
     try:
         version = installed_version("bgsage")
     except PackageNotFoundError:
-        parser.error(f"bgsage is not installed: pip install bgsage=={BGSAGE_VERSION}")
+        wanted = f"bgsage=={BGSAGE_VERSION}"
+        parser.error(f"bgsage is not installed: pip install '.[yardstick]' ({wanted})")
     print(f"bgsage {version} (measured against {BGSAGE_VERSION}), static level '1ply', cubeless")
     checked = check_translation(args.check_games, args.seed + 50_000_000)
     print(f"translation: {checked} positions of {args.check_games} games, the same plays")
