@@ -2,7 +2,7 @@
 
     pip install '.[yardstick]'     # bgsage==2.0.20260907, once; a yardstick only
     python benchmarks/bgsage_strength.py --games 10000 [--weights FILE] [--ply 0]
-        [--seed 1] [--processes 2]
+        [--seed 1] [--processes 2] [--swap PLAN]
 
 Open Sage (the PyPI package ``bgsage``, https://github.com/markbgsage/bgsage) is the
 strongest open engine; here it is an opponent only (none of its values is kept). Its
@@ -13,6 +13,10 @@ dice, seats swapped (:func:`backgammon.engine.strength.duplicate_match`), the sa
 kind as ``strength.py`` plays against GNU Backgammon. ``--games`` is split into deals
 (two games each) run in ``--processes`` processes over disjoint ranges of dice seeds;
 the figure printed is our points per game with its standard error over all deals.
+
+``--swap PLAN`` (a game plan's code: ``ra`` race, ``bg``, ``bz``, ``pr``, ``ho``, ``da``,
+``oc``) also plays every deal with our engine taking Open Sage's play in that plan's
+positions, and prints the change paired deal by deal: where the points are lost.
 
 Before the games, every position of 200 self-play games (``--check-games``) is
 checked: the plays that bgsage lists and ours must lead to the same positions, so that a
@@ -30,8 +34,10 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as installed_version
 
 from backgammon.engine import Engine
+from backgammon.engine.baseline import Player
+from backgammon.engine.plans import PLANS, plan_of
 from backgammon.engine.players import EnginePlayer
-from backgammon.engine.strength import duplicate_match
+from backgammon.engine.strength import play_game
 from backgammon.rules.dice import Roll, RollLike
 from backgammon.rules.play import Play
 from backgammon.rules.position import Position
@@ -132,24 +138,66 @@ def check_translation(games: int, seed: int) -> int:
     return checked
 
 
-def run(weights: str | None, ply: int, deals: int, seed: int) -> tuple[float, float, int]:
-    """Our points per game, its standard error and the deals, over ``deals`` deals from
-    dice seed ``seed``."""
+class SwappedPlayer:
+    """Our engine, but Open Sage's play wherever the position is of game plan ``kind``
+    (a :class:`~backgammon.engine.plans.Plan` code): what that kind of position costs
+    us, measured against our own games on the same dice."""
+
+    def __init__(self, ours: EnginePlayer, sage: SagePlayer, kind: str) -> None:
+        self._ours, self._sage, self._kind = ours, sage, kind
+
+    def choose(
+        self,
+        position: Position,
+        roll: RollLike,
+        variant: Variant | None = None,
+        continues: Callable[[Play], bool] | None = None,
+    ) -> Play:
+        """Open Sage's play for the chosen kind, ours otherwise."""
+        mover = self._sage if plan_of(position).value == self._kind else self._ours
+        return mover.choose(position, roll, variant, continues)
+
+
+def deal_points(ours: Player, theirs: Player, seed: int) -> float:
+    """``ours``'s mean points over the two games of the deal with dice ``seed``."""
+    return (play_game(ours, theirs, seed) - play_game(theirs, ours, seed)) / 2
+
+
+def run(
+    weights: str | None, ply: int, deals: int, seed: int, swap: str | None
+) -> tuple[list[float], list[float]]:
+    """Per deal from dice seed ``seed``: our points against Open Sage, and (with
+    ``swap``) those of our engine with Open Sage's plays in positions of plan ``swap``."""
+    sage = SagePlayer()
     ours = EnginePlayer(Engine(weights), ply)
-    ppg, error = duplicate_match(ours, SagePlayer(), deals, seed)
-    return ppg, error, deals
+    swapped = None if swap is None else SwappedPlayer(ours, sage, swap)
+    plain, changed = [], []
+    for deal in range(seed, seed + deals):
+        plain.append(deal_points(ours, sage, deal))
+        if swapped is not None:
+            changed.append(deal_points(swapped, sage, deal))
+    return plain, changed
 
 
-def pooled(results: list[tuple[float, float, int]]) -> tuple[float, float]:
-    """Points per game and standard error over all deals of several runs (each its
-    mean, standard error and number of deals), as if they had been one run."""
-    total = sum(n for _, _, n in results)
-    mean = sum(ppg * n for ppg, _, n in results) / total
-    squares = 0.0
-    for ppg, error, n in results:
-        variance = error**2 * n  # the run's sample variance of per-deal means
-        squares += variance * (n - 1) + n * (ppg - mean) ** 2
-    return mean, math.sqrt(squares / (total - 1) / total)
+def mean_and_error(values: list[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error."""
+    mean = sum(values) / len(values)
+    variance = sum((x - mean) ** 2 for x in values) / (len(values) - 1)
+    return mean, math.sqrt(variance / len(values))
+
+
+def report(plain: list[float], changed: list[float], swap: str | None, label: str) -> None:
+    """Print our points per game, and what Open Sage's plays of kind ``swap`` change."""
+    ppg, error = mean_and_error(plain)
+    print(f"{label}: {ppg:+.4f} ± {error:.4f} points per game")
+    if swap is not None:
+        differences = [b - a for a, b in zip(plain, changed, strict=True)]
+        gain, gain_error = mean_and_error(differences)
+        moved = sum(1 for x in differences if x)
+        print(
+            f"with bgsage's plays in plan '{swap}': {mean_and_error(changed)[0]:+.4f}; "
+            f"paired change {gain:+.4f} ± {gain_error:.4f} ({moved} of {len(plain)} deals moved)"
+        )
 
 
 def main() -> None:
@@ -161,6 +209,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="dice seed of the first deal")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--check-games", type=int, default=200, help="self-play games checked")
+    parser.add_argument(
+        "--swap",
+        choices=[plan.value for plan in PLANS],
+        help="also play with bgsage's plays in this plan's positions (paired, same dice)",
+    )
     args = parser.parse_args()
     if args.games < 4 * args.processes:
         parser.error(
@@ -180,16 +233,18 @@ def main() -> None:
     began = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.processes) as workers:
         futures = [
-            workers.submit(run, args.weights, args.ply, n, start)
+            workers.submit(run, args.weights, args.ply, n, start, args.swap)
             for n, start in zip(share, starts, strict=True)
         ]
-        results = [future.result() for future in futures]
-    ppg, error = pooled(results)
+        parts = [future.result() for future in futures]
+    plain = [x for part, _ in parts for x in part]
+    changed = [x for _, part in parts for x in part]
     seconds = time.perf_counter() - began
-    print(
-        f"our {args.ply}-ply against bgsage 1ply: {ppg:+.4f} ± {error:.4f} points per game "
-        f"over {2 * deals} games (dice seeds {args.seed}..{args.seed + deals - 1}; {seconds:.0f} s)"
+    label = (
+        f"our {args.ply}-ply against bgsage 1ply over {2 * deals} games "
+        f"(dice seeds {args.seed}..{args.seed + deals - 1}; {seconds:.0f} s)"
     )
+    report(plain, changed, args.swap, label)
 
 
 if __name__ == "__main__":
