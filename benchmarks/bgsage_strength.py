@@ -26,7 +26,6 @@ slip in translating boards cannot pass for a difference in strength.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -34,10 +33,9 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as installed_version
 
 from backgammon.engine import Engine
-from backgammon.engine.baseline import Player
 from backgammon.engine.plans import PLANS, plan_of
 from backgammon.engine.players import EnginePlayer
-from backgammon.engine.strength import play_game
+from backgammon.engine.strength import deal_points, mean_and_error
 from backgammon.rules.dice import Roll, RollLike
 from backgammon.rules.play import Play
 from backgammon.rules.position import Position
@@ -158,11 +156,6 @@ class SwappedPlayer:
         return mover.choose(position, roll, variant, continues)
 
 
-def deal_points(ours: Player, theirs: Player, seed: int) -> float:
-    """``ours``'s mean points over the two games of the deal with dice ``seed``."""
-    return (play_game(ours, theirs, seed) - play_game(theirs, ours, seed)) / 2
-
-
 def run(
     weights: str | None, ply: int, deals: int, seed: int, swap: str | None
 ) -> tuple[list[float], list[float]]:
@@ -177,13 +170,6 @@ def run(
         if swapped is not None:
             changed.append(deal_points(swapped, sage, deal))
     return plain, changed
-
-
-def mean_and_error(values: list[float]) -> tuple[float, float]:
-    """The mean of ``values`` and its standard error."""
-    mean = sum(values) / len(values)
-    variance = sum((x - mean) ** 2 for x in values) / (len(values) - 1)
-    return mean, math.sqrt(variance / len(values))
 
 
 def report(plain: list[float], changed: list[float], swap: str | None, label: str) -> None:
@@ -215,10 +201,10 @@ def main() -> None:
         help="also play with bgsage's plays in this plan's positions (paired, same dice)",
     )
     args = parser.parse_args()
-    if args.games < 4 * args.processes:
-        parser.error(
-            f"--games must be at least {4 * args.processes} for {args.processes} processes"
-        )
+    if args.games < 4:
+        parser.error(f"--games must be at least 4 (two deals), got {args.games}")
+    if args.processes < 1:
+        parser.error(f"--processes must be at least 1, got {args.processes}")
     try:
         version = installed_version("bgsage")
     except PackageNotFoundError:

@@ -7,7 +7,7 @@ import pytest
 from backgammon import variants
 from backgammon.engine import HeuristicPlayer, strength
 from backgammon.engine.baseline import RandomPlayer
-from backgammon.engine.strength import duplicate_match, play_game
+from backgammon.engine.strength import duplicate_match, mean_and_error, play_game
 
 
 def test_each_deal_is_played_twice_with_the_same_dice_and_seats_swapped(
@@ -29,6 +29,15 @@ def test_each_deal_is_played_twice_with_the_same_dice_and_seats_swapped(
     ]
     # Deal: a in seat 0 wins 2; b in seat 0 loses 1 (a gets +1): mean 1.5 every deal.
     assert (mean, error) == (1.5, 0.0)
+
+
+def test_the_standard_error_is_taken_over_deals() -> None:
+    # Sample variance (1 + 1 + 1 + 1) / 3, over 4 deals: sqrt(1 / 3).
+    mean, error = mean_and_error([1.0, -1.0, 1.0, -1.0])
+    assert mean == 0.0
+    assert error == pytest.approx((1 / 3) ** 0.5)
+    with pytest.raises(ValueError, match="at least two deals"):
+        mean_and_error([0.5])
 
 
 def test_a_player_against_itself_scores_exactly_zero() -> None:

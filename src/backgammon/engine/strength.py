@@ -15,6 +15,7 @@ scores 0.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from backgammon.engine.baseline import HeuristicPlayer, Player
 from backgammon.engine.network import Networks
@@ -23,7 +24,14 @@ from backgammon.rules.dice import SeededDice
 from backgammon.rules.game import ChooseDouble, Game
 from backgammon.rules.variant import STANDARD, Variant
 
-__all__ = ["duplicate_match", "largest_playable_double", "match_against_baseline", "play_game"]
+__all__ = [
+    "deal_points",
+    "duplicate_match",
+    "largest_playable_double",
+    "match_against_baseline",
+    "mean_and_error",
+    "play_game",
+]
 
 _SAFETY_TURNS = 20_000
 
@@ -71,25 +79,37 @@ def play_game(first: Player, second: Player, seed: int, variant: Variant = STAND
     return outcome.points if outcome.winner == 0 else -outcome.points
 
 
+def deal_points(a: Player, b: Player, seed: int, variant: Variant = STANDARD) -> float:
+    """``a``'s mean points over one duplicate deal against ``b``: the game with
+    ``SeededDice(seed)`` and ``a`` in seat 0, and the same dice with the seats swapped."""
+    return (play_game(a, b, seed, variant) - play_game(b, a, seed, variant)) / 2
+
+
+def mean_and_error(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of per-deal ``values`` and its standard error (over deals).
+
+    Raises:
+        ValueError: for fewer than two values.
+    """
+    if len(values) < 2:
+        raise ValueError(f"at least two deals are needed for an error estimate, got {len(values)}")
+    mean = sum(values) / len(values)
+    variance = sum((x - mean) ** 2 for x in values) / (len(values) - 1)
+    return mean, math.sqrt(variance / len(values))
+
+
 def duplicate_match(
     a: Player, b: Player, deals: int, seed: int = 0, variant: Variant = STANDARD
 ) -> tuple[float, float]:
     """``a``'s points per game against ``b`` over ``deals`` duplicate deals (2 games
-    each) of ``variant``, and the standard error of that figure.
+    each, :func:`deal_points`) of ``variant``, and the standard error of that figure.
 
     Raises:
         ValueError: for fewer than two deals.
     """
     if deals < 2:
         raise ValueError(f"at least two deals are needed for an error estimate, got {deals}")
-    means = []
-    for deal in range(deals):
-        as_first = play_game(a, b, seed + deal, variant)
-        as_second = -play_game(b, a, seed + deal, variant)
-        means.append((as_first + as_second) / 2)
-    mean = sum(means) / deals
-    variance = sum((x - mean) ** 2 for x in means) / (deals - 1)
-    return mean, math.sqrt(variance / deals)
+    return mean_and_error([deal_points(a, b, seed + deal, variant) for deal in range(deals)])
 
 
 def match_against_baseline(
